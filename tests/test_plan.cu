@@ -1,0 +1,359 @@
+/* test_plan.cu - plan validation, shapes, passes and workspace, and run-time argument checks.
+   Needs no GPU: fc3d_plan_init makes no CUDA call, and fc3d_plan_run checks its arguments before it
+   makes one (the arguments here are host sentinels that must come back untouched). */
+#define FUSEDCONV3D_IMPLEMENTATION
+#include "fusedconv3d.cuh"
+#include "check.h"
+
+#include <math.h>
+#include <string.h>
+
+/* L2/15 at its PROBLEMS.md size: the base desc that each validation test breaks one field of. */
+static fc3d_plan_desc base_desc(void) {
+    fc3d_plan_desc d;
+    memset(&d, 0, sizeof d);
+    d.conv.batch = 16; d.conv.in_channels = 16; d.conv.out_channels = 32;
+    d.conv.in_size[0] = 16; d.conv.in_size[1] = 32; d.conv.in_size[2] = 32;
+    for (int i = 0; i < 3; i++) { d.conv.kernel[i] = 3; d.conv.stride[i] = 2; d.conv.padding[i] = 1; }
+    d.conv.bias = 1;
+    d.ops[0].kind = FC3D_OP_BATCHNORM_TRAIN;
+    d.ops[0].flags = FC3D_OP_AFFINE | FC3D_OP_UPDATE_RUNNING_STATS;
+    d.ops[1].kind = FC3D_OP_SUB_SPATIAL_MEAN;
+    d.num_ops = 2;
+    return d;
+}
+
+/* Expects fc3d_plan_init to fail with `code` and a message that contains every string in `names`. */
+static void expect_invalid(const char* test, const fc3d_plan_desc* d, fc3d_result code, const char* name1,
+                           const char* name2) {
+    fc3d_plan p;
+    char tname[160];
+    const fc3d_result r = fc3d_plan_init(&p, d);
+    snprintf(tname, sizeof tname, "validate.%s", test);
+    const int named = strstr(p.message, name1) && (!name2 || strstr(p.message, name2));
+    check(r == code && p.result == code && named && p.num_passes == 0 && p.workspace_bytes == 0, tname,
+          "got %d (%s), want %d; message \"%s\" should name \"%s\"%s%s", (int)r, fc3d_result_string(r), (int)code,
+          p.message, name1, name2 ? " and " : "", name2 ? name2 : "");
+}
+
+#define BREAK(test, code, name1, name2, stmt) \
+    do {                                      \
+        fc3d_plan_desc d = base_desc();       \
+        stmt;                                 \
+        expect_invalid(test, &d, code, name1, name2); \
+    } while (0)
+
+static void test_validation(void) {
+    fc3d_plan p;
+    fc3d_plan_desc d0 = base_desc();
+    check(fc3d_plan_init(NULL, &d0) == FC3D_ERROR_NULL_ARGUMENT, "validate.null_plan", "%s", "no error");
+    check(fc3d_plan_init(&p, NULL) == FC3D_ERROR_NULL_ARGUMENT && strstr(p.message, "desc"), "validate.null_desc",
+          "%s", p.message);
+
+    BREAK("batch", FC3D_ERROR_CONV_BATCH, "batch", NULL, d.conv.batch = 0);
+    BREAK("in_channels", FC3D_ERROR_CONV_IN_CHANNELS, "in_channels", NULL, d.conv.in_channels = -3);
+    BREAK("out_channels", FC3D_ERROR_CONV_OUT_CHANNELS, "out_channels", NULL, d.conv.out_channels = 0);
+    BREAK("in_size", FC3D_ERROR_CONV_IN_SIZE, "in_size[2]", NULL, d.conv.in_size[2] = 0);
+    BREAK("kernel", FC3D_ERROR_CONV_KERNEL, "kernel[1]", NULL, d.conv.kernel[1] = -1);
+    BREAK("stride", FC3D_ERROR_CONV_STRIDE, "stride[0]", NULL, d.conv.stride[0] = -2);
+    BREAK("padding", FC3D_ERROR_CONV_PADDING, "padding[2]", NULL, d.conv.padding[2] = -1);
+    BREAK("output_padding_large", FC3D_ERROR_CONV_OUTPUT_PADDING, "output_padding[1]", NULL,
+          d.conv.output_padding[1] = 2);
+    BREAK("output_padding_negative", FC3D_ERROR_CONV_OUTPUT_PADDING, "output_padding[0]", NULL,
+          d.conv.output_padding[0] = -1);
+    BREAK("output_padding_stride1", FC3D_ERROR_CONV_OUTPUT_PADDING, "output_padding[2]", NULL,
+          (d.conv.stride[2] = 1, d.conv.output_padding[2] = 1));
+    BREAK("dilation", FC3D_ERROR_CONV_DILATION, "dilation[1]", NULL, d.conv.dilation[1] = -1);
+    BREAK("groups", FC3D_ERROR_CONV_GROUPS, "groups", NULL, d.conv.groups = -1);
+    BREAK("groups_in_channels", FC3D_ERROR_CONV_GROUPS_IN_CHANNELS, "in_channels", "groups",
+          (d.conv.in_channels = 15, d.conv.groups = 2));
+    BREAK("groups_out_channels", FC3D_ERROR_CONV_GROUPS_OUT_CHANNELS, "out_channels", "groups",
+          (d.conv.out_channels = 30, d.conv.groups = 4));
+    BREAK("output_size", FC3D_ERROR_CONV_OUTPUT_SIZE, "size[0]", NULL,
+          (d.conv.in_size[0] = 1, d.conv.kernel[0] = 1, d.conv.padding[0] = 1));
+    BREAK("size_overflow", FC3D_ERROR_SIZE_OVERFLOW, "too large", NULL,
+          (d.conv.batch = 1 << 30, d.conv.in_channels = 1 << 30, d.conv.in_size[0] = 1 << 20));
+    BREAK("output_dim_overflow", FC3D_ERROR_SIZE_OVERFLOW, "size[2]", NULL,
+          (d.conv.in_size[2] = 1 << 30, d.conv.stride[2] = 3));
+    BREAK("layout", FC3D_ERROR_LAYOUT, "layout", NULL, d.layout = (fc3d_layout)7);
+    BREAK("dtype", FC3D_ERROR_DTYPE, "dtype", NULL, d.dtype = (fc3d_dtype)-1);
+    BREAK("math", FC3D_ERROR_MATH, "math", NULL, d.math = (fc3d_math)4);
+    BREAK("num_ops_negative", FC3D_ERROR_NUM_OPS, "num_ops", NULL, d.num_ops = -1);
+    BREAK("num_ops_large", FC3D_ERROR_NUM_OPS, "num_ops", NULL, d.num_ops = FC3D_MAX_OPS + 1);
+    BREAK("op_kind_none", FC3D_ERROR_OP_KIND, "ops[2].kind", NULL, d.num_ops = 3);
+    BREAK("op_kind_unknown", FC3D_ERROR_OP_KIND, "ops[1].kind", NULL, d.ops[1].kind = (fc3d_op_kind)99);
+    BREAK("op_value", FC3D_ERROR_OP_VALUE, "ops[2].value", NULL,
+          (d.ops[2].kind = FC3D_OP_SCALE, d.ops[2].value = NAN, d.num_ops = 3));
+    BREAK("op_value_inf", FC3D_ERROR_OP_VALUE, "ops[0].value", NULL,
+          (d.ops[0].kind = FC3D_OP_SCALE, d.ops[0].flags = 0, d.ops[0].value = INFINITY));
+    BREAK("op_eps", FC3D_ERROR_OP_EPS, "ops[0].eps", NULL, d.ops[0].eps = -1e-5f);
+    BREAK("op_eps_nan", FC3D_ERROR_OP_EPS, "ops[0].eps", NULL, d.ops[0].eps = NAN);
+    BREAK("op_momentum", FC3D_ERROR_OP_MOMENTUM, "ops[0].momentum", NULL, d.ops[0].momentum = 1.5f);
+    BREAK("op_momentum_nan", FC3D_ERROR_OP_MOMENTUM, "ops[0].momentum", NULL, d.ops[0].momentum = NAN);
+    BREAK("op_groups_zero", FC3D_ERROR_OP_GROUPS, "ops[1].groups", NULL,
+          (d.ops[1].kind = FC3D_OP_GROUPNORM, d.ops[1].groups = 0));
+    BREAK("op_groups_divide", FC3D_ERROR_OP_GROUPS, "ops[1].groups", "out_channels",
+          (d.ops[1].kind = FC3D_OP_GROUPNORM, d.ops[1].groups = 5));
+    BREAK("op_norm_dims_zero", FC3D_ERROR_OP_NORM_DIMS, "ops[1].norm_dims", NULL, d.ops[1].kind = FC3D_OP_LAYERNORM);
+    BREAK("op_norm_dims_five", FC3D_ERROR_OP_NORM_DIMS, "ops[1].norm_dims", NULL,
+          (d.ops[1].kind = FC3D_OP_LAYERNORM, d.ops[1].norm_dims = 5));
+    BREAK("op_flags_relu_affine", FC3D_ERROR_OP_FLAGS, "ops[1].flags", NULL,
+          (d.ops[1].kind = FC3D_OP_RELU, d.ops[1].flags = FC3D_OP_AFFINE));
+    BREAK("op_flags_infer_update", FC3D_ERROR_OP_FLAGS, "ops[0].flags", NULL,
+          d.ops[0].kind = FC3D_OP_BATCHNORM_INFER);
+    BREAK("op_flags_unknown", FC3D_ERROR_OP_FLAGS, "ops[0].flags", NULL, d.ops[0].flags = 64);
+    BREAK("op_unused_field", FC3D_ERROR_OP_UNUSED_FIELD, "ops[1]", NULL, d.ops[1].eps = 1e-3f);
+    BREAK("op_unused_momentum", FC3D_ERROR_OP_UNUSED_FIELD, "ops[1]", NULL,
+          (d.ops[1].kind = FC3D_OP_GROUPNORM, d.ops[1].groups = 8, d.ops[1].momentum = 0.2f));
+    BREAK("op_pool_not_last", FC3D_ERROR_OP_POOL_NOT_LAST, "ops[0]", NULL,
+          (d.ops[0].kind = FC3D_OP_GLOBAL_AVG_POOL, d.ops[0].flags = 0));
+    BREAK("op_batchnorm_count", FC3D_ERROR_OP_BATCHNORM_COUNT, "ops[0]", NULL,
+          (d.conv.batch = 1, d.conv.in_size[0] = d.conv.in_size[1] = d.conv.in_size[2] = 1,
+           d.conv.kernel[0] = d.conv.kernel[1] = d.conv.kernel[2] = 1, d.conv.padding[0] = d.conv.padding[1] =
+           d.conv.padding[2] = 0));
+}
+
+static void test_defaults_and_strings(void) {
+    fc3d_plan_desc z;
+    memset(&z, 0, sizeof z);
+    z.num_ops = 2;
+    z.ops[0].kind = FC3D_OP_BATCHNORM_TRAIN;
+    z.ops[1].kind = FC3D_OP_GROUPNORM;
+    const fc3d_plan_desc d = fc3d_plan_desc_defaults(&z);
+    check(d.conv.stride[0] == 1 && d.conv.stride[2] == 1 && d.conv.dilation[1] == 1 && d.conv.groups == 1 &&
+              d.conv.padding[0] == 0 && d.layout == FC3D_LAYOUT_NCDHW && d.dtype == FC3D_DTYPE_F32 &&
+              d.math == FC3D_MATH_FP32 && d.ops[0].eps == 1e-5f && d.ops[0].momentum == 0.1f &&
+              d.ops[1].eps == 1e-5f && d.ops[1].momentum == 0.0f,
+          "defaults.filled", "stride %d dilation %d groups %d eps %g momentum %g", d.conv.stride[0],
+          d.conv.dilation[1], d.conv.groups, (double)d.ops[0].eps, (double)d.ops[0].momentum);
+    int distinct = 1;
+#define X_(name, value, text) distinct &= strcmp(fc3d_result_string(name), text) == 0 && strlen(text) > 5;
+    FC3D_RESULT_LIST(X_)
+#undef X_
+    check(distinct && strcmp(fc3d_result_string((fc3d_result)12345), "unknown fc3d_result") == 0, "results.strings", "%s",
+          "a result string is wrong");
+}
+
+typedef struct expect_plan {
+    const char* name;
+    int64_t y[5];
+    fc3d_strategy strategy;
+    int passes;
+    const char* pass_text; /* one char per pass: C = from conv, Y = read y; then 'w' if it writes y */
+} expect_plan;
+
+/* The five workloads of PROBLEMS.md at full size. */
+static void workload_desc(int which, fc3d_plan_desc* d) {
+    static const int cfg[5][12] = {
+        /* N, Cin, D, H, W, Cout, k, s, p, dil, bias, */
+        {16, 16, 16, 32, 32, 32, 3, 2, 1, 1, 1},
+        {16, 64, 16, 32, 32, 128, 5, 1, 0, 1, 1},
+        {32, 32, 16, 32, 32, 64, 4, 2, 1, 1, 1},
+        {16, 64, 32, 32, 32, 128, 3, 1, 0, 1, 0},
+        {16, 32, 16, 32, 32, 64, 3, 2, 1, 2, 0},
+    };
+    const int* c = cfg[which];
+    memset(d, 0, sizeof *d);
+    d->conv.batch = c[0]; d->conv.in_channels = c[1];
+    d->conv.in_size[0] = c[2]; d->conv.in_size[1] = c[3]; d->conv.in_size[2] = c[4];
+    d->conv.out_channels = c[5];
+    for (int i = 0; i < 3; i++) {
+        d->conv.kernel[i] = c[6]; d->conv.stride[i] = c[7]; d->conv.padding[i] = c[8]; d->conv.dilation[i] = c[9];
+    }
+    d->conv.bias = c[10];
+    switch (which) {
+    case 0:
+        d->ops[0].kind = FC3D_OP_BATCHNORM_TRAIN;
+        d->ops[0].flags = FC3D_OP_AFFINE | FC3D_OP_UPDATE_RUNNING_STATS;
+        d->ops[1].kind = FC3D_OP_SUB_SPATIAL_MEAN;
+        d->num_ops = 2;
+        break;
+    case 1:
+        d->ops[0].kind = FC3D_OP_SCALE; d->ops[0].value = 2.0f;
+        d->ops[1].kind = FC3D_OP_BATCHNORM_TRAIN;
+        d->ops[1].flags = FC3D_OP_AFFINE | FC3D_OP_UPDATE_RUNNING_STATS;
+        d->ops[1].eps = 1e-5f; d->ops[1].momentum = 0.1f;
+        d->ops[2].kind = FC3D_OP_GLOBAL_AVG_POOL;
+        d->num_ops = 3;
+        break;
+    case 2:
+        d->ops[0].kind = FC3D_OP_LAYERNORM; d->ops[0].norm_dims = 1; d->ops[0].flags = FC3D_OP_AFFINE;
+        d->ops[1].kind = FC3D_OP_GELU;
+        d->ops[2].kind = FC3D_OP_SCALE; d->ops[2].value = 1.0f;
+        d->num_ops = 3;
+        break;
+    case 3:
+        d->ops[0].kind = FC3D_OP_RELU;
+        d->ops[1].kind = FC3D_OP_GROUPNORM; d->ops[1].groups = 8; d->ops[1].flags = FC3D_OP_AFFINE;
+        d->num_ops = 2;
+        break;
+    default: break;
+    }
+}
+
+static void test_workload_plans(void) {
+    static const expect_plan want[5] = {
+        {"L2_15", {16, 32, 31, 63, 63}, FC3D_STRATEGY_DIRECT_MATERIALIZE, 3, "CwYwYw"},
+        {"L2_77", {16, 128, 1, 1, 1}, FC3D_STRATEGY_DIRECT_RECOMPUTE, 2, "CC"},
+        {"L2_34", {32, 64, 32, 64, 64}, FC3D_STRATEGY_DIRECT_MATERIALIZE, 2, "CwYw"},
+        {"L2_61", {16, 128, 34, 34, 34}, FC3D_STRATEGY_DIRECT_MATERIALIZE, 2, "CwYw"},
+        {"L1_77", {16, 64, 33, 65, 65}, FC3D_STRATEGY_DIRECT_MATERIALIZE, 1, "Cw"},
+    };
+    for (int w = 0; w < 5; w++) {
+        fc3d_plan_desc d;
+        fc3d_plan p;
+        char name[64], text[2048], passes[64] = "";
+        workload_desc(w, &d);
+        const fc3d_result r = fc3d_plan_init(&p, &d);
+        int shape = 1;
+        for (int i = 0; i < 5; i++) shape &= p.y_dims[i] == want[w].y[i];
+        for (int i = 0; i < p.num_passes; i++)
+            strcat(passes, p.passes[i].source == FC3D_SOURCE_CONV ? (p.passes[i].writes_y ? "Cw" : "C")
+                                                                   : (p.passes[i].writes_y ? "Yw" : "Y"));
+        snprintf(name, sizeof name, "plan.%s", want[w].name);
+        check(r == FC3D_SUCCESS && shape && p.strategy == want[w].strategy && p.num_passes == want[w].passes &&
+                  strcmp(passes, want[w].pass_text) == 0,
+              name, "result %d (%s), y %lldx%lldx%lldx%lldx%lld, strategy %d, passes %s", (int)r, p.message,
+              (long long)p.y_dims[0], (long long)p.y_dims[1], (long long)p.y_dims[2], (long long)p.y_dims[3],
+              (long long)p.y_dims[4], (int)p.strategy, passes);
+        /* the workspace holds the unit partials and each statistics op's groups, nothing of output size */
+        _fc3d_ws_layout l;
+        _fc3d_workspace_layout(&p, &l);
+        snprintf(name, sizeof name, "workspace.%s", want[w].name);
+        int regions_ok = l.total <= p.workspace_bytes && (p.workspace_bytes == 0 || p.workspace_bytes == l.total + 255);
+        for (int i = 0; i < d.num_ops; i++)
+            if (l.stats[i]) regions_ok &= l.stats[i] % 256 == 0 && l.stats[i] >= (size_t)p._units * 16;
+        const size_t conv_bytes = (size_t)p.y_dims[0] * p.y_dims[1] * p.conv_size[0] * p.conv_size[1] * p.conv_size[2] * 4;
+        check(regions_ok && (w == 4 ? p.workspace_bytes == 0 : p.workspace_bytes > 0) &&
+                  p.workspace_bytes < conv_bytes / 8,
+              name, "workspace %zu bytes, layout total %zu", p.workspace_bytes, l.total);
+        fc3d_plan_describe(&p, text, sizeof text);
+        printf("# %s: %zu workspace bytes\n%s", want[w].name, p.workspace_bytes, text);
+    }
+}
+
+static void test_plan_details(void) {
+    fc3d_plan p;
+    fc3d_plan_desc d = base_desc();
+    char small[16];
+    char big[4096];
+    fc3d_plan_init(&p, &d);
+    const int need = fc3d_plan_describe(&p, big, sizeof big);
+    const int need_small = fc3d_plan_describe(&p, small, sizeof small);
+    check(need > 0 && need == (int)strlen(big) && need_small == need && strlen(small) == sizeof small - 1,
+          "describe.snprintf_contract", "need %d, small %d, strlen %zu", need, need_small, strlen(big));
+    check(p.op_tensor_elements[0] == 32 && p.op_tensor_elements[1] == 0 && p.flops > 0, "plan.op_tensor_elements",
+          "%lld %lld", (long long)p.op_tensor_elements[0], (long long)p.op_tensor_elements[1]);
+    /* LayerNorm's tensors hold its normalised shape; a W-only LayerNorm makes every row a unit */
+    d.ops[1].kind = FC3D_OP_LAYERNORM;
+    d.ops[1].norm_dims = 2;
+    d.ops[1].flags = FC3D_OP_AFFINE;
+    fc3d_plan_init(&p, &d);
+    check(p.op_tensor_elements[1] == 63 * 63 && p._unit_rows > 1, "plan.layernorm_hw", "%lld, unit rows %lld",
+          (long long)p.op_tensor_elements[1], (long long)p._unit_rows);
+    d.ops[1].norm_dims = 1;
+    fc3d_plan_init(&p, &d);
+    check(p.op_tensor_elements[1] == 63 && p._unit_rows == 1 && p._units == 16LL * 32 * 31 * 63,
+          "plan.layernorm_w_units", "%lld, unit rows %lld", (long long)p.op_tensor_elements[1],
+          (long long)p._unit_rows);
+    /* a failed init leaves a plan that cannot run and describes itself as invalid */
+    d.conv.batch = 0;
+    fc3d_plan_init(&p, &d);
+    fc3d_plan_describe(&p, big, sizeof big);
+    check(strstr(big, "invalid plan") != NULL && strstr(big, "batch") != NULL, "describe.invalid", "%s", big);
+    /* the conv alone: one pass, no workspace */
+    d = base_desc();
+    d.num_ops = 0;
+    check(fc3d_plan_init(&p, &d) == FC3D_SUCCESS && p.num_passes == 1 && p.workspace_bytes == 0 &&
+              p.passes[0].stat_op == -1 && p.passes[0].writes_y,
+          "plan.conv_alone", "%d passes", p.num_passes);
+}
+
+/* Run-time argument checks: host sentinel buffers stand in for device memory; every failure must
+   be caught before any CUDA call, so these run without a GPU and the sentinels stay untouched. */
+static void test_run_args(void) {
+    static float x[1024], w[16384], b[64], y[1024], ws[1 << 14], v[6][64];
+    fc3d_plan_desc d = base_desc();
+    fc3d_plan p, bad;
+    fc3d_message m;
+    for (int i = 0; i < 1024; i++) y[i] = -7.0f;
+    d.conv.batch = 1; /* small enough for the sentinels: y is 1 x 32 x 3 x 3 x 3 */
+    d.conv.in_size[0] = d.conv.in_size[1] = d.conv.in_size[2] = 2;
+    fc3d_plan_init(&p, &d);
+    d.conv.batch = 0;
+    fc3d_plan_init(&bad, &d);
+    fc3d_run_args a0;
+    memset(&a0, 0, sizeof a0);
+    a0.x = x; a0.weight = w; a0.bias = b; a0.y = y;
+    a0.ops[0].weight = v[0]; a0.ops[0].bias = v[1]; a0.ops[0].running_mean = v[2]; a0.ops[0].running_var = v[3];
+    a0.workspace = ws; a0.workspace_bytes = p.workspace_bytes;
+    struct {
+        const char* name;
+        fc3d_result code;
+        const char* field;
+    } cases[] = {
+        {"x_null", FC3D_ERROR_ARG_X, "x"},
+        {"x_misaligned", FC3D_ERROR_ARG_X, "x"},
+        {"weight_null", FC3D_ERROR_ARG_WEIGHT, "weight"},
+        {"bias_missing", FC3D_ERROR_ARG_BIAS, "bias"},
+        {"bias_unwanted", FC3D_ERROR_ARG_BIAS, "bias"},
+        {"y_null", FC3D_ERROR_ARG_Y, "y"},
+        {"y_alias_x", FC3D_ERROR_ARG_ALIAS, "overlaps"},
+        {"op_tensor_missing", FC3D_ERROR_ARG_OP_TENSOR, "ops[0].running_var"},
+        {"op_tensor_unused", FC3D_ERROR_ARG_OP_TENSOR, "ops[1].weight"},
+        {"op_tensor_misaligned", FC3D_ERROR_ARG_OP_TENSOR, "ops[0].bias"},
+        {"workspace_null", FC3D_ERROR_ARG_WORKSPACE, "workspace"},
+        {"workspace_small", FC3D_ERROR_ARG_WORKSPACE_SIZE, "workspace_bytes"},
+    };
+    const int n = (int)(sizeof cases / sizeof cases[0]);
+    for (int i = 0; i < n; i++) {
+        fc3d_run_args a = a0;
+        fc3d_plan q = p;
+        switch (i) {
+        case 0: a.x = NULL; break;
+        case 1: a.x = (const char*)x + 2; break;
+        case 2: a.weight = NULL; break;
+        case 3: a.bias = NULL; break;
+        case 4: q.desc.conv.bias = 0; break;
+        case 5: a.y = NULL; break;
+        case 6: a.y = (void*)x; break;
+        case 7: a.ops[0].running_var = NULL; break;
+        case 8: a.ops[1].weight = v[4]; break;
+        case 9: a.ops[0].bias = (const float*)((const char*)v[1] + 1); break;
+        case 10: a.workspace = NULL; break;
+        case 11: a.workspace_bytes = p.workspace_bytes - 1; break;
+        }
+        char name[96];
+        snprintf(name, sizeof name, "run_args.%s", cases[i].name);
+        const fc3d_result r = fc3d_plan_run(&q, &a, &m);
+        check(r == cases[i].code && strstr(m.text, cases[i].field) != NULL && y[0] == -7.0f && y[1023] == -7.0f, name,
+              "got %d, want %d; message \"%s\" should name \"%s\"", (int)r, (int)cases[i].code, m.text,
+              cases[i].field);
+    }
+    check(p.y_elements <= 1024 && p.x_elements <= 1024 && p.weight_elements <= 16384 &&
+              p.workspace_bytes <= sizeof ws, "run_args.sentinels_fit", "y %lld x %lld w %lld ws %zu",
+          (long long)p.y_elements, (long long)p.x_elements, (long long)p.weight_elements, p.workspace_bytes);
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+        /* valid arguments and no GPU: the one CUDA call made before any launch reports it */
+        const fc3d_result r = fc3d_plan_run(&p, &a0, &m);
+        check(r == FC3D_ERROR_CUDA && strstr(m.text, "cudaGetDevice") != NULL && y[0] == -7.0f, "run_args.no_device",
+              "got %d: %s", (int)r, m.text);
+    } else {
+        printf("# run_args.no_device not applicable: a GPU is present (the GPU tests run real launches)\n");
+    }
+    check(fc3d_plan_run(&bad, &a0, &m) == FC3D_ERROR_PLAN_INVALID && strstr(m.text, "fc3d_plan"),
+          "run_args.plan_invalid", "%s", m.text);
+    check(fc3d_plan_run(NULL, &a0, &m) == FC3D_ERROR_NULL_ARGUMENT && fc3d_plan_run(&p, NULL, NULL) ==
+              FC3D_ERROR_NULL_ARGUMENT,
+          "run_args.null", "%s", m.text);
+}
+
+int main(void) {
+    test_validation();
+    test_defaults_and_strings();
+    test_workload_plans();
+    test_plan_details();
+    test_run_args();
+    return check_summary();
+}
