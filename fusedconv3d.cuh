@@ -894,12 +894,18 @@ static const char* _fc3d_math_name(fc3d_math m) {
 FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
     /* appended piece by piece; `len` counts what the whole text needs, as snprintf does */
     int len = 0, i;
-    char dummy[1];
+    char line[1024];
 #define _FC3D_PUT(...)                                                                              \
     do {                                                                                            \
-        size_t at = (size_t)len < n ? (size_t)len : n;                                              \
-        int k_ = snprintf(n > at ? buf + at : dummy, n > at ? n - at : 1, __VA_ARGS__);              \
-        if (k_ > 0) len += k_;                                                                      \
+        const int k_ = snprintf(line, sizeof line, __VA_ARGS__);                                    \
+        if (k_ > 0) {                                                                               \
+            if ((size_t)len + 1 < n) {                                                              \
+                const size_t room_ = n - 1 - (size_t)len, c_ = (size_t)k_ < room_ ? (size_t)k_ : room_; \
+                memcpy(buf + len, line, c_);                                                        \
+                buf[(size_t)len + c_] = 0;                                                          \
+            }                                                                                       \
+            len += k_;                                                                              \
+        }                                                                                           \
     } while (0)
     if (buf && n) buf[0] = 0;
     if (!buf) n = 0;

@@ -1,0 +1,55 @@
+# fusedconv3d - build and test.
+#   make               build the tests, examples and tools under build/
+#   make test          every test: compile checks, CPU reference vs PyTorch goldens, plan validation;
+#                      the GPU tests too when a GPU is present (else one "GPU tests skipped" line)
+#   make test-sanitize compute-sanitizer memcheck and racecheck over a subset of the GPU tests
+#   make demo          the five reference workloads at full size (GPU), or a small CPU-reference run
+#   make goldens       regenerate tests/golden/data from PyTorch (needs python3 with torch)
+NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),/usr/local/cuda/bin/nvcc)
+CC := $(or $(shell command -v gcc 2>/dev/null),cc)
+CLANG ?= $(shell command -v clang 2>/dev/null)
+CXX := $(or $(shell command -v g++ 2>/dev/null),c++)
+PYTHON ?= python3
+ARCH ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90
+NVFLAGS ?= -std=c++17 -O2 -I. -Itests --Werror all-warnings -Xcompiler -Wall,-Wextra
+CFLAGS ?= -std=c99 -O2 -Wall -Wextra -pedantic -Werror -I. -Itests
+B := build
+HEADERS := fusedconv3d.cuh fusedconv3d_cpu.h $(wildcard tests/*.h)
+EXAMPLES := $(patsubst examples/%.cu,$(B)/%,$(wildcard examples/*.cu))
+
+.PHONY: all test test-sanitize demo goldens clean
+all: $(B)/test_plan $(B)/test_cpu_golden $(B)/test_gpu $(B)/gpu_probe $(EXAMPLES)
+
+$(B):
+	mkdir -p $(B)
+
+$(B)/test_plan: tests/test_plan.cu $(HEADERS) | $(B)
+	$(NVCC) $(NVFLAGS) $(ARCH) $< -o $@
+
+$(B)/test_gpu: tests/test_gpu.cu $(HEADERS) | $(B)
+	$(NVCC) $(NVFLAGS) $(ARCH) -lineinfo $< -o $@
+
+$(B)/gpu_probe: tests/gpu_probe.cu | $(B)
+	$(NVCC) $(NVFLAGS) $(ARCH) $< -o $@
+
+$(B)/test_cpu_golden: tests/test_cpu_golden.c $(HEADERS) | $(B)
+	$(CC) $(CFLAGS) $< -lm -o $@
+
+$(B)/%: examples/%.cu $(HEADERS) | $(B)
+	$(NVCC) $(NVFLAGS) $(ARCH) $< -o $@
+
+test: all
+	NVCC="$(NVCC)" CC="$(CC)" CLANG="$(CLANG)" CXX="$(CXX)" ARCH="$(ARCH)" NVFLAGS="$(NVFLAGS)" \
+	  bash tests/run_tests.sh
+
+test-sanitize: all
+	bash tests/run_sanitize.sh
+
+demo: all
+	bash examples/demo.sh
+
+goldens:
+	$(PYTHON) tests/golden/make_goldens.py tests/golden/data
+
+clean:
+	rm -rf $(B)

@@ -1,0 +1,471 @@
+/* test_gpu.cu - the GPU path against its oracles.
+     1. every PyTorch golden, in both layouts (f32, FP32-accurate mode);
+     2. randomized descs (conv parameters x op chains x layouts x dtypes x math modes) against the
+        CPU reference, fresh random inputs per case;
+     3. bitwise determinism: two runs of one plan give identical bytes;
+     4. 64-bit offsets: a tensor of more than 2^31 elements.
+   Before every run y (plus a guard after it), the workspace and saved statistics are poisoned
+   with all-ones bytes (NaN in every type): an element the run fails to write fails the check, and
+   a write past y shows in the guard.
+
+   Relative-L2 bounds, ||gpu - ref|| / ||ref|| against the float64 CPU reference:
+     math FP32  1e-5     math TF32  2e-3     math HALF  1e-2
+   and, where y is stored in 16 bits, at least the storage's own rounding: f16 2e-3, bf16 1e-2
+   (the output, and in multi-pass chains the intermediate kept in y, are rounded to that type).
+
+   Usage: test_gpu [golden_dir] [--cases N] [--seed S] [--quick]   (--quick: a subset, for the
+   sanitizers) */
+#define FUSEDCONV3D_IMPLEMENTATION
+#include "fusedconv3d.cuh"
+#define FUSEDCONV3D_CPU_IMPLEMENTATION
+#include "fusedconv3d_cpu.h"
+#include "check.h"
+#include "golden_io.h"
+#include "gpu_util.h"
+
+static double bound_for(fc3d_math m, fc3d_dtype t) {
+    double b = m == FC3D_MATH_TF32 ? 2e-3 : m == FC3D_MATH_HALF ? 1e-2 : 1e-5;
+    if (t == FC3D_DTYPE_F16 && b < 2e-3) b = 2e-3;
+    if (t == FC3D_DTYPE_BF16 && b < 1e-2) b = 1e-2;
+    return b;
+}
+
+static double worst[4][4]; /* largest error seen, [math][dtype] */
+
+/* splitmix64: every case draws fresh values from one seeded stream */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rng_u64(void) {
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static double rng_unit(void) { return (double)(rng_u64() >> 11) * (1.0 / 9007199254740992.0); }
+static int rng_int(int lo, int hi) { return lo + (int)(rng_u64() % (uint64_t)(hi - lo + 1)); }
+
+static double* alloc_fill(int64_t n, double lo, double hi, fc3d_dtype storage) {
+    double* v = (double*)malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+    for (int64_t i = 0; i < n; i++) v[i] = storage_round(lo + (hi - lo) * rng_unit(), storage);
+    return v;
+}
+
+/* Runs hc on the GPU (poisoned first) and compares y, running and saved statistics with the CPU
+   reference `ref_y` / `ref_ops`. Returns 1 when everything is within `bound`. */
+static int run_and_compare(const char* name, host_case* hc, const double* ref_y, double* const ref_ops[][6],
+                           double bound, int* guard_ok) {
+    device_case dc;
+    fc3d_message msg;
+    const fc3d_plan* p = &hc->plan;
+    device_case_upload(hc, &dc);
+    device_case_poison(hc, &dc);
+    const fc3d_run_args a = device_case_args(hc, &dc, 0);
+    const fc3d_result r = fc3d_plan_run(p, &a, &msg);
+    CUDA_OK(cudaDeviceSynchronize());
+    if (r != FC3D_SUCCESS) {
+        check(0, name, "run failed: %s", msg.text);
+        device_case_free(&dc);
+        return 0;
+    }
+    const int64_t n = p->y_elements;
+    void* hy = malloc((size_t)n * dtype_bytes(p->desc.dtype));
+    double* gy = (double*)malloc((size_t)n * sizeof(double));
+    CUDA_OK(cudaMemcpy(hy, dc.y, (size_t)n * dtype_bytes(p->desc.dtype), cudaMemcpyDeviceToHost));
+    unpack(hy, p->y_dims, p->desc.layout, p->desc.dtype, gy);
+    double err = rel_l2(gy, ref_y, n), err_stats = 0.0;
+    const char* worst_what = "y";
+    for (int i = 0; i < p->desc.num_ops; i++)
+        for (int t = 2; t < 6; t++)
+            if (ref_ops[i][t] && hc->op_n[i][t] && (p->desc.ops[i].kind == FC3D_OP_BATCHNORM_TRAIN)) {
+                double* g = (double*)malloc((size_t)hc->op_n[i][t] * sizeof(double));
+                download_f32(dc.op_t[i][t], hc->op_n[i][t], g);
+                const double e = rel_l2(g, ref_ops[i][t], hc->op_n[i][t]);
+                if (!(e <= err_stats)) {
+                    err_stats = e;
+                    worst_what = op_tensor_name[t];
+                }
+                free(g);
+            }
+    *guard_ok = device_case_guard_intact(&dc);
+    const double e = err > err_stats || !(err_stats == err_stats) ? (err_stats == err_stats ? err : err_stats)
+                                                                   : err_stats;
+    double* w = &worst[p->desc.math][p->desc.dtype];
+    if (!(e <= *w)) *w = e;
+    const int ok = err <= bound && err_stats <= bound && *guard_ok;
+    check(ok, name, "rel-L2 y %.3g, stats %.3g (%s), bound %.1g, max|diff| %.3g, guard %s", err, err_stats,
+          worst_what, bound, max_abs_diff(gy, ref_y, n), *guard_ok ? "intact" : "WRITTEN");
+    free(hy);
+    free(gy);
+    device_case_free(&dc);
+    return ok;
+}
+
+/* ---- 1. goldens -------------------------------------------------------------------------------- */
+static void test_goldens(const char* dir, int quick) {
+    golden_manifest m;
+    char err[GOLDEN_ERROR_LEN];
+    if (golden_read_manifest(dir, &m, err, sizeof err) != 0 || m.count == 0) {
+        check(0, "golden.manifest", "%s", m.count == 0 ? "no cases" : err);
+        return;
+    }
+    for (int k = 0; k < m.count; k += quick ? 6 : 1) {
+        char path[4096];
+        golden_case gc;
+        golden_case_path(dir, m.names[k], path, sizeof path);
+        if (golden_load(path, &gc, err, sizeof err) != 0) {
+            check(0, m.names[k], "%s", err);
+            continue;
+        }
+        for (int layout = FC3D_LAYOUT_NCDHW; layout <= FC3D_LAYOUT_NDHWC; layout++) {
+            host_case hc;
+            char name[300];
+            memset(&hc, 0, sizeof hc);
+            hc.desc = gc.desc;
+            hc.desc.layout = (fc3d_layout)layout;
+            snprintf(name, sizeof name, "golden.%s.%s", m.names[k], layout == FC3D_LAYOUT_NCDHW ? "ncdhw" : "ndhwc");
+            if (fc3d_plan_init(&hc.plan, &hc.desc) != FC3D_SUCCESS) {
+                check(0, name, "plan: %s", hc.plan.message);
+                continue;
+            }
+            const golden_tensor* x = golden_find(&gc, "x");
+            const golden_tensor* w = golden_find(&gc, "weight");
+            const golden_tensor* b = golden_find(&gc, "bias");
+            const golden_tensor* y = golden_find(&gc, "y");
+            /* the host case borrows the golden's arrays; host_case_free is not called on it */
+            hc.x = x->data;
+            hc.w = w->data;
+            hc.b = b ? b->data : NULL;
+            double* ref_ops[FC3D_MAX_OPS][6];
+            memset(ref_ops, 0, sizeof ref_ops);
+            int missing = 0;
+            for (int i = 0; i < hc.desc.num_ops; i++) {
+                op_tensor_shapes(&hc.plan, i, hc.op_n[i]);
+                for (int t = 0; t < 6; t++) {
+                    if (!hc.op_n[i][t]) continue;
+                    const golden_tensor* gt = golden_find_op(&gc, i, op_tensor_name[t]);
+                    if (t < 4 && (!gt || gt->count != hc.op_n[i][t])) missing = 1;
+                    else if (t < 4) hc.op_t[i][t] = gt->data;
+                    /* expected outputs: updated running statistics, saved statistics */
+                    char outname[32];
+                    snprintf(outname, sizeof outname, t < 4 ? "%s_out" : "%s", op_tensor_name[t]);
+                    const golden_tensor* go = (t >= 2) ? golden_find_op(&gc, i, outname) : NULL;
+                    if (t >= 2 && hc.desc.ops[i].kind == FC3D_OP_BATCHNORM_TRAIN) {
+                        if (!go || go->count != hc.op_n[i][t]) missing = 1;
+                        else ref_ops[i][t] = go->data;
+                    }
+                }
+            }
+            if (missing || y->count != hc.plan.y_elements) {
+                check(0, name, "golden lacks a tensor the plan binds, or y has %lld elements, plan %lld",
+                      (long long)y->count, (long long)hc.plan.y_elements);
+                continue;
+            }
+            /* save_mean/save_invstd are outputs: give them host storage so upload allocates them */
+            double* save_buf[FC3D_MAX_OPS][2];
+            memset(save_buf, 0, sizeof save_buf);
+            for (int i = 0; i < hc.desc.num_ops; i++)
+                for (int t = 4; t < 6; t++)
+                    if (hc.op_n[i][t]) hc.op_t[i][t] = save_buf[i][t - 4] = (double*)calloc((size_t)hc.op_n[i][t], 8);
+            int guard;
+            run_and_compare(name, &hc, y->data, ref_ops, bound_for(FC3D_MATH_FP32, FC3D_DTYPE_F32), &guard);
+            for (int i = 0; i < hc.desc.num_ops; i++) free(save_buf[i][0]), free(save_buf[i][1]);
+        }
+        golden_free(&gc);
+    }
+    golden_manifest_free(&m);
+}
+
+/* ---- 2. randomized ----------------------------------------------------------------------------- */
+static int random_conv(fc3d_conv_desc* c, int big_plane) {
+    memset(c, 0, sizeof *c);
+    const int g = rng_int(1, 3);
+    c->groups = g == 1 && rng_int(0, 1) ? 0 : g; /* 0 exercises the default */
+    c->batch = rng_int(1, 3);
+    c->in_channels = g * rng_int(1, 4);
+    c->out_channels = g * rng_int(1, 4);
+    c->bias = rng_int(0, 1);
+    for (int i = 0; i < 3; i++) {
+        c->in_size[i] = rng_int(1, 6);
+        c->kernel[i] = rng_int(1, 4);
+        c->stride[i] = rng_int(0, 3); /* 0 = default 1 */
+        c->dilation[i] = rng_int(0, 3);
+        c->padding[i] = rng_int(0, 2);
+        const int s = c->stride[i] ? c->stride[i] : 1, dl = c->dilation[i] ? c->dilation[i] : 1;
+        c->output_padding[i] = rng_int(0, (s > dl ? s : dl) - 1);
+    }
+    if (big_plane) { /* planes past one statistics unit (4096 elements), so units split rows */
+        c->batch = 1;
+        c->in_channels = c->out_channels = g;
+        c->in_size[0] = rng_int(1, 2);
+        c->in_size[1] = rng_int(40, 70);
+        c->in_size[2] = rng_int(40, 70);
+        c->stride[1] = c->stride[2] = 2;
+        c->output_padding[1] = c->output_padding[2] = 0;
+    }
+    return 0;
+}
+
+static void random_ops(fc3d_plan_desc* d, const int64_t cd[5]) {
+    const int n = rng_int(0, 5);
+    d->num_ops = 0;
+    for (int i = 0; i < n; i++) {
+        fc3d_op* op = &d->ops[d->num_ops];
+        memset(op, 0, sizeof *op);
+        int kind = rng_int(FC3D_OP_SCALE, FC3D_OP_GLOBAL_AVG_POOL);
+        if (kind == FC3D_OP_GLOBAL_AVG_POOL && i != n - 1) kind = FC3D_OP_RELU;
+        if (kind == FC3D_OP_BATCHNORM_TRAIN && cd[0] * cd[2] * cd[3] * cd[4] <= 1) kind = FC3D_OP_GELU_TANH;
+        op->kind = (fc3d_op_kind)kind;
+        switch (kind) {
+        case FC3D_OP_SCALE: op->value = (float)(rng_unit() * 4.0 - 2.0); break;
+        case FC3D_OP_BATCHNORM_TRAIN:
+            op->flags = (unsigned)rng_int(0, 7);
+            op->momentum = rng_int(0, 1) ? 0.0f : 0.3f;
+            op->eps = rng_int(0, 1) ? 0.0f : 1e-3f;
+            break;
+        case FC3D_OP_BATCHNORM_INFER:
+        case FC3D_OP_LAYERNORM:
+        case FC3D_OP_GROUPNORM:
+            op->flags = (unsigned)rng_int(0, 1);
+            op->eps = rng_int(0, 1) ? 0.0f : 1e-3f;
+            if (kind == FC3D_OP_LAYERNORM) op->norm_dims = rng_int(1, 4);
+            if (kind == FC3D_OP_GROUPNORM) {
+                do op->groups = rng_int(1, (int)cd[1]);
+                while (cd[1] % op->groups);
+            }
+            break;
+        default: break;
+        }
+        d->num_ops++;
+    }
+}
+
+/* Fills every op tensor of hc with plausible random values (positive variances). */
+static void random_op_tensors(host_case* hc) {
+    for (int i = 0; i < hc->plan.desc.num_ops; i++) {
+        op_tensor_shapes(&hc->plan, i, hc->op_n[i]);
+        for (int t = 0; t < 6; t++) {
+            if (!hc->op_n[i][t]) continue;
+            const double lo = t == 0 ? 0.5 : t == 3 ? 0.2 : -0.5, hi = t == 0 ? 1.5 : t == 3 ? 2.0 : 0.5;
+            hc->op_t[i][t] = alloc_fill(hc->op_n[i][t], lo, hi, FC3D_DTYPE_F32);
+        }
+    }
+}
+
+/* Runs the CPU reference for hc; ref_ops gets copies of the running statistics it updated and the
+   saved statistics it wrote. */
+static double* cpu_reference(const host_case* hc, double* ref_ops[][6]) {
+    fc3d_cpu_op_tensors ops[FC3D_MAX_OPS];
+    memset(ops, 0, sizeof ops);
+    for (int i = 0; i < hc->plan.desc.num_ops; i++) {
+        for (int t = 2; t < 6; t++) {
+            ref_ops[i][t] = NULL;
+            if (!hc->op_n[i][t]) continue;
+            ref_ops[i][t] = (double*)malloc((size_t)hc->op_n[i][t] * sizeof(double));
+            memcpy(ref_ops[i][t], hc->op_t[i][t], (size_t)hc->op_n[i][t] * sizeof(double));
+        }
+        ops[i].weight = hc->op_t[i][0];
+        ops[i].bias = hc->op_t[i][1];
+        ops[i].running_mean = ref_ops[i][2];
+        ops[i].running_var = ref_ops[i][3];
+        ops[i].save_mean = ref_ops[i][4];
+        ops[i].save_invstd = ref_ops[i][5];
+    }
+    double* y = (double*)malloc((size_t)hc->plan.y_elements * sizeof(double));
+    if (fc3d_cpu_run(&hc->desc, hc->x, hc->w, hc->b, ops, y) != 0) {
+        free(y);
+        return NULL;
+    }
+    return y;
+}
+
+static void make_random_case(host_case* hc, int big_plane) {
+    for (;;) {
+        memset(hc, 0, sizeof *hc);
+        random_conv(&hc->desc.conv, big_plane);
+        hc->desc.layout = (fc3d_layout)rng_int(0, 2);
+        hc->desc.dtype = (fc3d_dtype)rng_int(0, 3);
+        hc->desc.math = (fc3d_math)rng_int(0, 3);
+        if (fc3d_plan_init(&hc->plan, &hc->desc) != FC3D_SUCCESS) continue; /* e.g. output size <= 0 */
+        const int64_t cd[5] = {hc->plan.y_dims[0], hc->plan.y_dims[1], hc->plan.conv_size[0], hc->plan.conv_size[1],
+                               hc->plan.conv_size[2]};
+        random_ops(&hc->desc, cd);
+        if (fc3d_plan_init(&hc->plan, &hc->desc) != FC3D_SUCCESS) {
+            fprintf(stderr, "generator made an invalid desc: %s\n", hc->plan.message);
+            exit(2);
+        }
+        break;
+    }
+    const fc3d_plan* p = &hc->plan;
+    const fc3d_dtype st = p->desc.dtype;
+    hc->x = alloc_fill(p->x_elements, 0.0, 1.0, st); /* torch.rand-like, as the workloads */
+    const double bound = 1.0 / sqrt((double)p->weight_elements / p->desc.conv.in_channels + 1.0);
+    hc->w = alloc_fill(p->weight_elements, -bound, bound, st);
+    hc->b = p->desc.conv.bias ? alloc_fill(p->desc.conv.out_channels, -bound, bound, st) : NULL;
+    random_op_tensors(hc);
+}
+
+static void describe_case(const host_case* hc, char* buf, size_t n) {
+    static const char* const lay[] = {"ncdhw", "ncdhw", "ndhwc"};
+    static const char* const ty[] = {"f32", "f32", "f16", "bf16"};
+    static const char* const ma[] = {"fp32", "fp32", "tf32", "half"};
+    const fc3d_plan* p = &hc->plan;
+    int k = snprintf(buf, n, "%s.%s.%s.n%dc%dx%dg%d.k%d%d%d.s%d%d%d.ops", lay[p->desc.layout], ty[p->desc.dtype],
+                     ma[p->desc.math], p->desc.conv.batch, p->desc.conv.in_channels, p->desc.conv.out_channels,
+                     p->desc.conv.groups, p->desc.conv.kernel[0], p->desc.conv.kernel[1], p->desc.conv.kernel[2],
+                     p->desc.conv.stride[0], p->desc.conv.stride[1], p->desc.conv.stride[2]);
+    for (int i = 0; i < p->desc.num_ops && k > 0 && (size_t)k < n; i++)
+        k += snprintf(buf + k, n - (size_t)k, "-%d", (int)p->desc.ops[i].kind);
+}
+
+static void test_random(int cases, int big_cases) {
+    for (int k = 0; k < cases + big_cases; k++) {
+        host_case hc;
+        double* ref_ops[FC3D_MAX_OPS][6];
+        char desc[200], name[260];
+        memset(ref_ops, 0, sizeof ref_ops);
+        make_random_case(&hc, k >= cases);
+        describe_case(&hc, desc, sizeof desc);
+        snprintf(name, sizeof name, "random.%03d.%s", k, desc);
+        double* ref = cpu_reference(&hc, ref_ops);
+        if (!ref) {
+            check(0, name, "the CPU reference refused the desc");
+        } else {
+            int guard;
+            run_and_compare(name, &hc, ref, ref_ops, bound_for(hc.plan.desc.math, hc.plan.desc.dtype), &guard);
+        }
+        free(ref);
+        for (int i = 0; i < FC3D_MAX_OPS; i++)
+            for (int t = 0; t < 6; t++) free(ref_ops[i][t]);
+        host_case_free(&hc);
+    }
+}
+
+/* ---- 3. determinism ---------------------------------------------------------------------------- */
+/* Two runs of one plan on one input give the same bytes in y and in every statistic written. */
+static void test_determinism(int cases) {
+    int done = 0;
+    while (done < cases) {
+        host_case hc;
+        make_random_case(&hc, done % 3 == 0);
+        int stats = 0;
+        for (int i = 0; i < hc.plan.desc.num_ops; i++) stats |= hc.plan.passes[0].stat_op >= 0;
+        if (!stats) { /* only chains with reductions are interesting here */
+            host_case_free(&hc);
+            continue;
+        }
+        device_case dc;
+        device_case_upload(&hc, &dc);
+        const size_t yb = dc.y_bytes;
+        unsigned char* out[2];
+        size_t stat_bytes = 0;
+        for (int i = 0; i < hc.plan.desc.num_ops; i++)
+            for (int t = 2; t < 6; t++) stat_bytes += (size_t)hc.op_n[i][t] * sizeof(float);
+        for (int run = 0; run < 2; run++) {
+            fc3d_message msg;
+            device_case_poison(&hc, &dc);
+            const fc3d_run_args a = device_case_args(&hc, &dc, 0);
+            if (fc3d_plan_run(&hc.plan, &a, &msg) != FC3D_SUCCESS) fprintf(stderr, "%s\n", msg.text);
+            out[run] = (unsigned char*)malloc(yb + stat_bytes);
+            CUDA_OK(cudaMemcpy(out[run], dc.y, yb, cudaMemcpyDeviceToHost));
+            size_t at = yb;
+            for (int i = 0; i < hc.plan.desc.num_ops; i++)
+                for (int t = 2; t < 6; t++)
+                    if (hc.op_n[i][t]) {
+                        CUDA_OK(cudaMemcpy(out[run] + at, dc.op_t[i][t], (size_t)hc.op_n[i][t] * 4,
+                                           cudaMemcpyDeviceToHost));
+                        at += (size_t)hc.op_n[i][t] * 4;
+                    }
+        }
+        char desc[200], name[260];
+        describe_case(&hc, desc, sizeof desc);
+        snprintf(name, sizeof name, "determinism.%02d.%s", done, desc);
+        check(memcmp(out[0], out[1], yb + stat_bytes) == 0, name, "two runs differ");
+        free(out[0]);
+        free(out[1]);
+        device_case_free(&dc);
+        host_case_free(&hc);
+        done++;
+    }
+}
+
+/* ---- 4. 64-bit offsets ------------------------------------------------------------------------- */
+/* A 1x1x1 convolution of one channel is y = x * w + b, so a 2.2e9-element f16 tensor can be checked
+   at sampled points, most of them past element 2^31. */
+static __global__ void fill_pattern(__half* x, int64_t n) {
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+        x[i] = __float2half_rn((float)((i * 2654435761ull) % 1000) * 0.001f);
+}
+
+static void test_large_offsets(void) {
+    size_t free_b = 0, total_b = 0;
+    CUDA_OK(cudaMemGetInfo(&free_b, &total_b));
+    fc3d_plan_desc d;
+    memset(&d, 0, sizeof d);
+    d.conv.batch = d.conv.in_channels = d.conv.out_channels = 1;
+    d.conv.in_size[0] = d.conv.in_size[1] = d.conv.in_size[2] = 1300; /* 2.197e9 elements > 2^31 */
+    d.conv.kernel[0] = d.conv.kernel[1] = d.conv.kernel[2] = 1;
+    d.conv.bias = 1;
+    d.dtype = FC3D_DTYPE_F16;
+    d.ops[0].kind = FC3D_OP_RELU;
+    d.num_ops = 1;
+    fc3d_plan p;
+    fc3d_plan_init(&p, &d);
+    const size_t bytes = (size_t)p.y_elements * 2;
+    if (free_b < 2 * bytes + ((size_t)1 << 30)) {
+        printf("# large_offsets not run: needs %zu MB of GPU memory, %zu free\n", (2 * bytes) >> 20, free_b >> 20);
+        return;
+    }
+    __half *x, *y, *w, *b;
+    const __half hw = __float2half_rn(-1.5f), hb = __float2half_rn(0.25f);
+    CUDA_OK(cudaMalloc((void**)&x, bytes));
+    CUDA_OK(cudaMalloc((void**)&y, bytes));
+    CUDA_OK(cudaMalloc((void**)&w, 2));
+    CUDA_OK(cudaMalloc((void**)&b, 2));
+    CUDA_OK(cudaMemcpy(w, &hw, 2, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(b, &hb, 2, cudaMemcpyHostToDevice));
+    fill_pattern<<<4096, 256>>>(x, p.y_elements);
+    CUDA_OK(cudaMemset(y, 0xff, bytes));
+    fc3d_run_args a;
+    memset(&a, 0, sizeof a);
+    a.x = x; a.weight = w; a.bias = b; a.y = y;
+    fc3d_message msg;
+    const fc3d_result r = fc3d_plan_run(&p, &a, &msg);
+    CUDA_OK(cudaDeviceSynchronize());
+    int bad = r != FC3D_SUCCESS;
+    int64_t checked = 0;
+    for (int64_t i = p.y_elements - 1; i > 0 && !bad; i = i * 7 / 8) {
+        __half hx, hy;
+        CUDA_OK(cudaMemcpy(&hx, x + i, 2, cudaMemcpyDeviceToHost));
+        CUDA_OK(cudaMemcpy(&hy, y + i, 2, cudaMemcpyDeviceToHost));
+        float v = __half2float(hx) * -1.5f + 0.25f;
+        v = v < 0 ? 0 : v;
+        if (__half2float(hy) != __half2float(__float2half_rn(v))) bad = 1;
+        checked++;
+    }
+    check(!bad && checked > 100, "large_offsets.f16_2p31", "run %d (%s), %lld samples checked", (int)r, msg.text,
+          (long long)checked);
+    cudaFree(x); cudaFree(y); cudaFree(w); cudaFree(b);
+}
+
+int main(int argc, char** argv) {
+    const char* dir = "tests/golden/data";
+    int cases = 300, quick = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--cases") && i + 1 < argc) cases = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc) rng_state = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--quick")) quick = 1;
+        else dir = argv[i];
+    }
+    if (quick) cases = cases < 24 ? cases : 24;
+    printf("# seed 0x%llx, %d random cases\n", (unsigned long long)rng_state, cases);
+    test_goldens(dir, quick);
+    test_random(cases, quick ? 4 : cases / 10);
+    test_determinism(quick ? 3 : 20);
+    if (!quick) test_large_offsets();
+    static const char* const ma[] = {"", "fp32", "tf32", "half"};
+    static const char* const ty[] = {"", "f32", "f16", "bf16"};
+    for (int m = 1; m <= 3; m++)
+        for (int t = 1; t <= 3; t++)
+            printf("# largest rel-L2 error: math %s, dtype %s: %.3g (bound %.1g)\n", ma[m], ty[t], worst[m][t],
+                   bound_for((fc3d_math)m, (fc3d_dtype)t));
+    return check_summary();
+}
