@@ -331,8 +331,9 @@ typedef struct fc3d_plan_desc {
 typedef enum fc3d_strategy {
     FC3D_STRATEGY_NONE = 0,
     /* The first pass runs the convolution and stores its result (after the ops before the first
-       statistics op) in y; later passes read y back, apply the next piece of the chain and store
-       it again. Used whenever y is as large as the convolution output. */
+       statistics op) as a float32 intermediate (y itself when y is float32); later passes read it
+       back, apply the next piece of the chain and store it again, the last one into y. Used
+       whenever y is as large as the convolution output. */
     FC3D_STRATEGY_DIRECT_MATERIALIZE = 1,
     /* Every pass recomputes the convolution; nothing of its size is ever stored. Used when the
        chain ends in a pool, so y is N x C. */
@@ -340,18 +341,27 @@ typedef enum fc3d_strategy {
 } fc3d_strategy;
 
 typedef enum fc3d_source {
-    FC3D_SOURCE_CONV = 1,  /* the pass computes the convolution from x and weight */
-    FC3D_SOURCE_OUTPUT = 2 /* the pass reads back what an earlier pass stored in y */
+    FC3D_SOURCE_CONV = 1,        /* the pass computes the convolution from x and weight */
+    FC3D_SOURCE_INTERMEDIATE = 2 /* the pass reads back the intermediate the previous pass stored */
 } fc3d_source;
 
+/* Where a pass stores its result. The intermediate is float32 always: it is y itself when y is
+   float32, and a buffer in the workspace when y is 16-bit (so normalisation statistics are not
+   taken from values already rounded to 16 bits). */
+typedef enum fc3d_store {
+    FC3D_STORE_NONE = 0,         /* only statistics leave the pass */
+    FC3D_STORE_INTERMEDIATE = 1,
+    FC3D_STORE_Y = 2             /* the final values, in y's type and layout */
+} fc3d_store;
+
 /* One pass over the output: computes its values from `source`, applies ops[op_begin, op_end),
-   stores the result in y if writes_y, and gathers the statistics of that result for
-   ops[stat_op] (-1: none). */
+   stores the result as `store` says, and gathers the statistics of that result for ops[stat_op]
+   (-1: none). */
 typedef struct fc3d_pass {
     fc3d_source source;
     int op_begin;
     int op_end;
-    int writes_y;
+    fc3d_store store;
     int stat_op;
 } fc3d_pass;
 
@@ -483,14 +493,20 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
 
    Passes. The chain is cut before each statistics op. With FC3D_STRATEGY_DIRECT_MATERIALIZE (y has
    the convolution's shape) the first pass computes the convolution and the ops before the first
-   cut and stores them in y; each later pass reads y, applies the next piece and stores it again.
+   cut and stores them as the intermediate; each later pass reads it back, applies the next piece
+   and stores it again, the last one into y.
    With FC3D_STRATEGY_DIRECT_RECOMPUTE (the chain ends in a pool, so y is N x C) each pass
    recomputes the convolution and the ops so far, and only the statistics leave the block; the full
    convolution output is never stored. The planner picks by the shape of y alone.
 
-   Workspace layout (_fc3d_workspace_layout, used by the size query and by the run): the unit
-   partials (units x 2 doubles, reused by every pass, since passes run in stream order), then
-   for each statistics op except a final pool, its groups x (mean, 1/std) floats. Every region is
+   The value a materializing pass hands to the next is float32: y itself when y is float32, a
+   workspace buffer when y is 16-bit, so that statistics and normalisation see unrounded values
+   (an intermediate stored in bf16 cost up to 2e-2 relative error after a GroupNorm).
+
+   Workspace layout (_fc3d_workspace_layout, used by the size query and by the run): the float32
+   intermediate (16-bit y with statistics ops only), the unit partials (units x 2 doubles, reused
+   by every pass, since passes run in stream order), then for each statistics op except a final
+   pool, its groups x (mean, 1/std) floats. Every region is
    256-byte aligned from an aligned base; the size includes 255 bytes of slack for aligning the
    caller's pointer. */
 
@@ -704,6 +720,8 @@ static fc3d_result _fc3d_validate_op(const fc3d_plan_desc* d, const int64_t conv
 #define _FC3D_ALIGN 256
 
 typedef struct _fc3d_ws_layout {
+    size_t intermediate;             /* offset of the float32 intermediate; only for 16-bit y */
+    size_t intermediate_bytes;       /* 0: the intermediate is y itself, or there is none */
     size_t partials;                 /* offset of the unit partials (units x 2 doubles) */
     size_t stats[FC3D_MAX_OPS];      /* offset of op i's (mean, 1/std) per group; 0 if none */
     int64_t groups[FC3D_MAX_OPS];    /* statistics groups of op i */
@@ -739,6 +757,11 @@ static void _fc3d_workspace_layout(const fc3d_plan* p, _fc3d_ws_layout* l) {
     for (i = 0; i < p->desc.num_ops; i++)
         if (_fc3d_op_info_of(p->desc.ops[i].kind)->needs_stats) any = 1;
     if (!any) return;
+    if (p->strategy == FC3D_STRATEGY_DIRECT_MATERIALIZE && p->desc.dtype != FC3D_DTYPE_F32) {
+        l->intermediate = off;
+        l->intermediate_bytes = (size_t)(cd[0] * cd[1] * cd[2] * cd[3] * cd[4]) * sizeof(float);
+        off = _fc3d_align_up(off + l->intermediate_bytes);
+    }
     l->partials = off;
     off = _fc3d_align_up(off + (size_t)p->_units * 2 * sizeof(double));
     for (i = 0; i < p->desc.num_ops; i++) {
@@ -765,7 +788,7 @@ static void _fc3d_plan_passes(fc3d_plan* p) {
             ps->source = FC3D_SOURCE_CONV;
             ps->op_begin = 0;
             ps->op_end = cuts[j];
-            ps->writes_y = 0;
+            ps->store = FC3D_STORE_NONE;
             ps->stat_op = cuts[j];
         }
         return;
@@ -773,10 +796,10 @@ static void _fc3d_plan_passes(fc3d_plan* p) {
     p->strategy = FC3D_STRATEGY_DIRECT_MATERIALIZE;
     for (j = 0; j <= ncuts; j++) {
         fc3d_pass* ps = &p->passes[p->num_passes++];
-        ps->source = j == 0 ? FC3D_SOURCE_CONV : FC3D_SOURCE_OUTPUT;
+        ps->source = j == 0 ? FC3D_SOURCE_CONV : FC3D_SOURCE_INTERMEDIATE;
         ps->op_begin = j == 0 ? 0 : cuts[j - 1];
         ps->op_end = j < ncuts ? cuts[j] : d->num_ops;
-        ps->writes_y = 1;
+        ps->store = j < ncuts ? FC3D_STORE_INTERMEDIATE : FC3D_STORE_Y;
         ps->stat_op = j < ncuts ? cuts[j] : -1;
     }
 }
@@ -935,8 +958,9 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                   p->num_passes, p->num_passes == 1 ? "" : "es", p->workspace_bytes);
         for (i = 0; i < p->num_passes; i++) {
             const fc3d_pass* ps = &p->passes[i];
-            _FC3D_PUT("  pass %d: %s -> ops [%d,%d) -> %s", i, ps->source == FC3D_SOURCE_CONV ? "conv" : "read y",
-                      ps->op_begin, ps->op_end, ps->writes_y ? "write y" : "no store");
+            _FC3D_PUT("  pass %d: %s -> ops [%d,%d) -> %s", i,
+                      ps->source == FC3D_SOURCE_CONV ? "conv" : "read intermediate", ps->op_begin, ps->op_end,
+                      ps->store == FC3D_STORE_Y ? "store y" : ps->store ? "store intermediate" : "no store");
             if (ps->stat_op >= 0)
                 _FC3D_PUT("; statistics for op %d (%s)", ps->stat_op,
                           _fc3d_op_info_of(p->desc.ops[ps->stat_op].kind)->name);
@@ -1005,8 +1029,9 @@ typedef struct _fc3d_pass_params {
     const void* bias;
     void* y;
     int op_begin, op_end;
-    int writes_y;
+    int store;           /* fc3d_store */
     int gather;          /* gather unit partials */
+    float* inter;        /* the float32 intermediate, conv-output sized, in y's layout */
     double2* partials;   /* units x (sum, sum of squares) */
     int64_t unit_rows, units_per_plane, units;
     _fc3d_dev_op ops[FC3D_MAX_OPS];
@@ -1155,11 +1180,13 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_pass_kernel(const 
         for (int64_t e = threadIdx.x; e < rows * g.w; e += blockDim.x) {
             const int64_t h = h0 + e / g.w, w = e % g.w;
             const int64_t yi = _fc3d_y_index(g, n, c, d, h, w);
-            float v = SOURCE == FC3D_SOURCE_CONV ? _fc3d_conv_at<T, MATH>(P, n, c, d, h, w) : _fc3d_load(y, yi);
+            float v = SOURCE == FC3D_SOURCE_CONV ? _fc3d_conv_at<T, MATH>(P, n, c, d, h, w) : P.inter[yi];
             v = _fc3d_apply_ops(P, v, n, c, d, h, w);
-            if (P.writes_y) {
+            if (P.store == FC3D_STORE_INTERMEDIATE) {
+                P.inter[yi] = v;
+            } else if (P.store == FC3D_STORE_Y) {
                 _fc3d_store(y, yi, v);
-                v = _fc3d_round_to(v, y); /* gather what the next pass will read back */
+                v = _fc3d_round_to(v, y); /* statistics of what was stored */
             }
             part.x += (double)v;
             part.y += (double)v * (double)v;
@@ -1285,8 +1312,8 @@ static fc3d_result _fc3d_launched(char* msg, const char* what) {
 
 template <typename T>
 static void _fc3d_launch_pass(const _fc3d_pass_params& P, int source, fc3d_math math, unsigned grid, cudaStream_t s) {
-    if (source == FC3D_SOURCE_OUTPUT)
-        _fc3d_pass_kernel<T, FC3D_SOURCE_OUTPUT, FC3D_MATH_FP32><<<grid, _FC3D_THREADS, 0, s>>>(P);
+    if (source == FC3D_SOURCE_INTERMEDIATE)
+        _fc3d_pass_kernel<T, FC3D_SOURCE_INTERMEDIATE, FC3D_MATH_FP32><<<grid, _FC3D_THREADS, 0, s>>>(P);
     else if (math == FC3D_MATH_TF32)
         _fc3d_pass_kernel<T, FC3D_SOURCE_CONV, FC3D_MATH_TF32><<<grid, _FC3D_THREADS, 0, s>>>(P);
     else if (math == FC3D_MATH_HALF)
@@ -1364,6 +1391,7 @@ static fc3d_result _fc3d_run_typed(const fc3d_plan* p, const fc3d_run_args* a, c
     P.g.layout = p->desc.layout;
     P.x = a->x; P.wt = a->weight; P.bias = a->bias; P.y = a->y;
     P.partials = (double2*)(base + l.partials);
+    P.inter = l.intermediate_bytes ? (float*)(base + l.intermediate) : (float*)a->y;
     P.unit_rows = p->_unit_rows;
     P.units = p->_units;
     P.units_per_plane = (P.g.h + P.unit_rows - 1) / P.unit_rows;
@@ -1380,7 +1408,7 @@ static fc3d_result _fc3d_run_typed(const fc3d_plan* p, const fc3d_run_args* a, c
         const fc3d_pass* ps = &p->passes[i];
         P.op_begin = ps->op_begin;
         P.op_end = ps->op_end;
-        P.writes_y = ps->writes_y;
+        P.store = ps->store;
         P.gather = ps->stat_op >= 0;
         _fc3d_launch_pass<T>(P, ps->source, p->desc.math, _fc3d_grid(P.units), stream);
         if ((r = _fc3d_launched(msg, "pass kernel")) != FC3D_SUCCESS) return r;

@@ -59,9 +59,11 @@ check cpu_cxx_gxx "$CXX" -std=c++11 $W -x c++ tests/compile/cpu_impl.c
 if [ -n "$CLANG" ]; then
     check decls_c99_clang "$CLANG" -std=c99 $W -x c tests/compile/decls.c
     check cpu_c99_clang "$CLANG" -std=c99 $W -x c tests/compile/cpu_impl.c
-else
-    echo "FAIL clang not found: the C99 checks need gcc and clang"
+elif [ -n "${CI:-}" ]; then
+    echo "FAIL clang not found: CI runs the C99 checks with gcc and clang"
     failed=$((failed + 1))
+else
+    echo "clang checks skipped: clang not installed here (CI installs it and runs them)"
 fi
 check nvcc_sm80_werror "$NVCC" -std=c++17 -I. -gencode arch=compute_80,code=sm_80 --Werror all-warnings \
     -Xcompiler -Wall,-Wextra -c tests/compile/impl_a.cu -o "$B/impl_a_sm80.o"

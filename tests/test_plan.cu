@@ -139,7 +139,8 @@ typedef struct expect_plan {
     int64_t y[5];
     fc3d_strategy strategy;
     int passes;
-    const char* pass_text; /* one char per pass: C = from conv, Y = read y; then 'w' if it writes y */
+    const char* pass_text; /* two chars per pass: source (C conv, I intermediate), then store
+                              (- none, i intermediate, y y) */
 } expect_plan;
 
 /* The five workloads of PROBLEMS.md at full size. */
@@ -193,11 +194,11 @@ static void workload_desc(int which, fc3d_plan_desc* d) {
 
 static void test_workload_plans(void) {
     static const expect_plan want[5] = {
-        {"L2_15", {16, 32, 31, 63, 63}, FC3D_STRATEGY_DIRECT_MATERIALIZE, 3, "CwYwYw"},
-        {"L2_77", {16, 128, 1, 1, 1}, FC3D_STRATEGY_DIRECT_RECOMPUTE, 2, "CC"},
-        {"L2_34", {32, 64, 32, 64, 64}, FC3D_STRATEGY_DIRECT_MATERIALIZE, 2, "CwYw"},
-        {"L2_61", {16, 128, 34, 34, 34}, FC3D_STRATEGY_DIRECT_MATERIALIZE, 2, "CwYw"},
-        {"L1_77", {16, 64, 33, 65, 65}, FC3D_STRATEGY_DIRECT_MATERIALIZE, 1, "Cw"},
+        {"L2_15", {16, 32, 31, 63, 63}, FC3D_STRATEGY_DIRECT_MATERIALIZE, 3, "CiIiIy"},
+        {"L2_77", {16, 128, 1, 1, 1}, FC3D_STRATEGY_DIRECT_RECOMPUTE, 2, "C-C-"},
+        {"L2_34", {32, 64, 32, 64, 64}, FC3D_STRATEGY_DIRECT_MATERIALIZE, 2, "CiIy"},
+        {"L2_61", {16, 128, 34, 34, 34}, FC3D_STRATEGY_DIRECT_MATERIALIZE, 2, "CiIy"},
+        {"L1_77", {16, 64, 33, 65, 65}, FC3D_STRATEGY_DIRECT_MATERIALIZE, 1, "Cy"},
     };
     for (int w = 0; w < 5; w++) {
         fc3d_plan_desc d;
@@ -208,8 +209,9 @@ static void test_workload_plans(void) {
         int shape = 1;
         for (int i = 0; i < 5; i++) shape &= p.y_dims[i] == want[w].y[i];
         for (int i = 0; i < p.num_passes; i++)
-            strcat(passes, p.passes[i].source == FC3D_SOURCE_CONV ? (p.passes[i].writes_y ? "Cw" : "C")
-                                                                   : (p.passes[i].writes_y ? "Yw" : "Y"));
+            strcat(passes, p.passes[i].store == FC3D_STORE_Y ? (p.passes[i].source == FC3D_SOURCE_CONV ? "Cy" : "Iy")
+                           : p.passes[i].store ? (p.passes[i].source == FC3D_SOURCE_CONV ? "Ci" : "Ii")
+                                               : (p.passes[i].source == FC3D_SOURCE_CONV ? "C-" : "I-"));
         snprintf(name, sizeof name, "plan.%s", want[w].name);
         check(r == FC3D_SUCCESS && shape && p.strategy == want[w].strategy && p.num_passes == want[w].passes &&
                   strcmp(passes, want[w].pass_text) == 0,
@@ -256,6 +258,19 @@ static void test_plan_details(void) {
     check(p.op_tensor_elements[1] == 63 && p._unit_rows == 1 && p._units == 16LL * 32 * 31 * 63,
           "plan.layernorm_w_units", "%lld, unit rows %lld", (long long)p.op_tensor_elements[1],
           (long long)p._unit_rows);
+    /* a 16-bit y keeps its intermediate in float32 in the workspace; float32 y keeps it in y */
+    d = base_desc();
+    fc3d_plan_init(&p, &d);
+    const size_t f32_ws = p.workspace_bytes;
+    d.dtype = FC3D_DTYPE_BF16;
+    fc3d_plan_init(&p, &d);
+    _fc3d_ws_layout l16;
+    _fc3d_workspace_layout(&p, &l16);
+    check(l16.intermediate_bytes == (size_t)p.y_elements * 4 && p.workspace_bytes >= f32_ws + l16.intermediate_bytes &&
+              l16.partials >= l16.intermediate_bytes && p.passes[0].store == FC3D_STORE_INTERMEDIATE,
+          "workspace.bf16_intermediate", "intermediate %zu bytes, workspace %zu, f32 workspace %zu",
+          l16.intermediate_bytes, p.workspace_bytes, f32_ws);
+    d = base_desc();
     /* a failed init leaves a plan that cannot run and describes itself as invalid */
     d.conv.batch = 0;
     fc3d_plan_init(&p, &d);
@@ -265,7 +280,7 @@ static void test_plan_details(void) {
     d = base_desc();
     d.num_ops = 0;
     check(fc3d_plan_init(&p, &d) == FC3D_SUCCESS && p.num_passes == 1 && p.workspace_bytes == 0 &&
-              p.passes[0].stat_op == -1 && p.passes[0].writes_y,
+              p.passes[0].stat_op == -1 && p.passes[0].store == FC3D_STORE_Y,
           "plan.conv_alone", "%d passes", p.num_passes);
 }
 
