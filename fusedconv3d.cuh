@@ -365,6 +365,17 @@ typedef struct fc3d_pass {
     int stat_op;
 } fc3d_pass;
 
+/* Elements of each float32 tensor an op binds at run time; 0 means the op does not use that
+   tensor and its pointer must be NULL. */
+typedef struct fc3d_op_tensor_sizes {
+    int64_t weight;
+    int64_t bias;
+    int64_t running_mean;
+    int64_t running_var;
+    int64_t save_mean;
+    int64_t save_invstd;
+} fc3d_op_tensor_sizes;
+
 /* A plan: fill it with fc3d_plan_init. Every public field is an output; read them, don't write
    them. Fields that start with an underscore are private. */
 typedef struct fc3d_plan {
@@ -376,9 +387,7 @@ typedef struct fc3d_plan {
     int64_t y_elements;             /* elements of y */
     int64_t x_elements;             /* elements of x */
     int64_t weight_elements;        /* elements of the weight */
-    int64_t op_tensor_elements[FC3D_MAX_OPS]; /* elements of ops[i]'s weight and bias tensors:
-                                               C for channel ops, prod(normalized shape) for
-                                               LAYERNORM, 0 where the op has none */
+    fc3d_op_tensor_sizes op_tensors[FC3D_MAX_OPS]; /* what fc3d_run_args.ops[i] must bind */
     double flops;                   /* 2 * multiply-adds of the convolution (dense count) */
     fc3d_strategy strategy;
     int num_passes;
@@ -427,6 +436,9 @@ typedef struct fc3d_message {
 } fc3d_message;
 
 /* >>api -----------------------------------------------------------------------------------------*/
+
+/* Bytes of one element of a dtype (4 for F32 and DEFAULT, 2 for F16 and BF16, 0 if unknown). */
+FC3D_API size_t fc3d_dtype_size(fc3d_dtype dtype);
 
 /* The message for a result code (static storage; never NULL; unknown codes give a fixed text). */
 FC3D_API const char* fc3d_result_string(fc3d_result result);
@@ -603,6 +615,16 @@ static fc3d_result _fc3d_fail(char* msg, fc3d_result result, const char* fmt, ..
         }
     }
     return result;
+}
+
+FC3D_API size_t fc3d_dtype_size(fc3d_dtype dtype) {
+    switch (dtype) {
+    case FC3D_DTYPE_DEFAULT:
+    case FC3D_DTYPE_F32: return 4;
+    case FC3D_DTYPE_F16:
+    case FC3D_DTYPE_BF16: return 2;
+    default: return 0;
+    }
 }
 
 /* >>defaults -------------------------------------------------------------------------------------*/
@@ -865,15 +887,21 @@ FC3D_API fc3d_result fc3d_plan_init(fc3d_plan* plan, const fc3d_plan_desc* desc)
     for (i = 0; i < p->desc.num_ops; i++) {
         const fc3d_op* op = &p->desc.ops[i];
         _FC3D_CHECK(_fc3d_validate_op(&p->desc, cd, i, p->message));
-        if (op->kind == FC3D_OP_LAYERNORM) {
-            int64_t e = 1;
+        {
+            /* per-channel tensors have C elements; LAYERNORM's weight and bias its normalised shape */
+            const int mask = _fc3d_op_tensor_mask(op);
+            int64_t wb = cd[1];
             int k;
-            for (k = 5 - op->norm_dims; k < 5; k++) e *= cd[k];
-            p->op_tensor_elements[i] = (op->flags & FC3D_OP_AFFINE) ? e : 0;
-            if (op->norm_dims == 1) has_ln_w = 1;
-        } else {
-            p->op_tensor_elements[i] = (_fc3d_op_tensor_mask(op) & (_FC3D_T_WEIGHT | _FC3D_T_BIAS | _FC3D_T_RMEAN))
-                                           ? cd[1] : 0;
+            fc3d_op_tensor_sizes* t = &p->op_tensors[i];
+            if (op->kind == FC3D_OP_LAYERNORM)
+                for (wb = 1, k = 5 - op->norm_dims; k < 5; k++) wb *= cd[k];
+            t->weight = (mask & _FC3D_T_WEIGHT) ? wb : 0;
+            t->bias = (mask & _FC3D_T_BIAS) ? wb : 0;
+            t->running_mean = (mask & _FC3D_T_RMEAN) ? cd[1] : 0;
+            t->running_var = (mask & _FC3D_T_RVAR) ? cd[1] : 0;
+            t->save_mean = (mask & _FC3D_T_SMEAN) ? cd[1] : 0;
+            t->save_invstd = (mask & _FC3D_T_SINVSTD) ? cd[1] : 0;
+            if (op->kind == FC3D_OP_LAYERNORM && op->norm_dims == 1) has_ln_w = 1;
         }
     }
     for (i = 0; i < 5; i++) p->y_dims[i] = cd[i];
@@ -1257,8 +1285,6 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_finalize_kernel(co
 }
 
 /* >>launchers ------------------------------------------------------------------------------------*/
-static size_t _fc3d_dtype_size(fc3d_dtype t) { return t == FC3D_DTYPE_F32 ? 4 : 2; }
-
 static int _fc3d_overlaps(const void* a, size_t an, const void* b, size_t bn) {
     const char* pa = (const char*)a;
     const char* pb = (const char*)b;
@@ -1267,7 +1293,7 @@ static int _fc3d_overlaps(const void* a, size_t an, const void* b, size_t bn) {
 
 /* Checks everything fc3d_plan_run binds, before anything is launched. */
 static fc3d_result _fc3d_check_args(const fc3d_plan* p, const fc3d_run_args* a, char* msg) {
-    const size_t es = _fc3d_dtype_size(p->desc.dtype);
+    const size_t es = fc3d_dtype_size(p->desc.dtype);
     const size_t y_bytes = (size_t)p->y_elements * es;
     static const char* const tname[6] = {"weight", "bias", "running_mean", "running_var", "save_mean", "save_invstd"};
     int i, t;
@@ -1292,9 +1318,10 @@ static fc3d_result _fc3d_check_args(const fc3d_plan* p, const fc3d_run_args* a, 
     for (i = 0; i < p->desc.num_ops; i++) {
         const fc3d_op_tensors* o = &a->ops[i];
         const void* ptr[6] = {o->weight, o->bias, o->running_mean, o->running_var, o->save_mean, o->save_invstd};
-        const int need = _fc3d_op_tensor_mask(&p->desc.ops[i]);
+        const fc3d_op_tensor_sizes* n = &p->op_tensors[i];
+        const int64_t need[6] = {n->weight, n->bias, n->running_mean, n->running_var, n->save_mean, n->save_invstd};
         for (t = 0; t < 6; t++) {
-            const int wanted = (need >> t) & 1;
+            const int wanted = need[t] != 0;
             if (wanted != (ptr[t] != NULL) || (uintptr_t)ptr[t] % sizeof(float))
                 return _fc3d_fail(msg, FC3D_ERROR_ARG_OP_TENSOR, "ops[%d].%s = %p, but %s %s it", i, tname[t], ptr[t],
                                   _fc3d_op_info_of(p->desc.ops[i].kind)->name,

@@ -143,17 +143,15 @@ enum { EX_T_WEIGHT, EX_T_BIAS, EX_T_RMEAN, EX_T_RVAR, EX_T_SMEAN, EX_T_SINVSTD, 
 static const char* const ex_tensor_name[EX_T_COUNT] = {"weight",      "bias",      "running_mean",
                                                        "running_var", "save_mean", "save_invstd"};
 
-/* Elements of each tensor op i binds, 0 where it binds none: the table above fc3d_op_tensors. */
+/* Elements of each tensor op i binds, 0 where it binds none: the plan says (fc3d_plan.op_tensors). */
 static void ex_op_tensor_sizes(const fc3d_plan& p, int i, int64_t n[EX_T_COUNT]) {
-    const fc3d_op& op = p.desc.ops[i];
-    const int64_t C = p.desc.conv.out_channels;
-    for (int t = 0; t < EX_T_COUNT; t++) n[t] = 0;
-    if (op.flags & FC3D_OP_AFFINE) /* per channel, or LAYERNORM's normalized shape */
-        n[EX_T_WEIGHT] = n[EX_T_BIAS] = op.kind == FC3D_OP_LAYERNORM ? p.op_tensor_elements[i] : C;
-    if (op.kind == FC3D_OP_ADD_CHANNEL) n[EX_T_BIAS] = C;
-    if (op.kind == FC3D_OP_BATCHNORM_INFER || (op.flags & FC3D_OP_UPDATE_RUNNING_STATS))
-        n[EX_T_RMEAN] = n[EX_T_RVAR] = C;
-    if (op.flags & FC3D_OP_SAVE_BATCH_STATS) n[EX_T_SMEAN] = n[EX_T_SINVSTD] = C;
+    const fc3d_op_tensor_sizes& t = p.op_tensors[i];
+    n[EX_T_WEIGHT] = t.weight;
+    n[EX_T_BIAS] = t.bias;
+    n[EX_T_RMEAN] = t.running_mean;
+    n[EX_T_RVAR] = t.running_var;
+    n[EX_T_SMEAN] = t.save_mean;
+    n[EX_T_SINVSTD] = t.save_invstd;
 }
 
 /* Everything one run reads, float32, logical NCDHW (the examples use the NCDHW f32 default, so

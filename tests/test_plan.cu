@@ -244,19 +244,27 @@ static void test_plan_details(void) {
     const int need_small = fc3d_plan_describe(&p, small, sizeof small);
     check(need > 0 && need == (int)strlen(big) && need_small == need && strlen(small) == sizeof small - 1,
           "describe.snprintf_contract", "need %d, small %d, strlen %zu", need, need_small, strlen(big));
-    check(p.op_tensor_elements[0] == 32 && p.op_tensor_elements[1] == 0 && p.flops > 0, "plan.op_tensor_elements",
-          "%lld %lld", (long long)p.op_tensor_elements[0], (long long)p.op_tensor_elements[1]);
+    const fc3d_op_tensor_sizes* t0 = &p.op_tensors[0];
+    check(t0->weight == 32 && t0->bias == 32 && t0->running_mean == 32 && t0->running_var == 32 &&
+              t0->save_mean == 0 && t0->save_invstd == 0 && p.op_tensors[1].weight == 0 && p.op_tensors[1].bias == 0 &&
+              p.flops > 0,
+          "plan.op_tensors", "bn weight %lld running_mean %lld save_mean %lld", (long long)t0->weight,
+          (long long)t0->running_mean, (long long)t0->save_mean);
+    check(fc3d_dtype_size(FC3D_DTYPE_F32) == 4 && fc3d_dtype_size(FC3D_DTYPE_DEFAULT) == 4 &&
+              fc3d_dtype_size(FC3D_DTYPE_F16) == 2 && fc3d_dtype_size(FC3D_DTYPE_BF16) == 2 &&
+              fc3d_dtype_size((fc3d_dtype)9) == 0,
+          "plan.dtype_size", "%s", "wrong element size");
     /* LayerNorm's tensors hold its normalised shape; a W-only LayerNorm makes every row a unit */
     d.ops[1].kind = FC3D_OP_LAYERNORM;
     d.ops[1].norm_dims = 2;
     d.ops[1].flags = FC3D_OP_AFFINE;
     fc3d_plan_init(&p, &d);
-    check(p.op_tensor_elements[1] == 63 * 63 && p._unit_rows > 1, "plan.layernorm_hw", "%lld, unit rows %lld",
-          (long long)p.op_tensor_elements[1], (long long)p._unit_rows);
+    check(p.op_tensors[1].weight == 63 * 63 && p.op_tensors[1].bias == 63 * 63 && p._unit_rows > 1,
+          "plan.layernorm_hw", "%lld, unit rows %lld", (long long)p.op_tensors[1].weight, (long long)p._unit_rows);
     d.ops[1].norm_dims = 1;
     fc3d_plan_init(&p, &d);
-    check(p.op_tensor_elements[1] == 63 && p._unit_rows == 1 && p._units == 16LL * 32 * 31 * 63,
-          "plan.layernorm_w_units", "%lld, unit rows %lld", (long long)p.op_tensor_elements[1],
+    check(p.op_tensors[1].weight == 63 && p._unit_rows == 1 && p._units == 16LL * 32 * 31 * 63,
+          "plan.layernorm_w_units", "%lld, unit rows %lld", (long long)p.op_tensors[1].weight,
           (long long)p._unit_rows);
     /* a 16-bit y keeps its intermediate in float32 in the workspace; float32 y keeps it in y */
     d = base_desc();
