@@ -5,6 +5,7 @@
 #   make test-sanitize compute-sanitizer memcheck and racecheck over a subset of the GPU tests
 #   make demo          the five reference workloads at full size (GPU), or a small CPU-reference run
 #   make goldens       regenerate tests/golden/data from PyTorch (needs python3 with torch)
+#   make check-workloads  the PyTorch drop-ins against PyTorch on the five workloads (GPU + torch)
 NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),/usr/local/cuda/bin/nvcc)
 CC := $(or $(shell command -v gcc 2>/dev/null),cc)
 CLANG ?= $(shell command -v clang 2>/dev/null)
@@ -17,7 +18,7 @@ B := build
 HEADERS := fusedconv3d.cuh fusedconv3d_cpu.h $(wildcard tests/*.h)
 EXAMPLES := $(patsubst examples/%.cu,$(B)/%,$(wildcard examples/*.cu))
 
-.PHONY: all test test-sanitize demo goldens clean
+.PHONY: all test test-sanitize demo goldens check-workloads clean
 all: $(B)/test_plan $(B)/test_cpu_golden $(B)/test_gpu $(B)/gpu_probe $(EXAMPLES)
 
 $(B):
@@ -50,6 +51,9 @@ demo: all
 
 goldens:
 	$(PYTHON) tests/golden/make_goldens.py tests/golden/data
+
+check-workloads:
+	$(PYTHON) examples/pytorch/check_workloads.py
 
 clean:
 	rm -rf $(B)

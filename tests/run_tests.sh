@@ -79,11 +79,18 @@ check c_caller_link bash -c "'$CC' -std=c99 -Wall -Wextra -pedantic -Werror -I. 
 suite plan "$B/test_plan"
 suite cpu_golden "$B/test_cpu_golden" tests/golden/data
 
+PYTHON=${PYTHON:-python3}
 if "$B/gpu_probe" >"$L/gpu_probe.log" 2>&1; then
     cat "$L/gpu_probe.log"
     suite gpu "$B/test_gpu" tests/golden/data
+    if "$PYTHON" -c "import torch; assert torch.cuda.is_available()" >/dev/null 2>&1; then
+        suite bridge "$PYTHON" tests/test_torch_bridge.py
+    else
+        echo "PyTorch bridge tests skipped: $PYTHON has no CUDA-enabled torch"
+    fi
 else
     echo "GPU tests skipped: no GPU ($(cat "$L/gpu_probe.log"))"
+    echo "PyTorch bridge tests skipped: no GPU"
 fi
 
 echo "$passed passed, $failed failed"

@@ -1,0 +1,152 @@
+// fc3d_ext.cu - the PyTorch extension behind fusedconv3d_torch.py. Built on first use by
+// torch.utils.cpp_extension.load; no other build step. It is deliberately thin: the Python side
+// checks tensors and builds descs, this side holds a plan and hands pointers and the current CUDA
+// stream to fc3d_plan_run. Errors come back as (code, message) so Python raises its own exception.
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <torch/extension.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#define FUSEDCONV3D_IMPLEMENTATION
+#include "fusedconv3d.cuh"
+
+namespace py = pybind11;
+
+namespace {
+
+// A plan built from plain Python values; init errors are kept, not thrown, so Python raises them.
+struct Plan {
+    fc3d_plan plan;
+};
+
+using OpTuple = std::tuple<int, double, double, double, int, int, unsigned>;  // kind value eps momentum groups norm_dims flags
+
+Plan make_plan(const std::vector<int>& conv, int layout, int dtype, int math, const std::vector<OpTuple>& ops) {
+    Plan p;
+    fc3d_plan_desc d;
+    std::memset(&d, 0, sizeof d);
+    TORCH_CHECK(conv.size() == 23, "conv desc needs 23 ints, got ", conv.size());
+    int k = 0;
+    d.conv.batch = conv[k++];
+    d.conv.in_channels = conv[k++];
+    d.conv.out_channels = conv[k++];
+    for (int* f : {d.conv.in_size, d.conv.kernel, d.conv.stride, d.conv.padding, d.conv.output_padding, d.conv.dilation})
+        for (int i = 0; i < 3; i++) f[i] = conv[k++];
+    d.conv.groups = conv[k++];
+    d.conv.bias = conv[k++];
+    d.layout = (fc3d_layout)layout;
+    d.dtype = (fc3d_dtype)dtype;
+    d.math = (fc3d_math)math;
+    d.num_ops = (int)ops.size();
+    for (size_t i = 0; i < ops.size() && i < FC3D_MAX_OPS; i++) {
+        fc3d_op& o = d.ops[i];
+        o.kind = (fc3d_op_kind)std::get<0>(ops[i]);
+        o.value = (float)std::get<1>(ops[i]);
+        o.eps = (float)std::get<2>(ops[i]);
+        o.momentum = (float)std::get<3>(ops[i]);
+        o.groups = std::get<4>(ops[i]);
+        o.norm_dims = std::get<5>(ops[i]);
+        o.flags = std::get<6>(ops[i]);
+    }
+    fc3d_plan_init(&p.plan, &d);
+    return p;
+}
+
+const void* ptr_or_null(const std::optional<torch::Tensor>& t) { return t ? t->data_ptr() : nullptr; }
+
+// Binds the tensors and runs on the current stream of x's device. ops[i] holds the six optional
+// float32 tensors of fc3d_op_tensors, in its field order.
+std::tuple<int, std::string> run(const Plan& p, const torch::Tensor& x, const torch::Tensor& weight,
+                                 const std::optional<torch::Tensor>& bias,
+                                 const std::vector<std::vector<std::optional<torch::Tensor>>>& ops, torch::Tensor& y,
+                                 const std::optional<torch::Tensor>& workspace) {
+    const c10::cuda::CUDAGuard guard(x.device());
+    fc3d_run_args a;
+    std::memset(&a, 0, sizeof a);
+    a.x = x.data_ptr();
+    a.weight = weight.data_ptr();
+    a.bias = ptr_or_null(bias);
+    a.y = y.data_ptr();
+    for (size_t i = 0; i < ops.size() && i < FC3D_MAX_OPS; i++) {
+        TORCH_CHECK(ops[i].size() == 6, "ops[", i, "] needs 6 entries");
+        auto f = [&](int t) { return ops[i][t] ? ops[i][t]->data_ptr<float>() : nullptr; };
+        a.ops[i].weight = f(0);
+        a.ops[i].bias = f(1);
+        a.ops[i].running_mean = f(2);
+        a.ops[i].running_var = f(3);
+        a.ops[i].save_mean = f(4);
+        a.ops[i].save_invstd = f(5);
+    }
+    if (workspace) {
+        a.workspace = workspace->data_ptr();
+        a.workspace_bytes = (size_t)workspace->numel();
+    }
+    a.stream = (void*)at::cuda::getCurrentCUDAStream(x.device().index()).stream();
+    fc3d_message m;
+    const fc3d_result r = fc3d_plan_run(&p.plan, &a, &m);
+    return {(int)r, std::string(m.text)};
+}
+
+}  // namespace
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+    py::class_<Plan>(m, "Plan")
+        .def(py::init(&make_plan), py::arg("conv"), py::arg("layout"), py::arg("dtype"), py::arg("math"),
+             py::arg("ops"))
+        .def_property_readonly("result", [](const Plan& p) { return (int)p.plan.result; })
+        .def_property_readonly("message", [](const Plan& p) { return std::string(p.plan.message); })
+        .def_property_readonly("y_dims",
+                               [](const Plan& p) { return std::vector<int64_t>(p.plan.y_dims, p.plan.y_dims + 5); })
+        .def_property_readonly("conv_size",
+                               [](const Plan& p) { return std::vector<int64_t>(p.plan.conv_size, p.plan.conv_size + 3); })
+        .def_property_readonly("workspace_bytes", [](const Plan& p) { return (size_t)p.plan.workspace_bytes; })
+        .def_property_readonly("num_passes", [](const Plan& p) { return p.plan.num_passes; })
+        .def_property_readonly("flops", [](const Plan& p) { return p.plan.flops; })
+        .def("op_tensor_sizes",
+             [](const Plan& p, int i) {
+                 TORCH_CHECK(i >= 0 && i < p.plan.desc.num_ops, "op index ", i, " out of range");
+                 const fc3d_op_tensor_sizes& t = p.plan.op_tensors[i];
+                 return std::vector<int64_t>{t.weight, t.bias, t.running_mean, t.running_var, t.save_mean,
+                                             t.save_invstd};
+             })
+        .def("describe", [](const Plan& p) {
+            const int n = fc3d_plan_describe(&p.plan, nullptr, 0);
+            std::string s((size_t)n + 1, '\0');
+            fc3d_plan_describe(&p.plan, &s[0], s.size());
+            s.resize((size_t)n);
+            return s;
+        });
+    m.def("run", &run, py::arg("plan"), py::arg("x"), py::arg("weight"), py::arg("bias"), py::arg("ops"),
+          py::arg("y"), py::arg("workspace"));
+    m.def("result_string", [](int r) { return std::string(fc3d_result_string((fc3d_result)r)); });
+    // the C enums, so the Python side never restates them
+#define FC3D_EXPORT(name, value) m.attr(name) = (int)(value)
+    FC3D_EXPORT("SUCCESS", FC3D_SUCCESS);
+    FC3D_EXPORT("LAYOUT_NCDHW", FC3D_LAYOUT_NCDHW);
+    FC3D_EXPORT("LAYOUT_NDHWC", FC3D_LAYOUT_NDHWC);
+    FC3D_EXPORT("DTYPE_F32", FC3D_DTYPE_F32);
+    FC3D_EXPORT("DTYPE_F16", FC3D_DTYPE_F16);
+    FC3D_EXPORT("DTYPE_BF16", FC3D_DTYPE_BF16);
+    FC3D_EXPORT("MATH_FP32", FC3D_MATH_FP32);
+    FC3D_EXPORT("MATH_TF32", FC3D_MATH_TF32);
+    FC3D_EXPORT("MATH_HALF", FC3D_MATH_HALF);
+    FC3D_EXPORT("OP_SCALE", FC3D_OP_SCALE);
+    FC3D_EXPORT("OP_ADD_CHANNEL", FC3D_OP_ADD_CHANNEL);
+    FC3D_EXPORT("OP_RELU", FC3D_OP_RELU);
+    FC3D_EXPORT("OP_GELU", FC3D_OP_GELU);
+    FC3D_EXPORT("OP_GELU_TANH", FC3D_OP_GELU_TANH);
+    FC3D_EXPORT("OP_BATCHNORM_TRAIN", FC3D_OP_BATCHNORM_TRAIN);
+    FC3D_EXPORT("OP_BATCHNORM_INFER", FC3D_OP_BATCHNORM_INFER);
+    FC3D_EXPORT("OP_GROUPNORM", FC3D_OP_GROUPNORM);
+    FC3D_EXPORT("OP_LAYERNORM", FC3D_OP_LAYERNORM);
+    FC3D_EXPORT("OP_SUB_SPATIAL_MEAN", FC3D_OP_SUB_SPATIAL_MEAN);
+    FC3D_EXPORT("OP_GLOBAL_AVG_POOL", FC3D_OP_GLOBAL_AVG_POOL);
+    FC3D_EXPORT("AFFINE", FC3D_OP_AFFINE);
+    FC3D_EXPORT("UPDATE_RUNNING_STATS", FC3D_OP_UPDATE_RUNNING_STATS);
+    FC3D_EXPORT("SAVE_BATCH_STATS", FC3D_OP_SAVE_BATCH_STATS);
+    FC3D_EXPORT("MAX_OPS", FC3D_MAX_OPS);
+#undef FC3D_EXPORT
+}
