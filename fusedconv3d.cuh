@@ -1365,7 +1365,7 @@ static void _fc3d_finalize_params_of(const fc3d_plan* p, int i, const _fc3d_ws_l
     F->momentum = op->momentum;
     F->groups = l->groups[i];
     F->partials = (const double2*)(base + l->partials);
-    F->stats = l->stats[i] || op->kind != FC3D_OP_GLOBAL_AVG_POOL ? (float2*)(base + l->stats[i]) : NULL;
+    F->stats = op->kind == FC3D_OP_GLOBAL_AVG_POOL ? NULL : (float2*)(base + l->stats[i]);
     F->running_mean = a->ops[i].running_mean;
     F->running_var = a->ops[i].running_var;
     F->save_mean = a->ops[i].save_mean;
@@ -1383,8 +1383,7 @@ static void _fc3d_finalize_params_of(const fc3d_plan* p, int i, const _fc3d_ws_l
         F->count = (double)(C / op->groups) * D * H * W;
         break;
     case FC3D_OP_LAYERNORM: {
-        static const int64_t one = 1;
-        const int64_t per_dim[4] = {one, hu, D * hu, C * D * hu}; /* units in 1..4 trailing dims */
+        const int64_t per_dim[4] = {1, hu, D * hu, C * D * hu}; /* units in 1..4 trailing dims */
         const double cnt[4] = {(double)W, (double)H * W, (double)D * H * W, (double)C * D * H * W};
         F->units_per_group = per_dim[op->norm_dims - 1];
         F->count = cnt[op->norm_dims - 1];

@@ -35,8 +35,10 @@ static int64_t storage_index(const int64_t* dims, fc3d_layout layout, int64_t n,
     return (((n * dims[1] + c) * dims[2] + d) * dims[3] + h) * dims[4] + w;
 }
 
-/* Logical double tensor -> host buffer in the storage layout and type. */
-static void pack(const double* src, const int64_t* dims, fc3d_layout layout, fc3d_dtype t, void* dst) {
+/* Between a logical double tensor and a host buffer in a storage layout and type:
+   to_storage = 1 packs `logical` into `storage`, 0 unpacks `storage` into `logical`. */
+static void convert_5d(double* logical, const int64_t* dims, fc3d_layout layout, fc3d_dtype t, void* storage,
+                       int to_storage) {
     int64_t i = 0;
     for (int64_t n = 0; n < dims[0]; n++)
         for (int64_t c = 0; c < dims[1]; c++)
@@ -44,24 +46,25 @@ static void pack(const double* src, const int64_t* dims, fc3d_layout layout, fc3
                 for (int64_t h = 0; h < dims[3]; h++)
                     for (int64_t w = 0; w < dims[4]; w++, i++) {
                         const int64_t o = storage_index(dims, layout, n, c, d, h, w);
-                        if (t == FC3D_DTYPE_F16) ((uint16_t*)dst)[o] = fc3d_cpu_double_to_f16(src[i]);
-                        else if (t == FC3D_DTYPE_BF16) ((uint16_t*)dst)[o] = fc3d_cpu_double_to_bf16(src[i]);
-                        else ((float*)dst)[o] = (float)src[i];
+                        uint16_t* s16 = (uint16_t*)storage;
+                        if (to_storage) {
+                            if (t == FC3D_DTYPE_F16) s16[o] = fc3d_cpu_double_to_f16(logical[i]);
+                            else if (t == FC3D_DTYPE_BF16) s16[o] = fc3d_cpu_double_to_bf16(logical[i]);
+                            else ((float*)storage)[o] = (float)logical[i];
+                        } else {
+                            if (t == FC3D_DTYPE_F16) logical[i] = fc3d_cpu_f16_to_double(s16[o]);
+                            else if (t == FC3D_DTYPE_BF16) logical[i] = fc3d_cpu_bf16_to_double(s16[o]);
+                            else logical[i] = ((const float*)storage)[o];
+                        }
                     }
 }
 
+static void pack(const double* src, const int64_t* dims, fc3d_layout layout, fc3d_dtype t, void* dst) {
+    convert_5d((double*)src, dims, layout, t, dst, 1); /* read only when packing */
+}
+
 static void unpack(const void* src, const int64_t* dims, fc3d_layout layout, fc3d_dtype t, double* dst) {
-    int64_t i = 0;
-    for (int64_t n = 0; n < dims[0]; n++)
-        for (int64_t c = 0; c < dims[1]; c++)
-            for (int64_t d = 0; d < dims[2]; d++)
-                for (int64_t h = 0; h < dims[3]; h++)
-                    for (int64_t w = 0; w < dims[4]; w++, i++) {
-                        const int64_t o = storage_index(dims, layout, n, c, d, h, w);
-                        if (t == FC3D_DTYPE_F16) dst[i] = fc3d_cpu_f16_to_double(((const uint16_t*)src)[o]);
-                        else if (t == FC3D_DTYPE_BF16) dst[i] = fc3d_cpu_bf16_to_double(((const uint16_t*)src)[o]);
-                        else dst[i] = ((const float*)src)[o];
-                    }
+    convert_5d(dst, dims, layout, t, (void*)src, 0); /* read only when unpacking */
 }
 
 /* Below this RMS a reference tensor is zero in exact arithmetic (a pool after a mean subtraction,
