@@ -438,19 +438,23 @@ def check_unbatched_elementwise():
 
 
 def check_unbatched_statistics():
-    """4D input with per-sample statistics ops (GroupNorm, SubtractSpatialMean, LayerNorm over
-    C,D,H,W): compared with the batched PyTorch run on x.unsqueeze(0), squeezed. (PyTorch's
-    GroupNorm would read a 4D tensor as (N, C, L), and SubtractSpatialMean needs 5D.)"""
-    conv = conv_a()
-    entries = prep([nn.GroupNorm(3, 6), fc.SubtractSpatialMean(), nn.LayerNorm((6, 6, 6, 5))])
-    fused = fc.FusedConvTranspose3d(conv, *entries)
-    ref = ref_copy(conv, entries)
+    """4D input with ops PyTorch reads differently unbatched (GroupNorm takes a 4D tensor as
+    (N, C, L); BatchNorm3d and SubtractSpatialMean need 5D): refused with the entry named, and the
+    running statistics untouched. LayerNorm over C,D,H,W means the same unbatched and runs."""
+    conv, bn = bn_model()
+    nbt = int(bn.num_batches_tracked)
+    rm = bn.running_mean.clone()
     x = rnd(4, 3, 3, 3)
-    with torch.no_grad():
-        y = fused(x)
-    r = ref_run(ref, x.unsqueeze(0)).squeeze(0)
-    require(tuple(y.shape) == tuple(r.shape), f"y shape {tuple(y.shape)}, expected {tuple(r.shape)}")
-    require_close(y, r, bound_for("fp32", x.dtype), "output", "fp32")
+    for entries, name in (([nn.GroupNorm(3, 6)], "GroupNorm"), ([bn], "BatchNorm3d"),
+                          ([fc.SubtractSpatialMean()], "SubtractSpatialMean")):
+        fused = fc.FusedConvTranspose3d(conv, *prep(entries))
+        expect_error(lambda: fused(x), name)
+    require(int(bn.num_batches_tracked) == nbt and torch.equal(bn.running_mean, rm),
+            "a refused unbatched call changed the running statistics")
+    conv = conv_a()
+    entries = prep([nn.LayerNorm((6, 6, 6, 5)), nn.GELU()])
+    y, r, _ = compare(conv, entries, rnd(4, 3, 3, 3))
+    require(y.dim() == 4, f"y has {y.dim()} dims for a 4D input")
 
 
 def check_cuda_after_construction():
@@ -617,9 +621,10 @@ def check_plan_description():
     x = rnd(1, 4, 3, 3, 3)
     with torch.no_grad():
         text = fused.plan_description(x)
-        text4 = fused.plan_description(x[0])
+        plain = fc.FusedConvTranspose3d(conv, nn.ReLU())
+        require(plain.plan_description(x) == plain.plan_description(x[0]),
+                "plan_description differs between a 5D input and the same 4D input unbatched")
     require(isinstance(text, str) and len(text.strip()) > 0, f"plan_description gave {text!r}")
-    require(text == text4, "plan_description differs between a 5D input and the same 4D input unbatched")
     require(int(bn.num_batches_tracked) == nbt, "plan_description counted a batch")
 
 

@@ -20,7 +20,9 @@ Supported epilogue entries, in any order (a pool only last), at most MAX_OPS of 
     nn.LayerNorm over 1..4 trailing dims   Scale(v), or a plain int/float v: x * v
     AddChannel(vector)                     SubtractSpatialMean()
     nn.AdaptiveAvgPool3d(1)
-Tensors: float32, float16 or bfloat16, contiguous (NCDHW) or channels_last_3d, on a CUDA device.
+Tensors: float32, float16 or bfloat16, contiguous (NCDHW) or channels_last_3d, on a CUDA device;
+a 4D (C, D, H, W) input runs as a batch of one when every epilogue entry means the same unbatched.
+BatchNorm with momentum=None reads num_batches_tracked on the host, as PyTorch does (a sync).
 Forward only: call it under torch.no_grad() or torch.inference_mode().
 Anything else raises FusedConv3dError with the reason (the library's own message where it has one).
 """
@@ -280,9 +282,19 @@ class FusedConvTranspose3d(nn.Module):
                                    "or torch.inference_mode()")
         unbatched = x.dim() == 4
         if unbatched:
+            self._check_unbatched()
             x = x.unsqueeze(0)
         y = self._forward5d(x)
         return y.squeeze(0) if unbatched else y
+
+    def _check_unbatched(self):
+        """A 4D (C, D, H, W) input runs as a batch of one only where PyTorch's own modules give that
+        meaning to a 4D tensor too; BatchNorm3d, GroupNorm, AddChannel and SubtractSpatialMean
+        reject it or read it differently there, so they refuse it here as well."""
+        for i, e in enumerate(self.epilogue):
+            if not isinstance(e, (nn.ReLU, nn.GELU, Scale, nn.LayerNorm)) and not _is_pool(e):
+                raise FusedConv3dError(f"unbatched (4D) input: epilogue[{i}] ({type(e).__name__}) has no "
+                                       "unbatched meaning in PyTorch; pass a 5D batch (x.unsqueeze(0))")
 
     def _plan_for(self, x):
         """(plan, memory format of y, per-op tensor binders) for a 5D x; no side effects."""
@@ -357,10 +369,6 @@ class FusedConvTranspose3d(nn.Module):
             op_tensors.append(row)
             if "_bn_update" in bind:
                 bn_updates.append(bind["_bn_update"])
-        # as PyTorch: num_batches_tracked counts before the momentum is read
-        for bn in bn_updates:
-            if bn.num_batches_tracked is not None:
-                bn.num_batches_tracked.add_(1)
 
         y = torch.empty(plan.y_dims, dtype=x.dtype, device=x.device, memory_format=fmt)
         ws = torch.empty(plan.workspace_bytes, dtype=torch.uint8, device=x.device) if plan.workspace_bytes else None
@@ -368,10 +376,18 @@ class FusedConvTranspose3d(nn.Module):
         code, message = ext.run(plan, x.detach(), wc, None if b is None else b.detach(), op_tensors, y, ws)
         if code != ext.SUCCESS:
             raise FusedConv3dError(message, code)
+        # PyTorch counts the batch before it reads the momentum; the plan already took the momentum
+        # as of the count after this batch, so counting only after a successful run is the same
+        for bn in bn_updates:
+            if bn.num_batches_tracked is not None:
+                bn.num_batches_tracked.add_(1)
         for src, dev in write_back:
             src.copy_(dev)
         return y
 
     def plan_description(self, x):
         """The text fc3d_plan_describe gives for the plan that forward(x) would run (nothing runs)."""
-        return self._plan_for(x if x.dim() == 5 else x.unsqueeze(0))[0].describe()
+        if x.dim() == 4:
+            self._check_unbatched()
+            x = x.unsqueeze(0)
+        return self._plan_for(x)[0].describe()
