@@ -23,12 +23,20 @@ static fc3d_plan_desc base_desc(void) {
     return d;
 }
 
+/* Every error code some check below has seen returned where it expected it; test_every_code_tested
+   then asks that no code of FC3D_RESULT_LIST is left without a test. */
+static int tested_codes[256];
+static void saw(fc3d_result expected, fc3d_result got) {
+    if (expected == got && -(int)got >= 0 && -(int)got < 256) tested_codes[-(int)got] = 1;
+}
+
 /* Expects fc3d_plan_init to fail with `code` and a message that contains every string in `names`. */
 static void expect_invalid(const char* test, const fc3d_plan_desc* d, fc3d_result code, const char* name1,
                            const char* name2) {
     fc3d_plan p;
     char tname[160];
     const fc3d_result r = fc3d_plan_init(&p, d);
+    saw(code, r);
     snprintf(tname, sizeof tname, "validate.%s", test);
     const int named = strstr(p.message, name1) && (!name2 || strstr(p.message, name2));
     check(r == code && p.result == code && named && p.num_passes == 0 && p.workspace_bytes == 0, tname,
@@ -46,7 +54,9 @@ static void expect_invalid(const char* test, const fc3d_plan_desc* d, fc3d_resul
 static void test_validation(void) {
     fc3d_plan p;
     fc3d_plan_desc d0 = base_desc();
-    check(fc3d_plan_init(NULL, &d0) == FC3D_ERROR_NULL_ARGUMENT, "validate.null_plan", "%s", "no error");
+    const fc3d_result null_plan = fc3d_plan_init(NULL, &d0);
+    saw(FC3D_ERROR_NULL_ARGUMENT, null_plan);
+    check(null_plan == FC3D_ERROR_NULL_ARGUMENT, "validate.null_plan", "%s", "no error");
     check(fc3d_plan_init(&p, NULL) == FC3D_ERROR_NULL_ARGUMENT && strstr(p.message, "desc"), "validate.null_desc",
           "%s", p.message);
 
@@ -349,6 +359,7 @@ static void test_run_args(void) {
         char name[96];
         snprintf(name, sizeof name, "run_args.%s", cases[i].name);
         const fc3d_result r = fc3d_plan_run(&q, &a, &m);
+        saw(cases[i].code, r);
         check(r == cases[i].code && strstr(m.text, cases[i].field) != NULL && y[0] == -7.0f && y[1023] == -7.0f, name,
               "got %d, want %d; message \"%s\" should name \"%s\"", (int)r, (int)cases[i].code, m.text,
               cases[i].field);
@@ -360,16 +371,33 @@ static void test_run_args(void) {
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
         /* valid arguments and no GPU: the one CUDA call made before any launch reports it */
         const fc3d_result r = fc3d_plan_run(&p, &a0, &m);
+        saw(FC3D_ERROR_CUDA, r);
         check(r == FC3D_ERROR_CUDA && strstr(m.text, "cudaGetDevice") != NULL && y[0] == -7.0f, "run_args.no_device",
               "got %d: %s", (int)r, m.text);
     } else {
         printf("# run_args.no_device not applicable: a GPU is present (the GPU tests run real launches)\n");
     }
-    check(fc3d_plan_run(&bad, &a0, &m) == FC3D_ERROR_PLAN_INVALID && strstr(m.text, "fc3d_plan"),
+    const fc3d_result invalid = fc3d_plan_run(&bad, &a0, &m);
+    saw(FC3D_ERROR_PLAN_INVALID, invalid);
+    check(invalid == FC3D_ERROR_PLAN_INVALID && strstr(m.text, "fc3d_plan"),
           "run_args.plan_invalid", "%s", m.text);
     check(fc3d_plan_run(NULL, &a0, &m) == FC3D_ERROR_NULL_ARGUMENT && fc3d_plan_run(&p, NULL, NULL) ==
               FC3D_ERROR_NULL_ARGUMENT,
           "run_args.null", "%s", m.text);
+}
+
+/* Each error code of the result list has a test that provoked it. FC3D_ERROR_CUDA is provoked
+   here only without a GPU (a valid run on host sentinels); on a GPU machine it is exempt. */
+static void test_every_code_tested(void) {
+    int devices = 0;
+    const int gpu = cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
+    char missing[512] = "";
+#define X_(name, value, text)                                                                       \
+    if ((value) < 0 && !tested_codes[-(value)] && !((value) == FC3D_ERROR_CUDA && gpu))              \
+        snprintf(missing + strlen(missing), sizeof missing - strlen(missing), " %s", #name);
+    FC3D_RESULT_LIST(X_)
+#undef X_
+    check(missing[0] == 0, "results.every_error_tested", "no test provokes:%s", missing);
 }
 
 int main(void) {
@@ -378,5 +406,6 @@ int main(void) {
     test_workload_plans();
     test_plan_details();
     test_run_args();
+    test_every_code_tested();
     return check_summary();
 }
