@@ -19,7 +19,9 @@
        >>results         result codes and their messages (one X-macro list)
        >>types           enums and descs, each with a table of defaults
        >>api             public functions
-       >>implementation  (behind FUSEDCONV3D_IMPLEMENTATION) design note first
+       >>implementation  (behind FUSEDCONV3D_IMPLEMENTATION) design note first, then
+                         >>optable >>result-strings >>defaults >>validation >>planning
+                         >>device-helpers >>kernels >>launchers >>public
        >>history, >>license at the end
    ============================================================================================
 
@@ -518,9 +520,12 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    Workspace layout (_fc3d_workspace_layout, used by the size query and by the run): the float32
    intermediate (16-bit y with statistics ops only), the unit partials (units x 2 doubles, reused
    by every pass, since passes run in stream order), then for each statistics op except a final
-   pool, its groups x (mean, 1/std) floats. Every region is
-   256-byte aligned from an aligned base; the size includes 255 bytes of slack for aligning the
-   caller's pointer. */
+   pool, its groups x (mean, 1/std) floats. Every region is 256-byte aligned from an aligned base;
+   the size includes 255 bytes of slack for aligning the caller's pointer.
+
+   Numerics. Products and sums of the convolution are float32 (after the math mode's operand
+   rounding); unit partials and group statistics are double, the variance E[x^2] - mean^2 taken in
+   double, which stays accurate while |mean| / std is below about 1e6; the epilogue is float32. */
 
 #include <math.h>
 #include <stdarg.h>
@@ -588,7 +593,7 @@ static int _fc3d_op_tensor_mask(const fc3d_op* op) {
     return mask;
 }
 
-/* >>results --------------------------------------------------------------------------------------*/
+/* >>result-strings ---------------------------------------------------------------------------------*/
 FC3D_API const char* fc3d_result_string(fc3d_result result) {
     switch (result) {
 #define _FC3D_X_STRING(name, value, text) case name: return text;
