@@ -1076,6 +1076,17 @@ static __device__ __forceinline__ int64_t _fc3d_y_index(const _fc3d_dims& g, int
                                          : (((n * g.cout + c) * g.d + d) * g.h + h) * g.w + w;
 }
 
+/* The input index that kernel tap k of output index o reads along one dim (o = i*s - p + k*dl),
+   -1 where it reads none, _FC3D_NO_MORE_TAPS where no later tap can either (o + p - k*dl only
+   falls as k grows). */
+#define _FC3D_NO_MORE_TAPS (-2)
+static __device__ __forceinline__ int64_t _fc3d_tap(int64_t o, int p, int k, int dl, int s, int64_t in) {
+    const int64_t t = o + p - (int64_t)k * dl;
+    if (t < 0) return _FC3D_NO_MORE_TAPS;
+    if (t % s) return -1;
+    return t / s < in ? t / s : -1;
+}
+
 /* The convolution at one output element, by gathering the input taps that reach it: along each
    dim, o = i*s - p + k*dl, so tap k contributes where (o + p - k*dl) is a non-negative multiple of s
    below the input size. */
@@ -1091,23 +1102,17 @@ static __device__ float _fc3d_conv_at(const _fc3d_pass_params& P, int64_t n, int
     const int64_t x_ci = g.layout == FC3D_LAYOUT_NDHWC ? 1 : g.di * g.hi * g.wi;
     float acc = 0.0f;
     for (int kd = 0; kd < g.k[0]; kd++) {
-        const int64_t td = od + g.p[0] - (int64_t)kd * g.dl[0];
-        if (td < 0) break;
-        if (td % g.s[0]) continue;
-        const int64_t id = td / g.s[0];
-        if (id >= g.di) continue;
+        const int64_t id = _fc3d_tap(od, g.p[0], kd, g.dl[0], g.s[0], g.di);
+        if (id == _FC3D_NO_MORE_TAPS) break;
+        if (id < 0) continue;
         for (int kh = 0; kh < g.k[1]; kh++) {
-            const int64_t th = oh + g.p[1] - (int64_t)kh * g.dl[1];
-            if (th < 0) break;
-            if (th % g.s[1]) continue;
-            const int64_t ih = th / g.s[1];
-            if (ih >= g.hi) continue;
+            const int64_t ih = _fc3d_tap(oh, g.p[1], kh, g.dl[1], g.s[1], g.hi);
+            if (ih == _FC3D_NO_MORE_TAPS) break;
+            if (ih < 0) continue;
             for (int kw = 0; kw < g.k[2]; kw++) {
-                const int64_t tw = ow + g.p[2] - (int64_t)kw * g.dl[2];
-                if (tw < 0) break;
-                if (tw % g.s[2]) continue;
-                const int64_t iw = tw / g.s[2];
-                if (iw >= g.wi) continue;
+                const int64_t iw = _fc3d_tap(ow, g.p[2], kw, g.dl[2], g.s[2], g.wi);
+                if (iw == _FC3D_NO_MORE_TAPS) break;
+                if (iw < 0) continue;
                 const int64_t ci0 = grp * cig;
                 const int64_t xb = g.layout == FC3D_LAYOUT_NDHWC
                                        ? (((n * g.di + id) * g.hi + ih) * g.wi + iw) * g.cin + ci0

@@ -479,18 +479,22 @@ def bn_model(**bn_kwargs):
     return conv, bn
 
 
-def check_bn_forwards(momentum, affine=True):
-    """3 fused forwards in train() against 3 forwards of a float64 copy: each output, then the
-    running statistics and num_batches_tracked."""
-    conv, bn = bn_model(momentum=momentum, affine=affine)
-    entries = [bn, nn.ReLU()]
-    fused = fc.FusedConvTranspose3d(conv, *entries)
-    ref = ref_copy(conv, entries)
+def forward_bn_shapes(fused, ref):
+    """One fused forward per BN_SHAPES input, each output against the float64 reference."""
     for i, shape in enumerate(BN_SHAPES):
         x = rnd(*shape)
         with torch.no_grad():
             y = fused(x)
         require_close(y, ref_run(ref, x), 1e-5, f"forward {i + 1}", "fp32")
+
+
+def check_bn_forwards(momentum, affine=True):
+    """3 fused forwards in train() against 3 forwards of a float64 copy: each output, then the
+    running statistics and num_batches_tracked."""
+    conv, bn = bn_model(momentum=momentum, affine=affine)
+    entries = [bn, nn.ReLU()]
+    ref = ref_copy(conv, entries)
+    forward_bn_shapes(fc.FusedConvTranspose3d(conv, *entries), ref)
     require(int(bn.num_batches_tracked) == 3, f"num_batches_tracked {int(bn.num_batches_tracked)}, expected 3")
     require_bn_state(entries, ref, 1e-5)
 
@@ -499,13 +503,8 @@ def check_bn_momentum_zero():
     conv, bn = bn_model(momentum=0.0)
     rm0, rv0 = bn.running_mean.clone(), bn.running_var.clone()
     entries = [bn]
-    fused = fc.FusedConvTranspose3d(conv, *entries)
     ref = ref_copy(conv, entries)
-    for i, shape in enumerate(BN_SHAPES):
-        x = rnd(*shape)
-        with torch.no_grad():
-            y = fused(x)
-        require_close(y, ref_run(ref, x), 1e-5, f"forward {i + 1}", "fp32")
+    forward_bn_shapes(fc.FusedConvTranspose3d(conv, *entries), ref)
     require(torch.equal(bn.running_mean, rm0) and torch.equal(bn.running_var, rv0),
             "momentum=0.0 changed the running statistics")
     require(int(bn.num_batches_tracked) == 3, f"num_batches_tracked {int(bn.num_batches_tracked)}, expected 3")
