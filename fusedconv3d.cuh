@@ -7,8 +7,10 @@
    declarations, which are plain C99.
 
    Optional defines, before the include that carries the implementation:
-       FUSEDCONV3D_STATIC   every public symbol becomes `static` (file-local), so two copies of the
-                            library can live in one program; define it wherever you include this file.
+       FUSEDCONV3D_STATIC   every public symbol becomes `static`: the library is private to the
+                            translation unit that carries the implementation (only it can call the
+                            API), and two such units can live in one program. Define it together
+                            with FUSEDCONV3D_IMPLEMENTATION, in that unit only.
 
    ============================================================================================
    CONTENTS (grep for the marker)
