@@ -112,8 +112,8 @@
    the same inputs give bitwise-identical outputs and statistics.
 
    Threads and streams. fc3d_plan_init and fc3d_plan_run are reentrant and keep no global state.
-   fc3d_plan_run enqueues kernels on args.stream and returns without synchronising; it reads
-   device properties of the current device. The workspace must not be shared by runs that can
+   fc3d_plan_run enqueues kernels on args.stream and returns without synchronising; it launches on
+   the current device. The workspace must not be shared by runs that can
    overlap.
 
    >>limits
@@ -158,7 +158,7 @@ extern "C" {
     X(FC3D_SUCCESS, 0, "success")                                                                      \
     X(FC3D_ERROR_NULL_ARGUMENT, -1, "a required argument (plan, desc or args) is NULL")               \
     X(FC3D_ERROR_PLAN_INVALID, -2, "fc3d_plan was not initialised by a successful fc3d_plan_init")    \
-    X(FC3D_ERROR_SIZE_OVERFLOW, -3, "a tensor would hold more than 2^53 elements")                    \
+    X(FC3D_ERROR_SIZE_OVERFLOW, -3, "a tensor would hold more than 2^53 elements, or an output dim more than INT_MAX") \
     X(FC3D_ERROR_CONV_BATCH, -10, "fc3d_conv_desc.batch must be > 0")                                 \
     X(FC3D_ERROR_CONV_IN_CHANNELS, -11, "fc3d_conv_desc.in_channels must be > 0")                     \
     X(FC3D_ERROR_CONV_OUT_CHANNELS, -12, "fc3d_conv_desc.out_channels must be > 0")                   \
@@ -195,7 +195,8 @@ extern "C" {
     X(FC3D_ERROR_ARG_BIAS, -62,                                                                      \
       "fc3d_run_args.bias must be non-NULL and aligned when the conv has a bias, NULL otherwise")   \
     X(FC3D_ERROR_ARG_Y, -63, "fc3d_run_args.y must be a non-NULL device pointer aligned to its element type") \
-    X(FC3D_ERROR_ARG_ALIAS, -64, "fc3d_run_args.y must not overlap x, weight, bias or the workspace") \
+    X(FC3D_ERROR_ARG_ALIAS, -64,                                                                     \
+      "fc3d_run_args: a tensor the run writes (y, workspace, updated or saved statistics) overlaps another") \
     X(FC3D_ERROR_ARG_OP_TENSOR, -65,                                                                 \
       "fc3d_run_args.ops[i] lacks a float tensor the op needs, or binds one it does not use")        \
     X(FC3D_ERROR_ARG_WORKSPACE, -66,                                                                 \
@@ -466,13 +467,16 @@ FC3D_API fc3d_result fc3d_plan_init(fc3d_plan* plan, const fc3d_plan_desc* desc)
 FC3D_API int fc3d_plan_describe(const fc3d_plan* plan, char* buf, size_t buf_size);
 
 /* Enqueues the plan's passes on args->stream. Checks the bound tensors first (NULL, alignment,
-   overlap of y with the inputs, workspace size); on any error nothing is launched or written.
+   workspace size, and that nothing the run writes - y, the workspace, updated or saved
+   statistics - overlaps another bound tensor); on any such error nothing is launched or written.
    Does not synchronise. Running statistics of a training BatchNorm with UPDATE are updated in
    place, once per run.
    plan: host, read (shared by concurrent runs safely).  args: host, read; the tensors it names
    are device memory. message: host, optional (NULL); receives the detail of an error, "" on success.
    Returns FC3D_SUCCESS, FC3D_ERROR_NULL_ARGUMENT, FC3D_ERROR_PLAN_INVALID, one of the
-   FC3D_ERROR_ARG_* codes, or FC3D_ERROR_CUDA (a launch failed, or no CUDA device is usable).
+   FC3D_ERROR_ARG_* codes, or FC3D_ERROR_CUDA: no CUDA device is usable or an error from an earlier
+   CUDA call is still pending (nothing is launched: clear it with cudaGetLastError and call again),
+   or a launch failed (later passes are then not launched; the outputs are undefined).
    Only in the translation unit compiled by nvcc with the implementation. */
 FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* args,
                                    fc3d_message* message);
@@ -873,13 +877,13 @@ FC3D_API fc3d_result fc3d_plan_init(fc3d_plan* plan, const fc3d_plan_desc* desc)
                 _FC3D_CHECK(_fc3d_fail(p->message, FC3D_ERROR_SIZE_OVERFLOW, "output size[%d] (%s) = %lld", i,
                                        _fc3d_dim_name[i], (long long)o));
             p->conv_size[i] = o;
-            taps *= c->kernel[i];
+            taps = _fc3d_mul(taps, c->kernel[i]);
         }
         cd[0] = c->batch; cd[1] = c->out_channels;
         cd[2] = p->conv_size[0]; cd[3] = p->conv_size[1]; cd[4] = p->conv_size[2];
         xe = _fc3d_mul(_fc3d_mul(_fc3d_mul(c->batch, c->in_channels), _fc3d_mul(c->in_size[0], c->in_size[1])),
                        c->in_size[2]);
-        we = _fc3d_mul(_fc3d_mul(c->in_channels, c->out_channels / c->groups), taps);
+        we = taps < 0 ? -1 : _fc3d_mul(_fc3d_mul(c->in_channels, c->out_channels / c->groups), taps);
         p->y_elements = _fc3d_mul(_fc3d_mul(_fc3d_mul(cd[0], cd[1]), _fc3d_mul(cd[2], cd[3])), cd[4]);
         if (xe < 0 || we < 0 || p->y_elements < 0)
             _FC3D_CHECK(_fc3d_fail(p->message, FC3D_ERROR_SIZE_OVERFLOW, "x %s, weight %s, conv output %s",
@@ -1256,13 +1260,10 @@ typedef struct _fc3d_finalize_params {
     void* y; /* pool: N x C output */
 } _fc3d_finalize_params;
 
-/* One warp per statistics group: a fixed-order sum of its units' partials, then the group's mean and
-   1/std and whatever the op writes from them. */
+/* One statistics group, by one warp: a fixed-order sum of its units' partials, then the group's
+   mean and 1/std and whatever the op writes from them. */
 template <typename T>
-static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_finalize_kernel(const _fc3d_finalize_params F) {
-    const int64_t grp = (int64_t)blockIdx.x * (_FC3D_THREADS / 32) + threadIdx.x / 32;
-    const int lane = threadIdx.x % 32;
-    if (grp >= F.groups) return; /* whole warps leave together: no block barrier follows */
+static __device__ void _fc3d_finalize_group(const _fc3d_finalize_params& F, int64_t grp, int lane) {
     double2 s = make_double2(0.0, 0.0);
     for (int64_t j = lane; j < F.units_per_group; j += 32) {
         /* a channel's units are one block of bn_stride units per batch image */
@@ -1296,6 +1297,16 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_finalize_kernel(co
     }
 }
 
+/* Every statistics group, one warp each (grid-stride, so any number of groups is covered). */
+template <typename T>
+static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_finalize_kernel(const _fc3d_finalize_params F) {
+    const int lane = threadIdx.x % 32;
+    const int64_t warps = (int64_t)gridDim.x * (_FC3D_THREADS / 32);
+    /* the loop bound is warp-uniform, so _fc3d_finalize_group's shuffles always see a whole warp */
+    for (int64_t grp = (int64_t)blockIdx.x * (_FC3D_THREADS / 32) + threadIdx.x / 32; grp < F.groups; grp += warps)
+        _fc3d_finalize_group<T>(F, grp, lane);
+}
+
 /* >>launchers ------------------------------------------------------------------------------------*/
 static int _fc3d_overlaps(const void* a, size_t an, const void* b, size_t bn) {
     const char* pa = (const char*)a;
@@ -1303,10 +1314,55 @@ static int _fc3d_overlaps(const void* a, size_t an, const void* b, size_t bn) {
     return a && b && an && bn && pa < pb + bn && pb < pa + an;
 }
 
+/* No tensor the run writes may overlap any other tensor it binds: a pass reading x, a weight or a
+   statistic another pass (or block) is writing would give order-dependent results. The workspace
+   counts as the bytes the run uses, from the aligned base. */
+static fc3d_result _fc3d_check_aliasing(const fc3d_plan* p, const fc3d_run_args* a, char* msg) {
+    enum { MAX_REGIONS = 5 + 6 * FC3D_MAX_OPS };
+    static const char* const tname[6] = {"weight", "bias", "running_mean", "running_var", "save_mean", "save_invstd"};
+    const void* ptr[MAX_REGIONS];
+    size_t bytes[MAX_REGIONS];
+    char name[MAX_REGIONS][32];
+    int written[MAX_REGIONS], n = 0, i, j, t;
+    const size_t es = fc3d_dtype_size(p->desc.dtype);
+    _fc3d_ws_layout l;
+#define _FC3D_REGION(p_, b_, w_, ...)                                                              \
+    do {                                                                                            \
+        ptr[n] = (p_);                                                                              \
+        bytes[n] = (b_);                                                                            \
+        written[n] = (w_);                                                                          \
+        snprintf(name[n], sizeof name[n], __VA_ARGS__);                                             \
+        n++;                                                                                        \
+    } while (0)
+    _fc3d_workspace_layout(p, &l);
+    _FC3D_REGION(a->x, (size_t)p->x_elements * es, 0, "x");
+    _FC3D_REGION(a->weight, (size_t)p->weight_elements * es, 0, "weight");
+    _FC3D_REGION(a->bias, a->bias ? (size_t)p->desc.conv.out_channels * es : 0, 0, "bias");
+    _FC3D_REGION(a->y, (size_t)p->y_elements * es, 1, "y");
+    _FC3D_REGION((const void*)(((uintptr_t)a->workspace + (_FC3D_ALIGN - 1)) & ~(uintptr_t)(_FC3D_ALIGN - 1)),
+                 a->workspace ? l.total : 0, 1, "workspace");
+    for (i = 0; i < p->desc.num_ops; i++) {
+        const fc3d_op_tensors* o = &a->ops[i];
+        const void* op_ptr[6] = {o->weight, o->bias, o->running_mean, o->running_var, o->save_mean, o->save_invstd};
+        const fc3d_op_tensor_sizes* s = &p->op_tensors[i];
+        const int64_t cnt[6] = {s->weight, s->bias, s->running_mean, s->running_var, s->save_mean, s->save_invstd};
+        for (t = 0; t < 6; t++)
+            _FC3D_REGION(op_ptr[t], (size_t)cnt[t] * sizeof(float),
+                         t >= 4 || (t >= 2 && p->desc.ops[i].kind == FC3D_OP_BATCHNORM_TRAIN), "ops[%d].%s", i,
+                         tname[t]);
+    }
+#undef _FC3D_REGION
+    for (i = 0; i < n; i++)
+        for (j = i + 1; j < n; j++)
+            if ((written[i] || written[j]) && _fc3d_overlaps(ptr[i], bytes[i], ptr[j], bytes[j]))
+                return _fc3d_fail(msg, FC3D_ERROR_ARG_ALIAS, "%s (%p, %zu bytes) overlaps %s (%p, %zu bytes)", name[i],
+                                  ptr[i], bytes[i], name[j], ptr[j], bytes[j]);
+    return FC3D_SUCCESS;
+}
+
 /* Checks everything fc3d_plan_run binds, before anything is launched. */
 static fc3d_result _fc3d_check_args(const fc3d_plan* p, const fc3d_run_args* a, char* msg) {
     const size_t es = fc3d_dtype_size(p->desc.dtype);
-    const size_t y_bytes = (size_t)p->y_elements * es;
     static const char* const tname[6] = {"weight", "bias", "running_mean", "running_var", "save_mean", "save_invstd"};
     int i, t;
     if (!a->x || (uintptr_t)a->x % es) return _fc3d_fail(msg, FC3D_ERROR_ARG_X, "x = %p", a->x);
@@ -1321,12 +1377,6 @@ static fc3d_result _fc3d_check_args(const fc3d_plan* p, const fc3d_run_args* a, 
     if (a->workspace_bytes < p->workspace_bytes)
         return _fc3d_fail(msg, FC3D_ERROR_ARG_WORKSPACE_SIZE, "workspace_bytes = %zu, %zu needed", a->workspace_bytes,
                           p->workspace_bytes);
-    if (_fc3d_overlaps(a->y, y_bytes, a->x, (size_t)p->x_elements * es) ||
-        _fc3d_overlaps(a->y, y_bytes, a->weight, (size_t)p->weight_elements * es) ||
-        _fc3d_overlaps(a->y, y_bytes, a->bias, (size_t)p->desc.conv.out_channels * es) ||
-        _fc3d_overlaps(a->y, y_bytes, a->workspace, a->workspace_bytes))
-        return _fc3d_fail(msg, FC3D_ERROR_ARG_ALIAS, "y = %p (%zu bytes) overlaps an input or the workspace", a->y,
-                          y_bytes);
     for (i = 0; i < p->desc.num_ops; i++) {
         const fc3d_op_tensors* o = &a->ops[i];
         const void* ptr[6] = {o->weight, o->bias, o->running_mean, o->running_var, o->save_mean, o->save_invstd};
@@ -1340,9 +1390,12 @@ static fc3d_result _fc3d_check_args(const fc3d_plan* p, const fc3d_run_args* a, 
                                   wanted ? "with these flags needs" : "does not use");
         }
     }
-    return FC3D_SUCCESS;
+    return _fc3d_check_aliasing(p, a, msg);
 }
 
+/* After each launch. Peek, not Get: a launch error is the caller's to see and clear too (a sticky
+   error could not be cleared anyway). fc3d_plan_run refuses to start over a pending error, so what
+   this finds is the launch's own. */
 static fc3d_result _fc3d_launched(char* msg, const char* what) {
     const cudaError_t e = cudaPeekAtLastError();
     if (e == cudaSuccess) return FC3D_SUCCESS;
@@ -1474,6 +1527,14 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
     {
         const cudaError_t e = cudaGetDevice(&dev);
         if (e != cudaSuccess) return _fc3d_fail(msg, FC3D_ERROR_CUDA, "cudaGetDevice: %s", cudaGetErrorString(e));
+    }
+    {
+        /* an error left by an earlier call would read as this run's launch failure halfway through
+           the passes: refuse to start instead, with nothing launched */
+        const cudaError_t e = cudaPeekAtLastError();
+        if (e != cudaSuccess)
+            return _fc3d_fail(msg, FC3D_ERROR_CUDA, "an earlier CUDA error is pending (nothing launched): %s",
+                              cudaGetErrorString(e));
     }
     switch (plan->desc.dtype) {
     case FC3D_DTYPE_F16: return _fc3d_run_typed<__half>(plan, args, msg);

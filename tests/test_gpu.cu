@@ -2,7 +2,8 @@
      1. every PyTorch golden, in both layouts (f32, FP32-accurate mode);
      2. randomized descs (conv parameters x op chains x layouts x dtypes x math modes) against the
         CPU reference, fresh random inputs per case;
-     3. bitwise determinism: two runs of one plan give identical bytes;
+     3. bitwise determinism: two runs of one plan give identical bytes; a CUDA error left pending
+        by an earlier call makes a run refuse to start, writing nothing;
      4. 64-bit offsets: a tensor of more than 2^31 elements.
    Before every run y (plus a guard after it), the workspace and saved statistics are poisoned
    with all-ones bytes (NaN in every type): an element the run fails to write fails the check, and
@@ -388,6 +389,36 @@ static void test_determinism(int cases) {
     }
 }
 
+/* ---- 3b. a pending CUDA error -------------------------------------------------------------------- */
+/* An error an earlier call left pending must not read as this run's launch failure halfway through
+   the passes: the run refuses to start, writes nothing, and runs once the caller has cleared it. */
+static void test_pending_error(void) {
+    host_case hc;
+    make_random_case(&hc, 0);
+    device_case dc;
+    device_case_upload(&hc, &dc);
+    device_case_poison(&hc, &dc);
+    const fc3d_run_args a = device_case_args(&hc, &dc, 0);
+    void* huge = NULL;
+    const cudaError_t planted = cudaMalloc(&huge, (size_t)1 << 62); /* fails, and leaves its error pending */
+    fc3d_message msg;
+    const fc3d_result r = fc3d_plan_run(&hc.plan, &a, &msg);
+    const cudaError_t cleared = cudaGetLastError();
+    unsigned char* h = (unsigned char*)malloc(dc.y_bytes);
+    CUDA_OK(cudaMemcpy(h, dc.y, dc.y_bytes, cudaMemcpyDeviceToHost));
+    int untouched = 1;
+    for (size_t i = 0; i < dc.y_bytes; i++) untouched &= h[i] == 0xff;
+    const fc3d_result r2 = fc3d_plan_run(&hc.plan, &a, NULL);
+    CUDA_OK(cudaDeviceSynchronize());
+    check(planted != cudaSuccess && cleared == planted && r == FC3D_ERROR_CUDA && strstr(msg.text, "pending") &&
+              untouched && r2 == FC3D_SUCCESS,
+          "pending_error.refused", "planted %d, run %d (%s), y untouched %d, run after clearing %d", (int)planted,
+          (int)r, msg.text, untouched, (int)r2);
+    free(h);
+    device_case_free(&dc);
+    host_case_free(&hc);
+}
+
 /* ---- 4. 64-bit offsets ------------------------------------------------------------------------- */
 /* A 1x1x1 convolution of one channel is y = x * w + b, so a 2.2e9-element f16 tensor can be checked
    at sampled points, most of them past element 2^31. */
@@ -461,6 +492,7 @@ int main(int argc, char** argv) {
     test_goldens(dir, quick);
     test_random(cases, quick ? 4 : cases / 10);
     test_determinism(quick ? 3 : 20);
+    test_pending_error();
     if (!quick) test_large_offsets();
     static const char* const ma[] = {"", "fp32", "tf32", "half"};
     static const char* const ty[] = {"", "f32", "f16", "bf16"};

@@ -85,6 +85,12 @@ static void test_validation(void) {
           (d.conv.batch = 1 << 30, d.conv.in_channels = 1 << 30, d.conv.in_size[0] = 1 << 20));
     BREAK("output_dim_overflow", FC3D_ERROR_SIZE_OVERFLOW, "size[2]", NULL,
           (d.conv.in_size[2] = 1 << 30, d.conv.stride[2] = 3));
+    /* a valid 2x2x2 output whose kernel volume is 2^64: the product must not wrap */
+    BREAK("kernel_volume_overflow", FC3D_ERROR_SIZE_OVERFLOW, "weight too large", NULL,
+          (d.num_ops = 0, d.conv.batch = d.conv.in_channels = d.conv.out_channels = 1,
+           d.conv.in_size[0] = d.conv.in_size[1] = d.conv.in_size[2] = 1, d.conv.stride[0] = d.conv.stride[1] =
+           d.conv.stride[2] = 1, d.conv.kernel[0] = 1 << 22, d.conv.kernel[1] = d.conv.kernel[2] = 1 << 21,
+           d.conv.padding[0] = (1 << 21) - 1, d.conv.padding[1] = d.conv.padding[2] = (1 << 20) - 1));
     BREAK("layout", FC3D_ERROR_LAYOUT, "layout", NULL, d.layout = (fc3d_layout)7);
     BREAK("dtype", FC3D_ERROR_DTYPE, "dtype", NULL, d.dtype = (fc3d_dtype)-1);
     BREAK("math", FC3D_ERROR_MATH, "math", NULL, d.math = (fc3d_math)4);
@@ -332,6 +338,8 @@ static void test_run_args(void) {
         {"bias_unwanted", FC3D_ERROR_ARG_BIAS, "bias"},
         {"y_null", FC3D_ERROR_ARG_Y, "y"},
         {"y_alias_x", FC3D_ERROR_ARG_ALIAS, "overlaps"},
+        {"running_stat_alias_y", FC3D_ERROR_ARG_ALIAS, "ops[0].running_mean"},
+        {"written_stat_alias_read", FC3D_ERROR_ARG_ALIAS, "ops[0].running_var"},
         {"op_tensor_missing", FC3D_ERROR_ARG_OP_TENSOR, "ops[0].running_var"},
         {"op_tensor_unused", FC3D_ERROR_ARG_OP_TENSOR, "ops[1].weight"},
         {"op_tensor_misaligned", FC3D_ERROR_ARG_OP_TENSOR, "ops[0].bias"},
@@ -350,11 +358,13 @@ static void test_run_args(void) {
         case 4: q.desc.conv.bias = 0; break;
         case 5: a.y = NULL; break;
         case 6: a.y = (void*)x; break;
-        case 7: a.ops[0].running_var = NULL; break;
-        case 8: a.ops[1].weight = v[4]; break;
-        case 9: a.ops[0].bias = (const float*)((const char*)v[1] + 1); break;
-        case 10: a.workspace = NULL; break;
-        case 11: a.workspace_bytes = p.workspace_bytes - 1; break;
+        case 7: a.ops[0].running_mean = y + 8; break;
+        case 8: a.ops[0].running_var = (float*)a.ops[0].weight; break; /* updated in place while read */
+        case 9: a.ops[0].running_var = NULL; break;
+        case 10: a.ops[1].weight = v[4]; break;
+        case 11: a.ops[0].bias = (const float*)((const char*)v[1] + 1); break;
+        case 12: a.workspace = NULL; break;
+        case 13: a.workspace_bytes = p.workspace_bytes - 1; break;
         }
         char name[96];
         snprintf(name, sizeof name, "run_args.%s", cases[i].name);
@@ -367,6 +377,26 @@ static void test_run_args(void) {
     check(p.y_elements <= 1024 && p.x_elements <= 1024 && p.weight_elements <= 16384 &&
               p.workspace_bytes <= sizeof ws, "run_args.sentinels_fit", "y %lld x %lld w %lld ws %zu",
           (long long)p.y_elements, (long long)p.x_elements, (long long)p.weight_elements, p.workspace_bytes);
+    {
+        /* what may share memory: read-only tensors with each other, and y with workspace bytes the
+           run does not use (the arguments check alone; nothing launches) */
+        fc3d_plan_desc dn = d;
+        fc3d_plan pn;
+        fc3d_run_args a = a0;
+        char text[FC3D_MESSAGE_LEN] = "";
+        dn.conv.batch = 1;
+        dn.num_ops = 0;
+        fc3d_plan_init(&pn, &dn);
+        memset(a.ops, 0, sizeof a.ops);
+        a.workspace = y; /* an arena that holds y */
+        a.workspace_bytes = sizeof y;
+        const fc3d_result r1 = _fc3d_check_args(&pn, &a, text);
+        a = a0;
+        a.ops[0].bias = a.ops[0].weight; /* gamma and beta from one buffer: both only read */
+        const fc3d_result r2 = _fc3d_check_args(&p, &a, text);
+        check(pn.workspace_bytes == 0 && r1 == FC3D_SUCCESS && r2 == FC3D_SUCCESS, "run_args.alias_allowed",
+              "unused workspace holding y: %d; shared read-only tensors: %d (%s)", (int)r1, (int)r2, text);
+    }
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
         /* valid arguments and no GPU: the one CUDA call made before any launch reports it */
