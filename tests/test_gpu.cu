@@ -492,7 +492,7 @@ int main(int argc, char** argv) {
     test_goldens(dir, quick);
     test_random(cases, quick ? 4 : cases / 10);
     test_determinism(quick ? 3 : 20);
-    test_pending_error();
+    if (!quick) test_pending_error(); /* it plants a failing cudaMalloc, which memcheck reports */
     if (!quick) test_large_offsets();
     static const char* const ma[] = {"", "fp32", "tf32", "half"};
     static const char* const ty[] = {"", "f32", "f16", "bf16"};
