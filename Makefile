@@ -1,11 +1,15 @@
 # fusedconv3d - build and test.
 #   make               build the tests, examples and tools under build/
-#   make test          every test: compile checks, CPU reference vs PyTorch goldens, plan validation;
-#                      the GPU tests too when a GPU is present (else one "GPU tests skipped" line)
+#   make test          every test: compile checks, CPU reference vs PyTorch goldens, plan validation
+#                      (also under UBSan); the GPU tests too when a GPU is present (else a "GPU tests
+#                      skipped" line). Ends with "N passed, M failed, K skipped". make -j test builds
+#                      in parallel.
 #   make test-sanitize compute-sanitizer memcheck and racecheck over a subset of the GPU tests
 #   make demo          the five reference workloads at full size (GPU), or a small CPU-reference run
 #   make goldens       regenerate tests/golden/data from PyTorch (needs python3 with torch)
 #   make check-workloads  the PyTorch drop-ins against PyTorch on the five workloads (GPU + torch)
+#   make bench         the library against PyTorch on the workloads, one process (GPU + torch): tables
+#                      to bench/bench_tables.md, plot to bench/speed.png; ARGS="--quick --only L2/61"
 NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),/usr/local/cuda/bin/nvcc)
 CC := $(or $(shell command -v gcc 2>/dev/null),cc)
 CLANG ?= $(shell command -v clang 2>/dev/null)
@@ -18,7 +22,7 @@ B := build
 HEADERS := fusedconv3d.cuh fusedconv3d_cpu.h $(wildcard tests/*.h)
 EXAMPLES := $(patsubst examples/%.cu,$(B)/%,$(wildcard examples/*.cu))
 
-.PHONY: all test test-sanitize demo goldens check-workloads clean
+.PHONY: all test test-sanitize demo goldens check-workloads bench clean
 all: $(B)/test_plan $(B)/test_cpu_golden $(B)/test_gpu $(B)/gpu_probe $(EXAMPLES)
 
 $(B):
@@ -46,14 +50,18 @@ test: all
 test-sanitize: all
 	bash tests/run_sanitize.sh
 
-demo: all
-	bash examples/demo.sh
+# the probe first; examples/demo.sh builds the workload programs only when it finds a GPU
+demo: $(B)/gpu_probe
+	MAKE="$(MAKE)" bash examples/demo.sh
 
 goldens:
 	$(PYTHON) tests/golden/make_goldens.py tests/golden/data
 
 check-workloads:
 	$(PYTHON) examples/pytorch/check_workloads.py
+
+bench:
+	$(PYTHON) bench/bench.py $(ARGS)
 
 clean:
 	rm -rf $(B)

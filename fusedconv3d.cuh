@@ -22,8 +22,10 @@
        >>types           enums and descs, each with a table of defaults
        >>api             public functions
        >>implementation  (behind FUSEDCONV3D_IMPLEMENTATION) design note first, then
-                         >>optable >>result-strings >>defaults >>validation >>planning
-                         >>device-helpers >>kernels >>launchers >>public
+                         >>optable >>result-strings >>defaults >>validation >>statistics
+                         >>workspace >>steps >>device-helpers >>finalize
+                         >>engine-direct (one section per engine) >>engines >>planning
+                         >>run-checks >>executor >>public
        >>history, >>license at the end
    ============================================================================================
 
@@ -92,16 +94,28 @@
    each struct list the defaults; fc3d_plan_desc_defaults() returns a desc with them filled in,
    and the plan keeps that filled-in copy.
 
-   The plan is a caller-owned struct. fc3d_plan_init() validates the desc, computes the output
-   shape, chooses the strategy and the passes, and sizes the workspace - on the host, with no GPU
-   and no CUDA call, so it can run anywhere. It stores no data pointers: one plan serves any number
-   of tensors, streams and threads (fc3d_plan_run only reads it).
+   The plan is a caller-owned struct. fc3d_plan_init() fills the defaults, validates the filled
+   desc, computes the output shape, chooses the strategy, the passes and the engine, lets the
+   engine plan its steps, and sizes the workspace - on the host, with no GPU and no CUDA call, so it
+   can run anywhere. It stores no data pointers: one plan serves any number of tensors, streams and
+   threads (fc3d_plan_run only reads it, and refuses a plan whose desc was changed after init).
+
+   Engines. An engine is a complete implementation of the convolution and the chain for the descs
+   it accepts. The library keeps them in a priority order; the planner takes the first that can
+   implement the desc, and plan.engine says which. The direct engine accepts every valid desc and
+   is the fallback. desc.engine forces one (for tests and benchmarks that compare engines on the
+   same desc); forcing one that cannot implement the desc fails with FC3D_ERROR_ENGINE_REFUSED and
+   its reason. fc3d_plan_describe() prints the engine, why each engine before it refused, and the
+   engine's physical steps (kernel launches) under each pass.
 
    Passes. An op that needs statistics of its whole input (training BatchNorm, GroupNorm,
    LayerNorm, spatial-mean subtraction, pooling) cannot be applied until every element it
    normalises exists. The plan cuts the chain before each such "statistics op" and runs one pass per
-   piece; plan.passes[] lists them (what each reads, which ops it applies, whether it writes y,
-   which op's statistics it gathers). fc3d_plan_describe() prints them.
+   piece; plan.passes[] lists these logical passes (what each reads, which ops it applies, whether
+   it writes y, which op's statistics it gathers), whatever engine runs them. The engine turns each
+   pass into one or more kernel launches (its steps): the statistics of a pass are gathered as
+   partial sums by the kernels that produce the values, then one finalize launch per pass reduces
+   them in a fixed order.
 
    Workspace. Statistics are reduced through the workspace: call fc3d_plan_init, allocate
    plan.workspace_bytes of device memory (any alignment: the size includes the slack to align it),
@@ -177,6 +191,9 @@ extern "C" {
     X(FC3D_ERROR_LAYOUT, -30, "fc3d_plan_desc.layout is not a fc3d_layout value")                     \
     X(FC3D_ERROR_DTYPE, -31, "fc3d_plan_desc.dtype is not a fc3d_dtype value")                        \
     X(FC3D_ERROR_MATH, -32, "fc3d_plan_desc.math is not a fc3d_math value")                           \
+    X(FC3D_ERROR_ENGINE, -33, "fc3d_plan_desc.engine is not a fc3d_engine value")                     \
+    X(FC3D_ERROR_ENGINE_REFUSED, -34,                                                                \
+      "fc3d_plan_desc.engine names an engine that cannot implement this desc (the message says why)") \
     X(FC3D_ERROR_NUM_OPS, -40, "fc3d_plan_desc.num_ops must be in [0, FC3D_MAX_OPS]")                 \
     X(FC3D_ERROR_OP_KIND, -41, "fc3d_op.kind is not a fc3d_op_kind value")                            \
     X(FC3D_ERROR_OP_VALUE, -42, "fc3d_op.value must be finite")                                       \
@@ -203,6 +220,9 @@ extern "C" {
       "fc3d_run_args.workspace must be non-NULL when fc3d_plan.workspace_bytes > 0")                 \
     X(FC3D_ERROR_ARG_WORKSPACE_SIZE, -67,                                                            \
       "fc3d_run_args.workspace_bytes is smaller than fc3d_plan.workspace_bytes")                     \
+    X(FC3D_ERROR_ARG_OP_TENSOR_ALIGNMENT, -68,                                                       \
+      "fc3d_run_args.ops[i] binds a float tensor that is not 4-byte aligned")                        \
+    X(FC3D_ERROR_ARG_RANGE, -69, "fc3d_run_args: a bound tensor's byte range wraps the address space") \
     X(FC3D_ERROR_CUDA, -80, "a CUDA call failed (the message carries CUDA's error string)")
 
 typedef enum fc3d_result {
@@ -237,6 +257,18 @@ typedef enum fc3d_math {
     FC3D_MATH_TF32 = 2,    /* operands rounded to TF32 (10-bit mantissa), as PyTorch/cuDNN by default */
     FC3D_MATH_HALF = 3     /* operands rounded to 16 bits: bf16 when dtype is BF16, else f16 */
 } fc3d_math;
+
+/* Which engine computes the plan. Each engine is a complete implementation of some descs; the
+   planner takes the first in its priority order that can implement the desc (>>concepts). Forcing
+   one is for tests and benchmarks that compare engines on the same desc. */
+typedef enum fc3d_engine {
+    FC3D_ENGINE_AUTO = 0,   /* the planner chooses */
+    FC3D_ENGINE_DIRECT = 1, /* one thread per output element, gathering its taps in FP32 FMAs; accepts
+                               every valid desc: the reference and the fallback */
+    FC3D_ENGINE_IMPLICIT_GEMM = 2, /* the output split into stride phases, each a dense implicit GEMM on
+                                      tensor cores (mma.sync, sm_80 and up); FP32 math runs as 3xTF32 */
+    FC3D_ENGINE_COUNT_      /* not an engine */
+} fc3d_engine;
 
 typedef enum fc3d_op_kind {
     FC3D_OP_NONE = 0, /* invalid inside num_ops: every op must say what it is */
@@ -322,6 +354,7 @@ typedef struct fc3d_op {
    layout     FC3D_LAYOUT_NCDHW (0)
    dtype      FC3D_DTYPE_F32 (0)
    math       FC3D_MATH_FP32 (0)
+   engine     FC3D_ENGINE_AUTO (0): the planner chooses
    num_ops    0 (the convolution alone)
    ops[]      see fc3d_op; only ops[0 .. num_ops-1] are read */
 typedef struct fc3d_plan_desc {
@@ -329,6 +362,7 @@ typedef struct fc3d_plan_desc {
     fc3d_layout layout;
     fc3d_dtype dtype;
     fc3d_math math;
+    fc3d_engine engine;
     int num_ops;
     fc3d_op ops[FC3D_MAX_OPS];
 } fc3d_plan_desc;
@@ -339,10 +373,10 @@ typedef enum fc3d_strategy {
        statistics op) as a float32 intermediate (y itself when y is float32); later passes read it
        back, apply the next piece of the chain and store it again, the last one into y. Used
        whenever y is as large as the convolution output. */
-    FC3D_STRATEGY_DIRECT_MATERIALIZE = 1,
+    FC3D_STRATEGY_MATERIALIZE = 1,
     /* Every pass recomputes the convolution; nothing of its size is ever stored. Used when the
-       chain ends in a pool, so y is N x C. */
-    FC3D_STRATEGY_DIRECT_RECOMPUTE = 2
+       chain ends in a reduction (a pool), so y is N x C. */
+    FC3D_STRATEGY_RECOMPUTE = 2
 } fc3d_strategy;
 
 typedef enum fc3d_source {
@@ -381,8 +415,56 @@ typedef struct fc3d_op_tensor_sizes {
     int64_t save_invstd;
 } fc3d_op_tensor_sizes;
 
+/* Private parts of a plan (declared here only so that the plan is a plain caller-owned struct):
+   what the chosen engine planned, built once by fc3d_plan_init and only read by fc3d_plan_run. */
+#define FC3D_MAX_STEPS_ 64
+#define FC3D_MAX_WS_REGIONS_ (FC3D_MAX_OPS + 8)
+#define FC3D_ENGINE_DATA_BYTES_ 4096
+typedef struct fc3d_geom_ {           /* the convolution, defaults filled in, as 64-bit extents */
+    int64_t n, cin, cout, di, hi, wi, d, h, w;
+    int k[3], s[3], p[3], dl[3];
+    int groups, layout;
+} fc3d_geom_;
+typedef struct fc3d_stat_geom_ {      /* the statistics groups of one statistics op */
+    unsigned keep;                    /* logical dims (bit 0 = N .. bit 4 = W) a group keeps */
+    int64_t cpg;                      /* channels per group when channels are grouped, else 1 */
+    int64_t groups;                   /* number of groups */
+    int64_t slots;                    /* partials per group, set by the engine that produces them */
+    double count;                     /* elements per group */
+} fc3d_stat_geom_;
+typedef struct fc3d_step_ {           /* one physical step (a kernel launch) */
+    int kind;                         /* what the step does (>>steps) */
+    int pass;                         /* the logical pass it belongs to */
+    int stat_op;                      /* the statistics op it produces or finalizes, -1 none */
+    int variant;                      /* which instantiation of the kernel */
+    unsigned grid, block, smem;
+    int64_t arg[8];                   /* built at plan time; meaning per kind */
+} fc3d_step_;
+typedef struct fc3d_ws_region_ {
+    int id;                           /* which region (>>workspace) */
+    size_t offset, bytes;             /* from the aligned base */
+} fc3d_ws_region_;
+typedef struct fc3d_plan_private_ {
+    fc3d_plan_desc desc;              /* what the steps were planned for; fc3d_plan_run checks that
+                                         the public copy still matches */
+    int num_passes;
+    fc3d_pass passes[FC3D_MAX_PASSES];
+    fc3d_geom_ geom;
+    fc3d_stat_geom_ stat[FC3D_MAX_OPS];
+    int num_steps;
+    fc3d_step_ steps[FC3D_MAX_STEPS_];
+    int num_regions;
+    fc3d_ws_region_ regions[FC3D_MAX_WS_REGIONS_];
+    size_t ws_used;                   /* bytes from the aligned base */
+    union {                           /* what the chosen engine planned for its own kernels */
+        int64_t align_;
+        double align_d_;
+        unsigned char bytes[FC3D_ENGINE_DATA_BYTES_];
+    } engine_data;
+} fc3d_plan_private_;
+
 /* A plan: fill it with fc3d_plan_init. Every public field is an output; read them, don't write
-   them. Fields that start with an underscore are private. */
+   them (fc3d_plan_run refuses a plan whose desc or passes were changed). */
 typedef struct fc3d_plan {
     fc3d_plan_desc desc;            /* the desc, defaults filled in */
     fc3d_result result;             /* what fc3d_plan_init returned */
@@ -394,12 +476,12 @@ typedef struct fc3d_plan {
     int64_t weight_elements;        /* elements of the weight */
     fc3d_op_tensor_sizes op_tensors[FC3D_MAX_OPS]; /* what fc3d_run_args.ops[i] must bind */
     double flops;                   /* 2 * multiply-adds of the convolution (dense count) */
+    fc3d_engine engine;             /* the engine that runs the plan */
     fc3d_strategy strategy;
     int num_passes;
     fc3d_pass passes[FC3D_MAX_PASSES];
     size_t workspace_bytes;         /* device bytes fc3d_plan_run needs; alignment slack included */
-    int64_t _unit_rows;             /* output rows (along H) in one statistics unit */
-    int64_t _units;                 /* statistics units: N * C * D * ceil(H / _unit_rows) */
+    fc3d_plan_private_ _private;
 } fc3d_plan;
 
 /* Tensors for one op, bound at run time. All float32, device memory; NULL where the op does not
@@ -445,6 +527,9 @@ typedef struct fc3d_message {
 /* Bytes of one element of a dtype (4 for F32 and DEFAULT, 2 for F16 and BF16, 0 if unknown). */
 FC3D_API size_t fc3d_dtype_size(fc3d_dtype dtype);
 
+/* The name of an engine ("auto", "direct", ...; "unknown" for a value that is not an engine). */
+FC3D_API const char* fc3d_engine_name(fc3d_engine engine);
+
 /* The message for a result code (static storage; never NULL; unknown codes give a fixed text). */
 FC3D_API const char* fc3d_result_string(fc3d_result result);
 
@@ -452,16 +537,18 @@ FC3D_API const char* fc3d_result_string(fc3d_result result);
    desc: host, read. Returns the filled copy (a zeroed desc if desc is NULL). */
 FC3D_API fc3d_plan_desc fc3d_plan_desc_defaults(const fc3d_plan_desc* desc);
 
-/* Validates desc and fills plan: output shape, strategy, passes and workspace size. Host only:
-   makes no CUDA call and needs no GPU.
+/* Fills in the defaults, validates the filled desc and fills plan: output shape, engine, strategy,
+   passes, the engine's steps and the workspace size. Host only: makes no CUDA call and needs no GPU.
    plan: host, written whole (on failure too: result and message say why; a failed plan cannot run).
    desc: host, read; not retained.
-   Returns FC3D_SUCCESS, FC3D_ERROR_NULL_ARGUMENT, FC3D_ERROR_SIZE_OVERFLOW or one of the
-   FC3D_ERROR_CONV_*, _LAYOUT, _DTYPE, _MATH, FC3D_ERROR_NUM_OPS and FC3D_ERROR_OP_* codes.
+   Returns FC3D_SUCCESS, FC3D_ERROR_NULL_ARGUMENT, FC3D_ERROR_SIZE_OVERFLOW, one of the
+   FC3D_ERROR_CONV_*, _LAYOUT, _DTYPE, _MATH, _ENGINE, FC3D_ERROR_NUM_OPS and FC3D_ERROR_OP_* codes,
+   or FC3D_ERROR_ENGINE_REFUSED when desc.engine forces an engine that cannot implement the desc.
    Reentrant. */
 FC3D_API fc3d_result fc3d_plan_init(fc3d_plan* plan, const fc3d_plan_desc* desc);
 
-/* Writes a human-readable summary of the plan (shape, strategy, passes, workspace) into buf
+/* Writes a human-readable summary of the plan (shape, engine and why the engines before it refused,
+   strategy, passes, the engine's steps, workspace) into buf
    (host, buf_size bytes, always NUL-terminated when buf_size > 0). Returns the length the full
    text needs, like snprintf. */
 FC3D_API int fc3d_plan_describe(const fc3d_plan* plan, char* buf, size_t buf_size);
@@ -473,8 +560,8 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* plan, char* buf, size_t buf_siz
    place, once per run.
    plan: host, read (shared by concurrent runs safely).  args: host, read; the tensors it names
    are device memory. message: host, optional (NULL); receives the detail of an error, "" on success.
-   Returns FC3D_SUCCESS, FC3D_ERROR_NULL_ARGUMENT, FC3D_ERROR_PLAN_INVALID, one of the
-   FC3D_ERROR_ARG_* codes, or FC3D_ERROR_CUDA: no CUDA device is usable or an error from an earlier
+   Returns FC3D_SUCCESS, FC3D_ERROR_NULL_ARGUMENT, FC3D_ERROR_PLAN_INVALID (never initialised,
+   failed, or its desc or passes changed since), one of the FC3D_ERROR_ARG_* codes, or FC3D_ERROR_CUDA: no CUDA device is usable or an error from an earlier
    CUDA call is still pending (nothing is launched: clear it with cudaGetLastError and call again),
    or a launch failed (later passes are then not launched; the outputs are undefined).
    Only in the translation unit compiled by nvcc with the implementation. */
@@ -495,43 +582,72 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
 
 /* Design note
    -----------
-   Strategies. Today there is one family, the direct (gather) path: every output element is the
-   sum over the input taps that reach it, computed by one thread, with the epilogue applied in the
-   same kernel before the store. It is correct for every desc the plan accepts (all conv
-   parameters, both layouts, three element types, three math modes) and is the GPU reference for
-   faster paths.
+   Layers. fc3d_plan_init fills the defaults, validates the filled desc, derives the logical passes
+   from the chain (engine-independent), asks the engines in priority order which can implement the
+   desc, lets the chosen one plan its physical steps and add its workspace regions, and stores all
+   of it in the plan (plan._private). fc3d_plan_run checks the bound tensors and then one executor
+   walks the steps, binding only the pointers: nothing of the plan's geometry is rebuilt per run.
 
-   Statistics units. Output elements are grouped into units: a unit is `_unit_rows` consecutive
-   rows along H of one (n, c, d) plane. One block computes one unit, so each unit's partial sums
-   (sum and sum of squares, in double) come from one block in a fixed order and land in their own
-   slot of the workspace: no atomics, bitwise-reproducible. Every statistic any op needs is a fixed
-   -order sum of whole units (a channel, an (n, group), an (n, c), an (n, c, d) plane), because
-   units never straddle a plane; a chain with LAYERNORM over W alone uses one row per unit so a
-   unit is exactly one normalised row. A finalize kernel then reduces each statistics group over its
-   units (one warp per group, fixed order) into (mean, 1/std), updates BatchNorm running
-   statistics, writes saved batch statistics, or writes the pooled output.
+   Engines (>>engines: one table, in priority order; each engine is a section of its own).
+   - implicit_gemm (>>engine-implicit-gemm), first: the output split into stride phases, each a
+     dense stride-1 correlation with a sub-kernel (no multiplications by the zeros that the stride
+     inserts), run as an implicit GEMM on tensor cores with mma.sync (sm_80 and up): TF32 with
+     round-to-nearest operands (what cuDNN's TF32 matches), FP32-accurate math as 3xTF32, HALF as
+     f16/bf16 operands. The pass's ops run on the accumulators before the one store; statistics
+     partials come from the tiles. It refuses descs past its grid and indexing limits, and chains
+     that would need per-row or per-plane statistics in a recomputing pass; passes that read the
+     intermediate back run as direct passes.
+   - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
+     computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
+     store. It accepts every valid desc (all conv parameters, both layouts, three element types,
+     three math modes) and is the GPU reference and the fallback. It reaches 0.6 to 3 TFLOP/s on
+     the five reference workloads (bench/RESULTS.md): 5x to 65x slower than PyTorch.
+   An engine entry has a name, can_implement (which returns a reason when it refuses), how it plans
+   its steps for the logical passes, and which workspace regions it adds. desc.engine forces one;
+   describe prints the choice and each refusal.
 
-   Passes. The chain is cut before each statistics op. With FC3D_STRATEGY_DIRECT_MATERIALIZE (y has
-   the convolution's shape) the first pass computes the convolution and the ops before the first
-   cut and stores them as the intermediate; each later pass reads it back, applies the next piece
-   and stores it again, the last one into y.
-   With FC3D_STRATEGY_DIRECT_RECOMPUTE (the chain ends in a pool, so y is N x C) each pass
-   recomputes the convolution and the ops so far, and only the statistics leave the block; the full
-   convolution output is never stored. The planner picks by the shape of y alone.
-
+   Passes (logical, public). The chain is cut before each statistics op. With
+   FC3D_STRATEGY_MATERIALIZE (y has the convolution's shape) the first pass computes the
+   convolution and the ops before the first cut and stores them as the intermediate; each later
+   pass reads it back, applies the next piece and stores it again, the last one into y. With
+   FC3D_STRATEGY_RECOMPUTE (the chain ends in a reduction, so y is N x C) each pass recomputes the
+   convolution and the ops so far, and only the statistics leave the kernel; the full convolution
+   output is never stored. The planner picks by the shape of y alone.
    The value a materializing pass hands to the next is float32: y itself when y is float32, a
    workspace buffer when y is 16-bit, so that statistics and normalisation see unrounded values
    (an intermediate stored in bf16 cost up to 2e-2 relative error after a GroupNorm).
 
-   Workspace layout (_fc3d_workspace_layout, used by the size query and by the run): the float32
-   intermediate (16-bit y with statistics ops only), the unit partials (units x 2 doubles, reused
-   by every pass, since passes run in stream order), then for each statistics op except a final
-   pool, its groups x (mean, 1/std) floats. Every region is 256-byte aligned from an aligned base;
-   the size includes 255 bytes of slack for aligning the caller's pointer.
+   Steps (physical, private, >>steps). Each logical pass becomes one or more kernel launches; a
+   step records its kind, its pass, the statistics op it serves, the kernel instantiation, the grid
+   and up to eight plan-time arguments. The executor calls the step kind's launcher with the bound
+   pointers.
+
+   Statistics (>>statistics). Which elements form a statistics group comes from two op-table
+   columns: the logical dims a group keeps (BatchNorm keeps C; GroupNorm N and C grouped by
+   op.groups; LayerNorm the leading 5 - norm_dims dims; spatial mean and pool N and C) and the
+   channel grouping. Groups are numbered row-major over the kept dims. A producer (a direct block,
+   later a GEMM tile) writes (sum, sum of squares) partials in double to partials[group * slots +
+   slot]; which slot is the producer's business, and the engine sets slots per group at plan time.
+   One generic finalize step (one warp per group) sums a group's slots in slot order, then writes
+   (mean, 1/std), updates running statistics, writes saved statistics, or writes the group means as
+   y for a reduction - each from op-table columns and flags, not per-op code. No atomics anywhere:
+   two runs are bitwise identical.
+
+   Workspace (>>workspace). One layout function places the regions: the float32 intermediate
+   (16-bit y with statistics ops only), the partials (the largest groups x slots of any statistics
+   op, reused by every pass since passes run in stream order), each statistics op's (mean, 1/std)
+   per group, then the regions the engine adds. Every region is 256-byte aligned from an aligned
+   base; the size includes 255 bytes of slack for aligning the caller's pointer. The size query,
+   the run and the alias check all read the one layout stored in the plan.
 
    Numerics. Products and sums of the convolution are float32 (after the math mode's operand
-   rounding); unit partials and group statistics are double, the variance E[x^2] - mean^2 taken in
-   double, which stays accurate while |mean| / std is below about 1e6; the epilogue is float32. */
+   rounding); partials and group statistics are double, the variance E[x^2] - mean^2 taken in
+   double, which stays accurate while |mean| / std is below about 1e6; the epilogue is float32.
+
+   Adding an elementwise op: a row in >>optable, its case in _fc3d_apply_ops (>>device-helpers),
+   its case in fusedconv3d_cpu.h, and a golden (tests/golden/make_goldens.py). A statistics op
+   with a new grouping is a row whose columns describe it: planning, workspace, finalize and the
+   direct engine follow from the columns. */
 
 #include <math.h>
 #include <stdarg.h>
@@ -541,57 +657,111 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
+#include <type_traits>
 
 /* >>optable --------------------------------------------------------------------------------------
-   One row per op kind: name, whether it needs statistics of its whole input, the flags it takes,
-   which scalar fields it uses, and which tensors it always needs. */
+   One row per op kind.
+     stats    what the op does with statistics of its whole input: nothing; normalise
+              ((v - mean) / std, then the affine); subtract the mean; reduce (y becomes the group
+              means, so the op must be last and y keeps only the kept dims)
+     keep     the logical dims (N, C, D, H, W) a statistics group keeps; LEADING: the first
+              5 - norm_dims dims. Channels are grouped by op.groups when the op takes `groups`.
+     flags    the fc3d_op.flags it takes
+     fields   the scalar fields it reads
+     tensors  the float tensors it always binds (its flags can ask for more)
+     affine   what its weight and bias run over: a channel, or the dims a group does not keep */
 enum {
     _FC3D_T_WEIGHT = 1, _FC3D_T_BIAS = 2, _FC3D_T_RMEAN = 4, _FC3D_T_RVAR = 8,
     _FC3D_T_SMEAN = 16, _FC3D_T_SINVSTD = 32
 };
 enum { _FC3D_F_VALUE = 1, _FC3D_F_EPS = 2, _FC3D_F_MOMENTUM = 4, _FC3D_F_GROUPS = 8, _FC3D_F_NDIMS = 16 };
+enum { _FC3D_ST_NONE = 0, _FC3D_ST_NORMALIZE = 1, _FC3D_ST_SUB_MEAN = 2, _FC3D_ST_REDUCE = 3 };
+enum {
+    _FC3D_K_N = 1, _FC3D_K_C = 2, _FC3D_K_D = 4, _FC3D_K_H = 8, _FC3D_K_W = 16,
+    _FC3D_K_LEADING = 32
+};
+enum { _FC3D_AFF_CHANNEL = 0, _FC3D_AFF_NORMALIZED = 1 };
 
 #define _FC3D_OP_TABLE(X)                                                                            \
-    /* kind                     name                stats flags-taken                 fields     tensors */ \
-    X(FC3D_OP_SCALE,            "scale",            0, 0u,                             _FC3D_F_VALUE, 0) \
-    X(FC3D_OP_ADD_CHANNEL,      "add_channel",      0, 0u,                             0, _FC3D_T_BIAS) \
-    X(FC3D_OP_RELU,             "relu",             0, 0u,                             0, 0)           \
-    X(FC3D_OP_GELU,             "gelu",             0, 0u,                             0, 0)           \
-    X(FC3D_OP_GELU_TANH,        "gelu_tanh",        0, 0u,                             0, 0)           \
-    X(FC3D_OP_BATCHNORM_TRAIN,  "batchnorm_train",  1,                                               \
+    /* kind                     name                stats               keep                         \
+       flags taken                                                            fields                \
+       tensors                        affine */                                                      \
+    X(FC3D_OP_SCALE,            "scale",            _FC3D_ST_NONE,      0,                           \
+      0u,                                                                     _FC3D_F_VALUE,        \
+      0,                              _FC3D_AFF_CHANNEL)                                             \
+    X(FC3D_OP_ADD_CHANNEL,      "add_channel",      _FC3D_ST_NONE,      0,                           \
+      0u,                                                                     0,                    \
+      _FC3D_T_BIAS,                   _FC3D_AFF_CHANNEL)                                             \
+    X(FC3D_OP_RELU,             "relu",             _FC3D_ST_NONE,      0,                           \
+      0u,                                                                     0,                    \
+      0,                              _FC3D_AFF_CHANNEL)                                             \
+    X(FC3D_OP_GELU,             "gelu",             _FC3D_ST_NONE,      0,                           \
+      0u,                                                                     0,                    \
+      0,                              _FC3D_AFF_CHANNEL)                                             \
+    X(FC3D_OP_GELU_TANH,        "gelu_tanh",        _FC3D_ST_NONE,      0,                           \
+      0u,                                                                     0,                    \
+      0,                              _FC3D_AFF_CHANNEL)                                             \
+    X(FC3D_OP_BATCHNORM_TRAIN,  "batchnorm_train",  _FC3D_ST_NORMALIZE, _FC3D_K_C,                   \
       (unsigned)(FC3D_OP_AFFINE | FC3D_OP_UPDATE_RUNNING_STATS | FC3D_OP_SAVE_BATCH_STATS),          \
-      _FC3D_F_EPS | _FC3D_F_MOMENTUM, 0)                                                              \
-    X(FC3D_OP_BATCHNORM_INFER,  "batchnorm_infer",  0, (unsigned)FC3D_OP_AFFINE, _FC3D_F_EPS,        \
-      _FC3D_T_RMEAN | _FC3D_T_RVAR)                                                                   \
-    X(FC3D_OP_GROUPNORM,        "groupnorm",        1, (unsigned)FC3D_OP_AFFINE,                      \
-      _FC3D_F_EPS | _FC3D_F_GROUPS, 0)                                                                \
-    X(FC3D_OP_LAYERNORM,        "layernorm",        1, (unsigned)FC3D_OP_AFFINE,                      \
-      _FC3D_F_EPS | _FC3D_F_NDIMS, 0)                                                                 \
-    X(FC3D_OP_SUB_SPATIAL_MEAN, "sub_spatial_mean", 1, 0u,                             0, 0)           \
-    X(FC3D_OP_GLOBAL_AVG_POOL,  "global_avg_pool",  1, 0u,                             0, 0)
+                                                                              _FC3D_F_EPS | _FC3D_F_MOMENTUM, \
+      0,                              _FC3D_AFF_CHANNEL)                                             \
+    X(FC3D_OP_BATCHNORM_INFER,  "batchnorm_infer",  _FC3D_ST_NONE,      0,                           \
+      (unsigned)FC3D_OP_AFFINE,                                               _FC3D_F_EPS,          \
+      _FC3D_T_RMEAN | _FC3D_T_RVAR,   _FC3D_AFF_CHANNEL)                                             \
+    X(FC3D_OP_GROUPNORM,        "groupnorm",        _FC3D_ST_NORMALIZE, _FC3D_K_N | _FC3D_K_C,       \
+      (unsigned)FC3D_OP_AFFINE,                                               _FC3D_F_EPS | _FC3D_F_GROUPS, \
+      0,                              _FC3D_AFF_CHANNEL)                                             \
+    X(FC3D_OP_LAYERNORM,        "layernorm",        _FC3D_ST_NORMALIZE, _FC3D_K_LEADING,             \
+      (unsigned)FC3D_OP_AFFINE,                                               _FC3D_F_EPS | _FC3D_F_NDIMS, \
+      0,                              _FC3D_AFF_NORMALIZED)                                          \
+    X(FC3D_OP_SUB_SPATIAL_MEAN, "sub_spatial_mean", _FC3D_ST_SUB_MEAN,  _FC3D_K_N | _FC3D_K_C,       \
+      0u,                                                                     0,                    \
+      0,                              _FC3D_AFF_CHANNEL)                                             \
+    X(FC3D_OP_GLOBAL_AVG_POOL,  "global_avg_pool",  _FC3D_ST_REDUCE,    _FC3D_K_N | _FC3D_K_C,       \
+      0u,                                                                     0,                    \
+      0,                              _FC3D_AFF_CHANNEL)
 
 typedef struct _fc3d_op_info {
     const char* name;
-    int needs_stats;
+    int stats;
+    unsigned keep;
     unsigned flags_taken;
     int fields;
     int tensors;
+    int affine;
 } _fc3d_op_info;
 
-static const _fc3d_op_info* _fc3d_op_info_of(fc3d_op_kind kind) {
+/* An enum field as the int it holds. Loading an enum object whose value no enumerator covers is
+   undefined in C++, and such values are exactly what validation must catch, so enum fields are
+   read through their bytes. */
+static int _fc3d_enum_int(const void* field) {
+    int v;
+    memcpy(&v, field, sizeof v);
+    return v;
+}
+typedef char _fc3d_enums_are_ints[(sizeof(fc3d_layout) == sizeof(int) && sizeof(fc3d_dtype) == sizeof(int) &&
+                                   sizeof(fc3d_math) == sizeof(int) && sizeof(fc3d_engine) == sizeof(int) &&
+                                   sizeof(fc3d_op_kind) == sizeof(int))
+                                      ? 1
+                                      : -1];
+
+/* The row of an op kind given as an int, NULL for NONE and values outside the table. */
+static const _fc3d_op_info* _fc3d_op_info_at(int kind) {
     static const _fc3d_op_info table[FC3D_OP_KIND_COUNT_] = {
-        {"none", 0, 0u, 0, 0},
-#define _FC3D_X_INFO(kind, name, stats, flags, fields, tensors) {name, stats, flags, fields, tensors},
+        {"none", _FC3D_ST_NONE, 0u, 0u, 0, 0, _FC3D_AFF_CHANNEL},
+#define _FC3D_X_INFO(kind, name, stats, keep, flags, fields, tensors, affine) \
+    {name, stats, (unsigned)(keep), flags, fields, tensors, affine},
         _FC3D_OP_TABLE(_FC3D_X_INFO)
 #undef _FC3D_X_INFO
     };
-    if ((int)kind <= (int)FC3D_OP_NONE || (int)kind >= (int)FC3D_OP_KIND_COUNT_) return NULL;
+    if (kind <= (int)FC3D_OP_NONE || kind >= (int)FC3D_OP_KIND_COUNT_) return NULL;
     return &table[kind];
 }
+static const _fc3d_op_info* _fc3d_op_info_of(const fc3d_op* op) { return _fc3d_op_info_at(_fc3d_enum_int(&op->kind)); }
 
 /* Tensors an op needs, given its flags: the table's fixed ones plus those its flags ask for. */
 static int _fc3d_op_tensor_mask(const fc3d_op* op) {
-    const _fc3d_op_info* info = _fc3d_op_info_of(op->kind);
+    const _fc3d_op_info* info = _fc3d_op_info_of(op);
     int mask = info ? info->tensors : 0;
     if (op->flags & FC3D_OP_AFFINE) mask |= _FC3D_T_WEIGHT | _FC3D_T_BIAS;
     if (op->flags & FC3D_OP_UPDATE_RUNNING_STATS) mask |= _FC3D_T_RMEAN | _FC3D_T_RVAR;
@@ -601,8 +771,8 @@ static int _fc3d_op_tensor_mask(const fc3d_op* op) {
 
 /* >>result-strings ---------------------------------------------------------------------------------*/
 FC3D_API const char* fc3d_result_string(fc3d_result result) {
-    switch (result) {
-#define _FC3D_X_STRING(name, value, text) case name: return text;
+    switch (_fc3d_enum_int(&result)) {
+#define _FC3D_X_STRING(name, value, text) case value: return text;
         FC3D_RESULT_LIST(_FC3D_X_STRING)
 #undef _FC3D_X_STRING
     default: return "unknown fc3d_result";
@@ -629,7 +799,7 @@ static fc3d_result _fc3d_fail(char* msg, fc3d_result result, const char* fmt, ..
 }
 
 FC3D_API size_t fc3d_dtype_size(fc3d_dtype dtype) {
-    switch (dtype) {
+    switch (_fc3d_enum_int(&dtype)) {
     case FC3D_DTYPE_DEFAULT:
     case FC3D_DTYPE_F32: return 4;
     case FC3D_DTYPE_F16:
@@ -637,6 +807,10 @@ FC3D_API size_t fc3d_dtype_size(fc3d_dtype dtype) {
     default: return 0;
     }
 }
+
+static const char* _fc3d_layout_name(int l) { return l == FC3D_LAYOUT_NDHWC ? "NDHWC" : "NCDHW"; }
+static const char* _fc3d_dtype_name(int t) { return t == FC3D_DTYPE_F16 ? "f16" : t == FC3D_DTYPE_BF16 ? "bf16" : "f32"; }
+static const char* _fc3d_math_name(int m) { return m == FC3D_MATH_TF32 ? "tf32" : m == FC3D_MATH_HALF ? "half" : "fp32"; }
 
 /* >>defaults -------------------------------------------------------------------------------------*/
 #define _FC3D_DEFAULT_EPS 1e-5f
@@ -647,19 +821,19 @@ FC3D_API fc3d_plan_desc fc3d_plan_desc_defaults(const fc3d_plan_desc* desc) {
     int i;
     memset(&d, 0, sizeof d);
     if (!desc) return d;
-    d = *desc;
+    memcpy(&d, desc, sizeof d);
     for (i = 0; i < 3; i++) {
         if (d.conv.stride[i] == 0) d.conv.stride[i] = 1;
         if (d.conv.dilation[i] == 0) d.conv.dilation[i] = 1;
     }
     if (d.conv.groups == 0) d.conv.groups = 1;
     d.conv.bias = d.conv.bias ? 1 : 0;
-    if (d.layout == FC3D_LAYOUT_DEFAULT) d.layout = FC3D_LAYOUT_NCDHW;
-    if (d.dtype == FC3D_DTYPE_DEFAULT) d.dtype = FC3D_DTYPE_F32;
-    if (d.math == FC3D_MATH_DEFAULT) d.math = FC3D_MATH_FP32;
+    if (_fc3d_enum_int(&d.layout) == FC3D_LAYOUT_DEFAULT) d.layout = FC3D_LAYOUT_NCDHW;
+    if (_fc3d_enum_int(&d.dtype) == FC3D_DTYPE_DEFAULT) d.dtype = FC3D_DTYPE_F32;
+    if (_fc3d_enum_int(&d.math) == FC3D_MATH_DEFAULT) d.math = FC3D_MATH_FP32;
     for (i = 0; i < FC3D_MAX_OPS && i < d.num_ops; i++) {
         fc3d_op* op = &d.ops[i];
-        const _fc3d_op_info* info = _fc3d_op_info_of(op->kind);
+        const _fc3d_op_info* info = _fc3d_op_info_of(op);
         if (!info) continue;
         if ((info->fields & _FC3D_F_EPS) && op->eps == 0.0f) op->eps = _FC3D_DEFAULT_EPS;
         if ((info->fields & _FC3D_F_MOMENTUM) && op->momentum == 0.0f) op->momentum = _FC3D_DEFAULT_MOMENTUM;
@@ -667,7 +841,8 @@ FC3D_API fc3d_plan_desc fc3d_plan_desc_defaults(const fc3d_plan_desc* desc) {
     return d;
 }
 
-/* >>validation -----------------------------------------------------------------------------------*/
+/* >>validation -----------------------------------------------------------------------------------
+   Everything here reads the desc with its defaults filled in. */
 #define _FC3D_MAX_ELEMENTS ((int64_t)1 << 53)
 
 /* a * b, or -1 when the product passes _FC3D_MAX_ELEMENTS (both >= 0). */
@@ -691,34 +866,47 @@ static fc3d_result _fc3d_validate_conv(const fc3d_conv_desc* c, char* msg) {
             return _fc3d_fail(msg, FC3D_ERROR_CONV_IN_SIZE, "in_size[%d] (%s) = %d", i, _fc3d_dim_name[i], c->in_size[i]);
         if (c->kernel[i] <= 0)
             return _fc3d_fail(msg, FC3D_ERROR_CONV_KERNEL, "kernel[%d] (%s) = %d", i, _fc3d_dim_name[i], c->kernel[i]);
-        if (c->stride[i] < 0)
+        if (c->stride[i] <= 0)
             return _fc3d_fail(msg, FC3D_ERROR_CONV_STRIDE, "stride[%d] (%s) = %d", i, _fc3d_dim_name[i], c->stride[i]);
         if (c->padding[i] < 0)
             return _fc3d_fail(msg, FC3D_ERROR_CONV_PADDING, "padding[%d] (%s) = %d", i, _fc3d_dim_name[i], c->padding[i]);
-        if (c->dilation[i] < 0)
+        if (c->dilation[i] <= 0)
             return _fc3d_fail(msg, FC3D_ERROR_CONV_DILATION, "dilation[%d] (%s) = %d", i, _fc3d_dim_name[i], c->dilation[i]);
     }
-    for (i = 0; i < 3; i++) {
-        int s = c->stride[i] ? c->stride[i] : 1, dl = c->dilation[i] ? c->dilation[i] : 1;
-        if (c->output_padding[i] < 0 || (c->output_padding[i] >= s && c->output_padding[i] >= dl))
+    for (i = 0; i < 3; i++)
+        if (c->output_padding[i] < 0 || (c->output_padding[i] >= c->stride[i] && c->output_padding[i] >= c->dilation[i]))
             return _fc3d_fail(msg, FC3D_ERROR_CONV_OUTPUT_PADDING, "output_padding[%d] (%s) = %d, stride %d, dilation %d",
-                              i, _fc3d_dim_name[i], c->output_padding[i], s, dl);
-    }
-    if (c->groups < 0) return _fc3d_fail(msg, FC3D_ERROR_CONV_GROUPS, "groups = %d", c->groups);
-    {
-        int g = c->groups ? c->groups : 1;
-        if (c->in_channels % g)
-            return _fc3d_fail(msg, FC3D_ERROR_CONV_GROUPS_IN_CHANNELS, "in_channels = %d, groups = %d", c->in_channels, g);
-        if (c->out_channels % g)
-            return _fc3d_fail(msg, FC3D_ERROR_CONV_GROUPS_OUT_CHANNELS, "out_channels = %d, groups = %d", c->out_channels, g);
-    }
+                              i, _fc3d_dim_name[i], c->output_padding[i], c->stride[i], c->dilation[i]);
+    if (c->groups <= 0) return _fc3d_fail(msg, FC3D_ERROR_CONV_GROUPS, "groups = %d", c->groups);
+    if (c->in_channels % c->groups)
+        return _fc3d_fail(msg, FC3D_ERROR_CONV_GROUPS_IN_CHANNELS, "in_channels = %d, groups = %d", c->in_channels,
+                          c->groups);
+    if (c->out_channels % c->groups)
+        return _fc3d_fail(msg, FC3D_ERROR_CONV_GROUPS_OUT_CHANNELS, "out_channels = %d, groups = %d", c->out_channels,
+                          c->groups);
     return FC3D_SUCCESS;
 }
 
-static fc3d_result _fc3d_validate_op(const fc3d_plan_desc* d, const int64_t conv_dims[5], int i, char* msg) {
+static fc3d_result _fc3d_validate_enums(const fc3d_plan_desc* d, char* msg) {
+    const int layout = _fc3d_enum_int(&d->layout), dtype = _fc3d_enum_int(&d->dtype);
+    const int math = _fc3d_enum_int(&d->math), engine = _fc3d_enum_int(&d->engine);
+    if (layout < FC3D_LAYOUT_NCDHW || layout > FC3D_LAYOUT_NDHWC)
+        return _fc3d_fail(msg, FC3D_ERROR_LAYOUT, "layout = %d", layout);
+    if (dtype < FC3D_DTYPE_F32 || dtype > FC3D_DTYPE_BF16) return _fc3d_fail(msg, FC3D_ERROR_DTYPE, "dtype = %d", dtype);
+    if (math < FC3D_MATH_FP32 || math > FC3D_MATH_HALF) return _fc3d_fail(msg, FC3D_ERROR_MATH, "math = %d", math);
+    if (engine < FC3D_ENGINE_AUTO || engine >= FC3D_ENGINE_COUNT_)
+        return _fc3d_fail(msg, FC3D_ERROR_ENGINE, "engine = %d", engine);
+    if (d->num_ops < 0 || d->num_ops > FC3D_MAX_OPS)
+        return _fc3d_fail(msg, FC3D_ERROR_NUM_OPS, "num_ops = %d", d->num_ops);
+    return FC3D_SUCCESS;
+}
+
+static fc3d_stat_geom_ _fc3d_stat_geom_of(const fc3d_op* op, const int64_t cd[5]);
+
+static fc3d_result _fc3d_validate_op(const fc3d_plan_desc* d, const int64_t cd[5], int i, char* msg) {
     const fc3d_op* op = &d->ops[i];
-    const _fc3d_op_info* info = _fc3d_op_info_of(op->kind);
-    if (!info) return _fc3d_fail(msg, FC3D_ERROR_OP_KIND, "ops[%d].kind = %d", i, (int)op->kind);
+    const _fc3d_op_info* info = _fc3d_op_info_of(op);
+    if (!info) return _fc3d_fail(msg, FC3D_ERROR_OP_KIND, "ops[%d].kind = %d", i, _fc3d_enum_int(&op->kind));
     if (op->flags & ~info->flags_taken)
         return _fc3d_fail(msg, FC3D_ERROR_OP_FLAGS, "ops[%d].flags = 0x%x, %s takes 0x%x", i, op->flags,
                           info->name, info->flags_taken);
@@ -740,279 +928,172 @@ static fc3d_result _fc3d_validate_op(const fc3d_plan_desc* d, const int64_t conv
                           d->conv.out_channels);
     if ((info->fields & _FC3D_F_NDIMS) && (op->norm_dims < 1 || op->norm_dims > 4))
         return _fc3d_fail(msg, FC3D_ERROR_OP_NORM_DIMS, "ops[%d].norm_dims = %d", i, op->norm_dims);
-    if (op->kind == FC3D_OP_GLOBAL_AVG_POOL && i != d->num_ops - 1)
-        return _fc3d_fail(msg, FC3D_ERROR_OP_POOL_NOT_LAST, "ops[%d] is a pool but num_ops = %d", i, d->num_ops);
-    if (op->kind == FC3D_OP_BATCHNORM_TRAIN && conv_dims[0] * conv_dims[2] * conv_dims[3] * conv_dims[4] <= 1)
-        return _fc3d_fail(msg, FC3D_ERROR_OP_BATCHNORM_COUNT, "ops[%d]: N*D*H*W = 1", i);
+    if (info->stats == _FC3D_ST_REDUCE && i != d->num_ops - 1)
+        return _fc3d_fail(msg, FC3D_ERROR_OP_POOL_NOT_LAST, "ops[%d] (%s) reduces y but num_ops = %d", i, info->name,
+                          d->num_ops);
+    if ((info->fields & _FC3D_F_MOMENTUM) && _fc3d_stat_geom_of(op, cd).count <= 1.0)
+        /* batch statistics with a momentum: PyTorch refuses a single value per group, whose unbiased
+           variance would divide by zero */
+        return _fc3d_fail(msg, FC3D_ERROR_OP_BATCHNORM_COUNT, "ops[%d] (%s): one value per group (N*D*H*W = 1)", i,
+                          info->name);
     return FC3D_SUCCESS;
 }
 
-/* >>planning -------------------------------------------------------------------------------------*/
-/* Elements one statistics unit aims for: enough work for a block, few enough partials. */
-#define _FC3D_UNIT_TARGET 4096
-#define _FC3D_ALIGN 256
+/* >>statistics -----------------------------------------------------------------------------------
+   The geometry of an op's statistics groups, from its table row: the dims a group keeps and the
+   channel grouping. Groups are numbered row-major over the kept dims (C counted in channel
+   groups); an element's position inside its group is row-major over the dims not kept. */
+static unsigned _fc3d_stat_keep(const fc3d_op* op) {
+    const _fc3d_op_info* info = _fc3d_op_info_of(op);
+    if (!info || info->stats == _FC3D_ST_NONE) return 0u;
+    if (info->keep & _FC3D_K_LEADING) return (1u << (5 - op->norm_dims)) - 1u;
+    return info->keep;
+}
 
-typedef struct _fc3d_ws_layout {
-    size_t intermediate;             /* offset of the float32 intermediate; only for 16-bit y */
-    size_t intermediate_bytes;       /* 0: the intermediate is y itself, or there is none */
-    size_t partials;                 /* offset of the unit partials (units x 2 doubles) */
-    size_t stats[FC3D_MAX_OPS];      /* offset of op i's (mean, 1/std) per group; 0 if none */
-    int64_t groups[FC3D_MAX_OPS];    /* statistics groups of op i */
-    size_t total;                    /* bytes from the aligned base */
-} _fc3d_ws_layout;
+static fc3d_stat_geom_ _fc3d_stat_geom_of(const fc3d_op* op, const int64_t cd[5]) {
+    fc3d_stat_geom_ s;
+    const _fc3d_op_info* info = _fc3d_op_info_of(op);
+    int k;
+    memset(&s, 0, sizeof s);
+    if (!info || info->stats == _FC3D_ST_NONE) return s;
+    s.keep = _fc3d_stat_keep(op);
+    s.cpg = (info->fields & _FC3D_F_GROUPS) ? cd[1] / op->groups : 1;
+    s.groups = 1;
+    s.count = 1.0;
+    for (k = 0; k < 5; k++) {
+        const int64_t ext = k == 1 ? cd[1] / s.cpg : cd[k];
+        if (s.keep & (1u << k)) s.groups *= ext;
+        else s.count *= (double)cd[k];
+    }
+    s.count *= (double)s.cpg;
+    return s;
+}
+
+/* Elements of op i's weight/bias (0 if it binds none): a channel vector, or the normalised shape. */
+static int64_t _fc3d_affine_elements(const fc3d_op* op, const int64_t cd[5]) {
+    const _fc3d_op_info* info = _fc3d_op_info_of(op);
+    int64_t n = 1;
+    int k;
+    if (!info || info->affine == _FC3D_AFF_CHANNEL) return cd[1];
+    for (k = 0; k < 5; k++)
+        if (!(_fc3d_stat_keep(op) & (1u << k))) n *= cd[k];
+    return n;
+}
+
+static fc3d_op_tensor_sizes _fc3d_op_tensor_sizes_of(const fc3d_op* op, const int64_t cd[5]) {
+    fc3d_op_tensor_sizes t;
+    const int mask = _fc3d_op_tensor_mask(op);
+    const int64_t wb = _fc3d_affine_elements(op, cd);
+    t.weight = (mask & _FC3D_T_WEIGHT) ? wb : 0;
+    t.bias = (mask & _FC3D_T_BIAS) ? wb : 0;
+    t.running_mean = (mask & _FC3D_T_RMEAN) ? cd[1] : 0;
+    t.running_var = (mask & _FC3D_T_RVAR) ? cd[1] : 0;
+    t.save_mean = (mask & _FC3D_T_SMEAN) ? cd[1] : 0;
+    t.save_invstd = (mask & _FC3D_T_SINVSTD) ? cd[1] : 0;
+    return t;
+}
+
+/* Group of the element at logical coordinates co[5] (extents ext[5]). Also the device's. */
+static __host__ __device__ __forceinline__ int64_t _fc3d_group_of(unsigned keep, int64_t cpg, const int64_t ext[5],
+                                                                    const int64_t co[5]) {
+    int64_t g = 0;
+    for (int k = 0; k < 5; k++) {
+        if (!(keep & (1u << k))) continue;
+        if (k == 1 && cpg != 1) /* channel counts are ints: 32-bit divisions */
+            g = g * (int64_t)((int)ext[1] / (int)cpg) + (int)co[1] / (int)cpg;
+        else
+            g = g * ext[k] + co[k];
+    }
+    return g;
+}
+
+/* Position of the element inside the dims a group does not keep (LayerNorm's affine index). */
+static __host__ __device__ __forceinline__ int64_t _fc3d_position_in(unsigned keep, const int64_t ext[5],
+                                                                       const int64_t co[5]) {
+    int64_t p = 0;
+    for (int k = 0; k < 5; k++)
+        if (!(keep & (1u << k))) p = p * ext[k] + co[k];
+    return p;
+}
+
+/* Whether y keeps logical dim k of the conv output: all of them, unless the chain ends in a
+   reduction, whose output keeps only its groups' dims. */
+static int _fc3d_y_keeps(const fc3d_plan_private_* pr, int k) {
+    const int last = pr->desc.num_ops - 1;
+    if (last < 0 || _fc3d_op_info_of(&pr->desc.ops[last])->stats != _FC3D_ST_REDUCE) return 1;
+    return (pr->stat[last].keep >> k) & 1u;
+}
+
+static void _fc3d_conv_dims(const fc3d_geom_* g, int64_t cd[5]) {
+    cd[0] = g->n; cd[1] = g->cout; cd[2] = g->d; cd[3] = g->h; cd[4] = g->w;
+}
+
+/* >>workspace ------------------------------------------------------------------------------------
+   Region ids. The engines' own regions come after the shared ones. */
+enum {
+    _FC3D_WS_INTERMEDIATE = 0,             /* float32 conv-output-sized buffer, y's layout */
+    _FC3D_WS_PARTIALS = 1,                 /* double2 per (group, slot) of the current pass */
+    _FC3D_WS_STATS = 2,                    /* + op index: float2 (mean, 1/std) per group */
+    _FC3D_WS_ENGINE = 2 + FC3D_MAX_OPS     /* + k: the chosen engine's k-th region */
+};
+#define _FC3D_ALIGN 256
 
 static size_t _fc3d_align_up(size_t v) { return (v + (_FC3D_ALIGN - 1)) & ~(size_t)(_FC3D_ALIGN - 1); }
 
-/* Statistics groups of a statistics op, from the conv output's logical dims. */
-static int64_t _fc3d_stat_groups(const fc3d_op* op, const int64_t cd[5]) {
-    switch (op->kind) {
-    case FC3D_OP_BATCHNORM_TRAIN: return cd[1];
-    case FC3D_OP_GROUPNORM: return cd[0] * op->groups;
-    case FC3D_OP_LAYERNORM: {
-        int64_t g = cd[0];
-        int k;
-        for (k = 1; k < 5 - op->norm_dims; k++) g *= cd[k];
-        return g;
-    }
-    case FC3D_OP_SUB_SPATIAL_MEAN:
-    case FC3D_OP_GLOBAL_AVG_POOL: return cd[0] * cd[1];
-    default: return 0;
-    }
+/* Appends a region; regions of 0 bytes are not placed. */
+static void _fc3d_ws_add(fc3d_plan_private_* pr, int id, size_t bytes) {
+    fc3d_ws_region_* r;
+    if (!bytes || pr->num_regions >= FC3D_MAX_WS_REGIONS_) return;
+    r = &pr->regions[pr->num_regions++];
+    r->id = id;
+    r->offset = pr->ws_used;
+    r->bytes = bytes;
+    pr->ws_used = _fc3d_align_up(pr->ws_used + bytes);
 }
 
-/* The one place that places workspace regions; the size query and fc3d_plan_run both call it. */
-static void _fc3d_workspace_layout(const fc3d_plan* p, _fc3d_ws_layout* l) {
-    const int64_t cd[5] = {p->desc.conv.batch, p->desc.conv.out_channels, p->conv_size[0], p->conv_size[1],
-                           p->conv_size[2]};
-    size_t off = 0;
-    int i, any = 0;
-    memset(l, 0, sizeof *l);
-    for (i = 0; i < p->desc.num_ops; i++)
-        if (_fc3d_op_info_of(p->desc.ops[i].kind)->needs_stats) any = 1;
-    if (!any) return;
-    if (p->strategy == FC3D_STRATEGY_DIRECT_MATERIALIZE && p->desc.dtype != FC3D_DTYPE_F32) {
-        l->intermediate = off;
-        l->intermediate_bytes = (size_t)(cd[0] * cd[1] * cd[2] * cd[3] * cd[4]) * sizeof(float);
-        off = _fc3d_align_up(off + l->intermediate_bytes);
-    }
-    l->partials = off;
-    off = _fc3d_align_up(off + (size_t)p->_units * 2 * sizeof(double));
-    for (i = 0; i < p->desc.num_ops; i++) {
-        const fc3d_op* op = &p->desc.ops[i];
-        if (!_fc3d_op_info_of(op->kind)->needs_stats) continue;
-        l->groups[i] = _fc3d_stat_groups(op, cd);
-        if (op->kind == FC3D_OP_GLOBAL_AVG_POOL) continue; /* its finalize writes y directly */
-        l->stats[i] = off;
-        off = _fc3d_align_up(off + (size_t)l->groups[i] * 2 * sizeof(float));
-    }
-    l->total = off;
+/* Device address of a region, NULL when the plan placed none. */
+static void* _fc3d_ws_at(const fc3d_plan_private_* pr, char* base, int id) {
+    int i;
+    for (i = 0; i < pr->num_regions; i++)
+        if (pr->regions[i].id == id) return base + pr->regions[i].offset;
+    return NULL;
 }
 
-static void _fc3d_plan_passes(fc3d_plan* p) {
-    const fc3d_plan_desc* d = &p->desc;
-    int cuts[FC3D_MAX_OPS], ncuts = 0, i, j;
-    for (i = 0; i < d->num_ops; i++)
-        if (_fc3d_op_info_of(d->ops[i].kind)->needs_stats) cuts[ncuts++] = i;
-    p->num_passes = 0;
-    if (d->num_ops > 0 && d->ops[d->num_ops - 1].kind == FC3D_OP_GLOBAL_AVG_POOL) {
-        p->strategy = FC3D_STRATEGY_DIRECT_RECOMPUTE;
-        for (j = 0; j < ncuts; j++) {
-            fc3d_pass* ps = &p->passes[p->num_passes++];
-            ps->source = FC3D_SOURCE_CONV;
-            ps->op_begin = 0;
-            ps->op_end = cuts[j];
-            ps->store = FC3D_STORE_NONE;
-            ps->stat_op = cuts[j];
-        }
-        return;
-    }
-    p->strategy = FC3D_STRATEGY_DIRECT_MATERIALIZE;
-    for (j = 0; j <= ncuts; j++) {
-        fc3d_pass* ps = &p->passes[p->num_passes++];
-        ps->source = j == 0 ? FC3D_SOURCE_CONV : FC3D_SOURCE_INTERMEDIATE;
-        ps->op_begin = j == 0 ? 0 : cuts[j - 1];
-        ps->op_end = j < ncuts ? cuts[j] : d->num_ops;
-        ps->store = j < ncuts ? FC3D_STORE_INTERMEDIATE : FC3D_STORE_Y;
-        ps->stat_op = j < ncuts ? cuts[j] : -1;
-    }
+/* >>steps ----------------------------------------------------------------------------------------
+   Step kinds: each has a launcher (>>executor) that binds pointers into the step's plan-time
+   arguments and launches. */
+enum {
+    _FC3D_STEP_FINALIZE = 1,    /* reduce the partials of stat_op's groups (any engine) */
+    _FC3D_STEP_DIRECT_PASS = 2, /* one logical pass of the direct engine (or a read-back pass) */
+    _FC3D_STEP_TC_PREP = 3,     /* implicit GEMM: re-lay the weight per phase for the math mode */
+    _FC3D_STEP_TC_CONV = 4,     /* implicit GEMM: one pass's convolution and epilogue */
+    _FC3D_STEP_KIND_COUNT_
+};
+
+static fc3d_step_* _fc3d_add_step(fc3d_plan_private_* pr, int kind, int pass, int stat_op) {
+    fc3d_step_* s = &pr->steps[pr->num_steps++];
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->pass = pass;
+    s->stat_op = stat_op;
+    return s;
 }
 
-FC3D_API fc3d_result fc3d_plan_init(fc3d_plan* plan, const fc3d_plan_desc* desc) {
-    fc3d_plan* p = plan;
-    fc3d_result r;
-    int64_t cd[5];
-    int i, has_ln_w = 0;
-    if (!p) return FC3D_ERROR_NULL_ARGUMENT;
-    memset(p, 0, sizeof *p);
-    if (!desc) {
-        p->result = _fc3d_fail(p->message, FC3D_ERROR_NULL_ARGUMENT, "desc is NULL");
-        return p->result;
-    }
-#define _FC3D_CHECK(expr)                       \
-    do {                                        \
-        r = (expr);                             \
-        if (r != FC3D_SUCCESS) goto failed;     \
-    } while (0)
-    _FC3D_CHECK(_fc3d_validate_conv(&desc->conv, p->message));
-    if ((int)desc->layout < 0 || (int)desc->layout > (int)FC3D_LAYOUT_NDHWC)
-        _FC3D_CHECK(_fc3d_fail(p->message, FC3D_ERROR_LAYOUT, "layout = %d", (int)desc->layout));
-    if ((int)desc->dtype < 0 || (int)desc->dtype > (int)FC3D_DTYPE_BF16)
-        _FC3D_CHECK(_fc3d_fail(p->message, FC3D_ERROR_DTYPE, "dtype = %d", (int)desc->dtype));
-    if ((int)desc->math < 0 || (int)desc->math > (int)FC3D_MATH_HALF)
-        _FC3D_CHECK(_fc3d_fail(p->message, FC3D_ERROR_MATH, "math = %d", (int)desc->math));
-    if (desc->num_ops < 0 || desc->num_ops > FC3D_MAX_OPS)
-        _FC3D_CHECK(_fc3d_fail(p->message, FC3D_ERROR_NUM_OPS, "num_ops = %d", desc->num_ops));
-
-    p->desc = fc3d_plan_desc_defaults(desc);
-    {
-        const fc3d_conv_desc* c = &p->desc.conv;
-        int64_t xe, we, taps = 1;
-        for (i = 0; i < 3; i++) {
-            int64_t o = ((int64_t)c->in_size[i] - 1) * c->stride[i] - 2 * (int64_t)c->padding[i] +
-                        (int64_t)c->dilation[i] * (c->kernel[i] - 1) + c->output_padding[i] + 1;
-            if (o <= 0)
-                _FC3D_CHECK(_fc3d_fail(p->message, FC3D_ERROR_CONV_OUTPUT_SIZE, "output size[%d] (%s) = %lld", i,
-                                       _fc3d_dim_name[i], (long long)o));
-            if (o > 0x7fffffff)
-                _FC3D_CHECK(_fc3d_fail(p->message, FC3D_ERROR_SIZE_OVERFLOW, "output size[%d] (%s) = %lld", i,
-                                       _fc3d_dim_name[i], (long long)o));
-            p->conv_size[i] = o;
-            taps = _fc3d_mul(taps, c->kernel[i]);
-        }
-        cd[0] = c->batch; cd[1] = c->out_channels;
-        cd[2] = p->conv_size[0]; cd[3] = p->conv_size[1]; cd[4] = p->conv_size[2];
-        xe = _fc3d_mul(_fc3d_mul(_fc3d_mul(c->batch, c->in_channels), _fc3d_mul(c->in_size[0], c->in_size[1])),
-                       c->in_size[2]);
-        we = taps < 0 ? -1 : _fc3d_mul(_fc3d_mul(c->in_channels, c->out_channels / c->groups), taps);
-        p->y_elements = _fc3d_mul(_fc3d_mul(_fc3d_mul(cd[0], cd[1]), _fc3d_mul(cd[2], cd[3])), cd[4]);
-        if (xe < 0 || we < 0 || p->y_elements < 0)
-            _FC3D_CHECK(_fc3d_fail(p->message, FC3D_ERROR_SIZE_OVERFLOW, "x %s, weight %s, conv output %s",
-                                   xe < 0 ? "too large" : "ok", we < 0 ? "too large" : "ok",
-                                   p->y_elements < 0 ? "too large" : "ok"));
-        p->x_elements = xe;
-        p->weight_elements = we;
-        /* every output element gathers (C_in/groups) taps per input position that reaches it; the
-           dense count is what cuDNN and PyTorch report */
-        p->flops = 2.0 * (double)xe * (double)(c->out_channels / c->groups) * (double)taps;
-    }
-    for (i = 0; i < p->desc.num_ops; i++) {
-        const fc3d_op* op = &p->desc.ops[i];
-        _FC3D_CHECK(_fc3d_validate_op(&p->desc, cd, i, p->message));
-        {
-            /* per-channel tensors have C elements; LAYERNORM's weight and bias its normalised shape */
-            const int mask = _fc3d_op_tensor_mask(op);
-            int64_t wb = cd[1];
-            int k;
-            fc3d_op_tensor_sizes* t = &p->op_tensors[i];
-            if (op->kind == FC3D_OP_LAYERNORM)
-                for (wb = 1, k = 5 - op->norm_dims; k < 5; k++) wb *= cd[k];
-            t->weight = (mask & _FC3D_T_WEIGHT) ? wb : 0;
-            t->bias = (mask & _FC3D_T_BIAS) ? wb : 0;
-            t->running_mean = (mask & _FC3D_T_RMEAN) ? cd[1] : 0;
-            t->running_var = (mask & _FC3D_T_RVAR) ? cd[1] : 0;
-            t->save_mean = (mask & _FC3D_T_SMEAN) ? cd[1] : 0;
-            t->save_invstd = (mask & _FC3D_T_SINVSTD) ? cd[1] : 0;
-            if (op->kind == FC3D_OP_LAYERNORM && op->norm_dims == 1) has_ln_w = 1;
-        }
-    }
-    for (i = 0; i < 5; i++) p->y_dims[i] = cd[i];
-    if (p->desc.num_ops > 0 && p->desc.ops[p->desc.num_ops - 1].kind == FC3D_OP_GLOBAL_AVG_POOL) {
-        p->y_dims[2] = p->y_dims[3] = p->y_dims[4] = 1;
-        p->y_elements = cd[0] * cd[1];
-    }
-    /* a unit is whole rows of one (n, c, d) plane: one row when a LAYERNORM normalises W alone, so
-       that its statistics groups are single units */
-    p->_unit_rows = has_ln_w ? 1 : (_FC3D_UNIT_TARGET + cd[4] - 1) / cd[4];
-    if (p->_unit_rows > cd[3]) p->_unit_rows = cd[3];
-    p->_units = cd[0] * cd[1] * cd[2] * ((cd[3] + p->_unit_rows - 1) / p->_unit_rows);
-    _fc3d_plan_passes(p);
-    {
-        _fc3d_ws_layout l;
-        _fc3d_workspace_layout(p, &l);
-        p->workspace_bytes = l.total ? l.total + (_FC3D_ALIGN - 1) : 0;
-    }
-    p->result = FC3D_SUCCESS;
-    return FC3D_SUCCESS;
-failed:
-    {
-        char keep[FC3D_MESSAGE_LEN];
-        memcpy(keep, p->message, sizeof keep);
-        memset(p, 0, sizeof *p);
-        memcpy(p->message, keep, sizeof keep);
-        p->result = r;
-        return r;
-    }
-#undef _FC3D_CHECK
-}
-
-static const char* _fc3d_layout_name(fc3d_layout l) { return l == FC3D_LAYOUT_NDHWC ? "NDHWC" : "NCDHW"; }
-static const char* _fc3d_dtype_name(fc3d_dtype t) {
-    return t == FC3D_DTYPE_F16 ? "f16" : t == FC3D_DTYPE_BF16 ? "bf16" : "f32";
-}
-static const char* _fc3d_math_name(fc3d_math m) {
-    return m == FC3D_MATH_TF32 ? "tf32" : m == FC3D_MATH_HALF ? "half" : "fp32";
-}
-
-FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
-    /* appended piece by piece; `len` counts what the whole text needs, as snprintf does */
-    int len = 0, i;
-    char line[1024];
-#define _FC3D_PUT(...)                                                                              \
-    do {                                                                                            \
-        const int k_ = snprintf(line, sizeof line, __VA_ARGS__);                                    \
-        if (k_ > 0) {                                                                               \
-            if ((size_t)len + 1 < n) {                                                              \
-                const size_t room_ = n - 1 - (size_t)len, c_ = (size_t)k_ < room_ ? (size_t)k_ : room_; \
-                memcpy(buf + len, line, c_);                                                        \
-                buf[(size_t)len + c_] = 0;                                                          \
-            }                                                                                       \
-            len += k_;                                                                              \
-        }                                                                                           \
-    } while (0)
-    if (buf && n) buf[0] = 0;
-    if (!buf) n = 0;
-    if (!p || p->result != FC3D_SUCCESS) {
-        _FC3D_PUT("invalid plan: %s\n", p ? p->message : "NULL");
-        return len;
-    }
-    {
-        const fc3d_conv_desc* c = &p->desc.conv;
-        _FC3D_PUT("conv_transpose3d %dx%dx%dx%dx%d -> %lldx%lldx%lldx%lldx%lld, kernel %dx%dx%d, stride %dx%dx%d, "
-                  "padding %dx%dx%d, output_padding %dx%dx%d, dilation %dx%dx%d, groups %d, %s\n",
-                  c->batch, c->in_channels, c->in_size[0], c->in_size[1], c->in_size[2], (long long)c->batch,
-                  (long long)c->out_channels, (long long)p->conv_size[0], (long long)p->conv_size[1],
-                  (long long)p->conv_size[2], c->kernel[0], c->kernel[1], c->kernel[2], c->stride[0], c->stride[1],
-                  c->stride[2], c->padding[0], c->padding[1], c->padding[2], c->output_padding[0],
-                  c->output_padding[1], c->output_padding[2], c->dilation[0], c->dilation[1], c->dilation[2],
-                  c->groups, c->bias ? "bias" : "no bias");
-        _FC3D_PUT("%s %s, math %s, %.3g GFLOP; y %lldx%lldx%lldx%lldx%lld\n", _fc3d_dtype_name(p->desc.dtype),
-                  _fc3d_layout_name(p->desc.layout), _fc3d_math_name(p->desc.math), p->flops * 1e-9,
-                  (long long)p->y_dims[0], (long long)p->y_dims[1], (long long)p->y_dims[2], (long long)p->y_dims[3],
-                  (long long)p->y_dims[4]);
-        _FC3D_PUT("ops:");
-        for (i = 0; i < p->desc.num_ops; i++) _FC3D_PUT(" %d:%s", i, _fc3d_op_info_of(p->desc.ops[i].kind)->name);
-        _FC3D_PUT("%s\n", p->desc.num_ops ? "" : " none");
-        _FC3D_PUT("strategy %s, %d pass%s, workspace %zu bytes\n",
-                  p->strategy == FC3D_STRATEGY_DIRECT_RECOMPUTE ? "direct-recompute" : "direct-materialize",
-                  p->num_passes, p->num_passes == 1 ? "" : "es", p->workspace_bytes);
-        for (i = 0; i < p->num_passes; i++) {
-            const fc3d_pass* ps = &p->passes[i];
-            _FC3D_PUT("  pass %d: %s -> ops [%d,%d) -> %s", i,
-                      ps->source == FC3D_SOURCE_CONV ? "conv" : "read intermediate", ps->op_begin, ps->op_end,
-                      ps->store == FC3D_STORE_Y ? "store y" : ps->store ? "store intermediate" : "no store");
-            if (ps->stat_op >= 0)
-                _FC3D_PUT("; statistics for op %d (%s)", ps->stat_op,
-                          _fc3d_op_info_of(p->desc.ops[ps->stat_op].kind)->name);
-            _FC3D_PUT("\n");
-        }
-    }
-#undef _FC3D_PUT
-    return len;
-}
-
-/* >>device-helpers -------------------------------------------------------------------------------*/
 #define _FC3D_THREADS 256
+static unsigned _fc3d_grid(int64_t blocks) {
+    return (unsigned)(blocks < 1 ? 1 : blocks < 0x7fffffff ? blocks : 0x7fffffff);
+}
 
+/* The finalize step of a pass that gathers statistics for op i: one warp per group. */
+static void _fc3d_add_finalize(fc3d_plan_private_* pr, int pass, int i) {
+    fc3d_step_* s = _fc3d_add_step(pr, _FC3D_STEP_FINALIZE, pass, i);
+    s->block = _FC3D_THREADS;
+    s->grid = _fc3d_grid((pr->stat[i].groups + _FC3D_THREADS / 32 - 1) / (_FC3D_THREADS / 32));
+}
+
+/* >>device-helpers -------------------------------------------------------------------------------
+   Shared by every engine: element loads and stores, operand rounding per math mode, the epilogue
+   ops, fixed-order block sums. */
 static __device__ __forceinline__ float _fc3d_load(const float* p, int64_t i) { return p[i]; }
 static __device__ __forceinline__ float _fc3d_load(const __half* p, int64_t i) { return __half2float(p[i]); }
 static __device__ __forceinline__ float _fc3d_load(const __nv_bfloat16* p, int64_t i) { return __bfloat162float(p[i]); }
@@ -1039,44 +1120,177 @@ static __device__ __forceinline__ float _fc3d_operand(float v) {
     return v; /* 16-bit data is already exact in every mode */
 }
 
-/* One op as the kernels see it: the desc's fields plus its bound tensors and its statistics. */
+/* One op as the kernels see it: the desc's fields, its table columns, its bound tensors and its
+   statistics. */
 typedef struct _fc3d_dev_op {
     int kind;
+    int stats;      /* _FC3D_ST_* */
+    int affine;     /* _FC3D_AFF_* */
+    unsigned keep;  /* dims a statistics group keeps */
     unsigned flags;
     float value;
     float eps;
-    int groups;
-    int norm_dims;
+    int64_t cpg;    /* channels per statistics group */
     const float* weight;
     const float* bias;
     const float* running_mean;
     const float* running_var;
-    const float2* stats; /* (mean, 1/std) per statistics group, in the workspace */
+    const float2* stats_of; /* (mean, 1/std) per statistics group, in the workspace */
 } _fc3d_dev_op;
 
-typedef struct _fc3d_dims {
-    int64_t n, cin, cout, di, hi, wi, d, h, w; /* input and conv-output sizes */
-    int k[3], s[3], p[3], dl[3];
-    int groups;
-    int layout;
-} _fc3d_dims;
+typedef struct _fc3d_dev_chain {
+    int num_ops;
+    _fc3d_dev_op ops[FC3D_MAX_OPS];
+} _fc3d_dev_chain;
 
-typedef struct _fc3d_pass_params {
-    _fc3d_dims g;
+/* Applies ops [begin, end) to the value at logical position co = (n, c, d, h, w) of a conv output
+   with extents ext. The elementwise ops are one case each; statistics ops are applied by their
+   table columns. */
+static __device__ float _fc3d_apply_ops(const _fc3d_dev_chain& ch, int begin, int end, float v, const int64_t ext[5],
+                                        const int64_t co[5]) {
+    const int64_t c = co[1];
+    for (int i = begin; i < end; i++) {
+        const _fc3d_dev_op& op = ch.ops[i];
+        switch (op.kind) {
+        case FC3D_OP_SCALE: v *= op.value; break;
+        case FC3D_OP_ADD_CHANNEL: v += op.bias[c]; break;
+        case FC3D_OP_RELU: v = v < 0.0f ? 0.0f : v; break; /* NaN stays NaN, as in PyTorch */
+        case FC3D_OP_GELU: v = 0.5f * v * (1.0f + erff(v * 0.70710678118654752f)); break;
+        case FC3D_OP_GELU_TANH:
+            v = 0.5f * v * (1.0f + tanhf(0.79788456080286536f * (v + 0.044715f * v * v * v)));
+            break;
+        case FC3D_OP_BATCHNORM_INFER:
+            v = (v - op.running_mean[c]) / sqrtf(op.running_var[c] + op.eps);
+            if (op.flags & FC3D_OP_AFFINE) v = v * op.weight[c] + op.bias[c];
+            break;
+        default:
+            if (op.stats == _FC3D_ST_NORMALIZE) {
+                const float2 st = op.stats_of[_fc3d_group_of(op.keep, op.cpg, ext, co)];
+                v = (v - st.x) * st.y;
+                if (op.flags & FC3D_OP_AFFINE) {
+                    const int64_t a = op.affine == _FC3D_AFF_CHANNEL ? c : _fc3d_position_in(op.keep, ext, co);
+                    v = v * op.weight[a] + op.bias[a];
+                }
+            } else if (op.stats == _FC3D_ST_SUB_MEAN) {
+                v -= op.stats_of[_fc3d_group_of(op.keep, op.cpg, ext, co)].x;
+            }
+            break; /* a reduction is never applied per element: its finalize writes y */
+        }
+    }
+    return v;
+}
+
+/* Fixed-order sum over the block: each warp by a butterfly (lanes combine in a fixed pattern and
+   IEEE addition commutes, so every lane agrees), then warp 0 over the warps in index order. */
+static __device__ double2 _fc3d_block_sum(double2 v, double2* scratch) {
+    for (int m = 16; m > 0; m >>= 1) {
+        v.x += __shfl_xor_sync(0xffffffffu, v.x, m);
+        v.y += __shfl_xor_sync(0xffffffffu, v.y, m);
+    }
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, nwarps = blockDim.x / 32;
+    if (lane == 0) scratch[warp] = v;
+    __syncthreads();
+    double2 total = make_double2(0.0, 0.0);
+    if (threadIdx.x == 0)
+        for (int i = 0; i < nwarps; i++) {
+            total.x += scratch[i].x;
+            total.y += scratch[i].y;
+        }
+    __syncthreads(); /* scratch is reused by the next unit */
+    return total;
+}
+
+/* >>finalize -------------------------------------------------------------------------------------
+   The generic statistics step: reduces each group's slots in slot order, for any producer. */
+typedef struct _fc3d_finalize_params {
+    int stats;               /* the op's _FC3D_ST_* */
+    unsigned flags;
+    float eps, momentum;
+    fc3d_stat_geom_ sg;
+    const double2* partials; /* groups x slots */
+    float2* stats_of;
+    float* running_mean;
+    float* running_var;
+    float* save_mean;
+    float* save_invstd;
+    void* y;                 /* a reduction's output */
+} _fc3d_finalize_params;
+
+template <typename T>
+static __device__ void _fc3d_finalize_group(const _fc3d_finalize_params& F, int64_t grp, int lane) {
+    double2 s = make_double2(0.0, 0.0);
+    const double2* part = F.partials + grp * F.sg.slots;
+    for (int64_t j = lane; j < F.sg.slots; j += 32) {
+        s.x += part[j].x;
+        s.y += part[j].y;
+    }
+    for (int m = 16; m > 0; m >>= 1) {
+        s.x += __shfl_xor_sync(0xffffffffu, s.x, m);
+        s.y += __shfl_xor_sync(0xffffffffu, s.y, m);
+    }
+    if (lane) return;
+    const double mean = s.x / F.sg.count;
+    double var = s.y / F.sg.count - mean * mean;
+    if (var < 0.0) var = 0.0; /* rounding can take a constant group's variance below zero */
+    const double invstd = 1.0 / sqrt(var + (double)F.eps);
+    if (F.stats == _FC3D_ST_REDUCE) {
+        /* y keeps the group's dims (N and C for a pool): groups are numbered in y's own order,
+           which for N x C x 1 x 1 x 1 is the same in both layouts */
+        _fc3d_store((T*)F.y, grp, (float)mean);
+        return;
+    }
+    F.stats_of[grp] = make_float2((float)mean, (float)invstd);
+    if (F.flags & FC3D_OP_UPDATE_RUNNING_STATS) {
+        const double m = F.momentum;
+        F.running_mean[grp] = (float)((1.0 - m) * F.running_mean[grp] + m * mean);
+        F.running_var[grp] = (float)((1.0 - m) * F.running_var[grp] + m * var * F.sg.count / (F.sg.count - 1.0));
+    }
+    if (F.flags & FC3D_OP_SAVE_BATCH_STATS) {
+        F.save_mean[grp] = (float)mean;
+        F.save_invstd[grp] = (float)invstd;
+    }
+}
+
+/* Every statistics group, one warp each (grid-stride, so any number of groups is covered). */
+template <typename T>
+static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_finalize_kernel(const _fc3d_finalize_params F) {
+    const int lane = threadIdx.x % 32;
+    const int64_t warps = (int64_t)gridDim.x * (_FC3D_THREADS / 32);
+    /* the loop bound is warp-uniform, so _fc3d_finalize_group's shuffles always see a whole warp */
+    for (int64_t grp = (int64_t)blockIdx.x * (_FC3D_THREADS / 32) + threadIdx.x / 32; grp < F.sg.groups; grp += warps)
+        _fc3d_finalize_group<T>(F, grp, lane);
+}
+
+/* >>engine-direct --------------------------------------------------------------------------------
+   One thread per output element, gathering the input taps that reach it. Statistics units: a
+   block owns whole units, `rows` consecutive rows along H of one (n, c, d) plane (one row when a
+   statistics op keeps H, so no unit straddles a group), and writes each unit's partial to
+   (group, slot), the slot numbered row-major over the unit coordinates (n, c, d, row block) the
+   group does not keep.
+   Step arguments: arg[0] rows per unit, arg[1] units per plane, arg[2] units, arg[3] store,
+   arg[4] op_begin, arg[5] op_end, arg[6] one unit per warp (else per block);
+   variant = source * 4 + math. */
+#define _FC3D_UNIT_TARGET 4096   /* elements a unit aims for: work for a block, few partials */
+#define _FC3D_WARP_UNIT_MAX 1024 /* units this small go one per warp */
+
+typedef struct _fc3d_direct_params {
+    fc3d_geom_ g;
     const void* x;
     const void* wt;
     const void* bias;
     void* y;
     int op_begin, op_end;
     int store;           /* fc3d_store */
-    int gather;          /* gather unit partials */
+    int gather;          /* gather partials for sg */
     float* inter;        /* the float32 intermediate, conv-output sized, in y's layout */
-    double2* partials;   /* units x (sum, sum of squares) */
+    double2* partials;   /* groups x slots */
+    fc3d_stat_geom_ sg;
     int64_t unit_rows, units_per_plane, units;
-    _fc3d_dev_op ops[FC3D_MAX_OPS];
-} _fc3d_pass_params;
+    int warp_units;      /* one unit per warp (small units), else one per block */
+    _fc3d_dev_chain chain;
+} _fc3d_direct_params;
 
-static __device__ __forceinline__ int64_t _fc3d_y_index(const _fc3d_dims& g, int64_t n, int64_t c, int64_t d,
+static __device__ __forceinline__ int64_t _fc3d_y_index(const fc3d_geom_& g, int64_t n, int64_t c, int64_t d,
                                                          int64_t h, int64_t w) {
     return g.layout == FC3D_LAYOUT_NDHWC ? (((n * g.d + d) * g.h + h) * g.w + w) * g.cout + c
                                          : (((n * g.cout + c) * g.d + d) * g.h + h) * g.w + w;
@@ -1097,9 +1311,9 @@ static __device__ __forceinline__ int64_t _fc3d_tap(int64_t o, int p, int k, int
    dim, o = i*s - p + k*dl, so tap k contributes where (o + p - k*dl) is a non-negative multiple of s
    below the input size. */
 template <typename T, int MATH>
-static __device__ float _fc3d_conv_at(const _fc3d_pass_params& P, int64_t n, int64_t c, int64_t od, int64_t oh,
+static __device__ float _fc3d_conv_at(const _fc3d_direct_params& P, int64_t n, int64_t c, int64_t od, int64_t oh,
                                       int64_t ow) {
-    const _fc3d_dims& g = P.g;
+    const fc3d_geom_& g = P.g;
     const T* x = (const T*)P.x;
     const T* wt = (const T*)P.wt;
     const int64_t cig = g.cin / g.groups, cog = g.cout / g.groups, grp = c / cog, co = c % cog;
@@ -1134,264 +1348,1428 @@ static __device__ float _fc3d_conv_at(const _fc3d_pass_params& P, int64_t n, int
     return acc;
 }
 
-/* Applies ops [begin, end) to the value at logical position (n, c, d, h, w). */
-static __device__ float _fc3d_apply_ops(const _fc3d_pass_params& P, float v, int64_t n, int64_t c, int64_t d,
-                                        int64_t h, int64_t w) {
-    const _fc3d_dims& g = P.g;
-    for (int i = P.op_begin; i < P.op_end; i++) {
-        const _fc3d_dev_op& op = P.ops[i];
-        switch (op.kind) {
-        case FC3D_OP_SCALE: v *= op.value; break;
-        case FC3D_OP_ADD_CHANNEL: v += op.bias[c]; break;
-        case FC3D_OP_RELU: v = v < 0.0f ? 0.0f : v; break; /* NaN stays NaN, as in PyTorch */
-        case FC3D_OP_GELU: v = 0.5f * v * (1.0f + erff(v * 0.70710678118654752f)); break;
-        case FC3D_OP_GELU_TANH:
-            v = 0.5f * v * (1.0f + tanhf(0.79788456080286536f * (v + 0.044715f * v * v * v)));
-            break;
-        case FC3D_OP_BATCHNORM_TRAIN: {
-            const float2 st = op.stats[c];
-            v = (v - st.x) * st.y;
-            if (op.flags & FC3D_OP_AFFINE) v = v * op.weight[c] + op.bias[c];
-            break;
-        }
-        case FC3D_OP_BATCHNORM_INFER:
-            v = (v - op.running_mean[c]) / sqrtf(op.running_var[c] + op.eps);
-            if (op.flags & FC3D_OP_AFFINE) v = v * op.weight[c] + op.bias[c];
-            break;
-        case FC3D_OP_GROUPNORM: {
-            const float2 st = op.stats[n * op.groups + c / (g.cout / op.groups)];
-            v = (v - st.x) * st.y;
-            if (op.flags & FC3D_OP_AFFINE) v = v * op.weight[c] + op.bias[c];
-            break;
-        }
-        case FC3D_OP_LAYERNORM: {
-            /* group: the leading 5 - norm_dims logical indices; position: the trailing ones */
-            int64_t grp, pos;
-            switch (op.norm_dims) {
-            case 1: grp = ((n * g.cout + c) * g.d + d) * g.h + h; pos = w; break;
-            case 2: grp = (n * g.cout + c) * g.d + d; pos = h * g.w + w; break;
-            case 3: grp = n * g.cout + c; pos = (d * g.h + h) * g.w + w; break;
-            default: grp = n; pos = ((c * g.d + d) * g.h + h) * g.w + w; break;
-            }
-            const float2 st = op.stats[grp];
-            v = (v - st.x) * st.y;
-            if (op.flags & FC3D_OP_AFFINE) v = v * op.weight[pos] + op.bias[pos];
-            break;
-        }
-        case FC3D_OP_SUB_SPATIAL_MEAN: v -= op.stats[n * g.cout + c].x; break;
-        default: break; /* a pool is never applied per element: its finalize writes y */
+/* Where a unit's partial goes: its group (the kept coordinates) and its slot (the others). */
+static __device__ __forceinline__ int64_t _fc3d_direct_partial_index(const _fc3d_direct_params& P, int64_t n,
+                                                                      int64_t c, int64_t d, int64_t hb) {
+    const fc3d_stat_geom_& s = P.sg;
+    const int64_t co[4] = {n, c, d, hb}, ext[4] = {P.g.n, P.g.cout, P.g.d, P.units_per_plane};
+    const unsigned kbit[4] = {_FC3D_K_N, _FC3D_K_C, _FC3D_K_D, _FC3D_K_H};
+    int64_t grp = 0, slot = 0;
+    for (int k = 0; k < 4; k++) {
+        if (k == 1 && (s.keep & _FC3D_K_C)) {
+            grp = grp * (ext[1] / s.cpg) + co[1] / s.cpg;
+            slot = slot * s.cpg + co[1] % s.cpg;
+        } else if (s.keep & kbit[k]) {
+            grp = grp * ext[k] + co[k];
+        } else {
+            slot = slot * ext[k] + co[k];
         }
     }
-    return v;
+    return grp * s.slots + slot;
 }
 
-/* Fixed-order sum over the block: each warp by a butterfly (lanes combine in a fixed pattern and
-   IEEE addition commutes, so every lane agrees), then warp 0 over the warps in index order. */
-static __device__ double2 _fc3d_block_sum(double2 v, double2* scratch) {
-    for (int m = 16; m > 0; m >>= 1) {
-        v.x += __shfl_xor_sync(0xffffffffu, v.x, m);
-        v.y += __shfl_xor_sync(0xffffffffu, v.y, m);
-    }
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, nwarps = blockDim.x / 32;
-    if (lane == 0) scratch[warp] = v;
-    __syncthreads();
-    double2 total = make_double2(0.0, 0.0);
-    if (threadIdx.x == 0)
-        for (int i = 0; i < nwarps; i++) {
-            total.x += scratch[i].x;
-            total.y += scratch[i].y;
-        }
-    __syncthreads(); /* scratch is reused by the next unit */
-    return total;
-}
-
-/* >>kernels --------------------------------------------------------------------------------------*/
-/* One pass: each block owns whole statistics units (rows [h0, h0 + unit_rows) of one (n, c, d)
-   plane), computes or reads their values, applies the pass's ops, stores and/or gathers. */
+/* One unit: computes or reads its values, applies the pass's ops, stores, and returns the
+   (sum, sum of squares) this thread gathered. The threads of a unit are `lanes` consecutive ones
+   from `lane` 0. */
 template <typename T, int SOURCE, int MATH>
-static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_pass_kernel(const _fc3d_pass_params P) {
-    __shared__ double2 scratch[_FC3D_THREADS / 32];
-    const _fc3d_dims& g = P.g;
+static __device__ __forceinline__ double2 _fc3d_direct_unit(const _fc3d_direct_params& P, int64_t u, int lane,
+                                                            int lanes) {
+    const fc3d_geom_& g = P.g;
+    const int64_t ext[5] = {g.n, g.cout, g.d, g.h, g.w};
     T* y = (T*)P.y;
-    for (int64_t u = blockIdx.x; u < P.units; u += gridDim.x) {
-        int64_t t = u / P.units_per_plane;
-        const int64_t h0 = (u % P.units_per_plane) * P.unit_rows;
-        const int64_t d = t % g.d;
-        t /= g.d;
-        const int64_t c = t % g.cout, n = t / g.cout;
-        const int64_t rows = h0 + P.unit_rows <= g.h ? P.unit_rows : g.h - h0;
-        double2 part = make_double2(0.0, 0.0);
-        for (int64_t e = threadIdx.x; e < rows * g.w; e += blockDim.x) {
-            const int64_t h = h0 + e / g.w, w = e % g.w;
-            const int64_t yi = _fc3d_y_index(g, n, c, d, h, w);
-            float v = SOURCE == FC3D_SOURCE_CONV ? _fc3d_conv_at<T, MATH>(P, n, c, d, h, w) : P.inter[yi];
-            v = _fc3d_apply_ops(P, v, n, c, d, h, w);
-            if (P.store == FC3D_STORE_INTERMEDIATE) {
-                P.inter[yi] = v;
-            } else if (P.store == FC3D_STORE_Y) {
-                _fc3d_store(y, yi, v);
-                v = _fc3d_round_to(v, y); /* statistics of what was stored */
-            }
-            part.x += (double)v;
-            part.y += (double)v * (double)v;
+    int64_t t = u / P.units_per_plane;
+    const int64_t h0 = (u % P.units_per_plane) * P.unit_rows;
+    const int64_t d = t % g.d;
+    t /= g.d;
+    const int64_t c = t % g.cout, n = t / g.cout;
+    const int64_t rows = h0 + P.unit_rows <= g.h ? P.unit_rows : g.h - h0;
+    double2 part = make_double2(0.0, 0.0);
+    for (int64_t e = lane; e < rows * g.w; e += lanes) {
+        const int64_t co[5] = {n, c, d, h0 + e / g.w, e % g.w};
+        const int64_t yi = _fc3d_y_index(g, n, c, d, co[3], co[4]);
+        float v = SOURCE == FC3D_SOURCE_CONV ? _fc3d_conv_at<T, MATH>(P, n, c, d, co[3], co[4]) : P.inter[yi];
+        v = _fc3d_apply_ops(P.chain, P.op_begin, P.op_end, v, ext, co);
+        if (P.store == FC3D_STORE_INTERMEDIATE) {
+            P.inter[yi] = v;
+        } else if (P.store == FC3D_STORE_Y) {
+            _fc3d_store(y, yi, v);
+            v = _fc3d_round_to(v, y); /* statistics of what was stored */
         }
-        if (P.gather) {
-            part = _fc3d_block_sum(part, scratch);
-            if (threadIdx.x == 0) P.partials[u] = part;
-        }
+        part.x += (double)v;
+        part.y += (double)v * (double)v;
     }
+    return part;
 }
 
-typedef struct _fc3d_finalize_params {
-    int kind;
-    unsigned flags;
-    float eps, momentum;
-    int64_t groups;
-    int64_t units_per_group; /* partial units summed into one group */
-    int64_t bn_stride;       /* BATCHNORM_TRAIN: units of one (n, c) block; 0 for contiguous groups */
-    int64_t bn_channels;
-    double count;            /* elements per group */
-    const double2* partials;
-    float2* stats;
-    float* running_mean;
-    float* running_var;
-    float* save_mean;
-    float* save_invstd;
-    void* y; /* pool: N x C output */
-} _fc3d_finalize_params;
+/* Where unit u's partial goes. */
+static __device__ __forceinline__ int64_t _fc3d_direct_unit_partial(const _fc3d_direct_params& P, int64_t u) {
+    const int64_t hb = u % P.units_per_plane, t = u / P.units_per_plane;
+    return _fc3d_direct_partial_index(P, t / P.g.d / P.g.cout, (t / P.g.d) % P.g.cout, t % P.g.d, hb);
+}
 
-/* One statistics group, by one warp: a fixed-order sum of its units' partials, then the group's
-   mean and 1/std and whatever the op writes from them. */
-template <typename T>
-static __device__ void _fc3d_finalize_group(const _fc3d_finalize_params& F, int64_t grp, int lane) {
-    double2 s = make_double2(0.0, 0.0);
-    for (int64_t j = lane; j < F.units_per_group; j += 32) {
-        /* a channel's units are one block of bn_stride units per batch image */
-        const int64_t u = F.bn_stride ? ((j / F.bn_stride) * F.bn_channels + grp) * F.bn_stride + j % F.bn_stride
-                                      : grp * F.units_per_group + j;
-        s.x += F.partials[u].x;
-        s.y += F.partials[u].y;
-    }
-    for (int m = 16; m > 0; m >>= 1) {
-        s.x += __shfl_xor_sync(0xffffffffu, s.x, m);
-        s.y += __shfl_xor_sync(0xffffffffu, s.y, m);
-    }
-    if (lane) return;
-    const double mean = s.x / F.count;
-    double var = s.y / F.count - mean * mean;
-    if (var < 0.0) var = 0.0; /* rounding can take a constant group's variance below zero */
-    const double invstd = 1.0 / sqrt(var + (double)F.eps);
-    if (F.kind == FC3D_OP_GLOBAL_AVG_POOL) {
-        _fc3d_store((T*)F.y, grp, (float)mean);
+/* One pass. Units of a block's worth of elements go one per block; small units (a LayerNorm row)
+   one per warp, so no thread idles on a 64-element row. Partials are reduced in a fixed order
+   either way. */
+template <typename T, int SOURCE, int MATH>
+static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_direct_pass_kernel(const _fc3d_direct_params P) {
+    __shared__ double2 scratch[_FC3D_THREADS / 32];
+    if (P.warp_units) {
+        const int lane = threadIdx.x % 32, wpb = _FC3D_THREADS / 32;
+        /* the loop bound is warp-uniform: every shuffle below sees the whole warp */
+        for (int64_t u = (int64_t)blockIdx.x * wpb + threadIdx.x / 32; u < P.units; u += (int64_t)gridDim.x * wpb) {
+            double2 part = _fc3d_direct_unit<T, SOURCE, MATH>(P, u, lane, 32);
+            if (!P.gather) continue;
+            for (int m = 16; m > 0; m >>= 1) {
+                part.x += __shfl_xor_sync(0xffffffffu, part.x, m);
+                part.y += __shfl_xor_sync(0xffffffffu, part.y, m);
+            }
+            if (lane == 0) P.partials[_fc3d_direct_unit_partial(P, u)] = part;
+        }
         return;
     }
-    F.stats[grp] = make_float2((float)mean, (float)invstd);
-    if (F.flags & FC3D_OP_UPDATE_RUNNING_STATS) {
-        const double m = F.momentum;
-        F.running_mean[grp] = (float)((1.0 - m) * F.running_mean[grp] + m * mean);
-        F.running_var[grp] = (float)((1.0 - m) * F.running_var[grp] + m * var * F.count / (F.count - 1.0));
-    }
-    if (F.flags & FC3D_OP_SAVE_BATCH_STATS) {
-        F.save_mean[grp] = (float)mean;
-        F.save_invstd[grp] = (float)invstd;
+    for (int64_t u = blockIdx.x; u < P.units; u += gridDim.x) {
+        double2 part = _fc3d_direct_unit<T, SOURCE, MATH>(P, u, threadIdx.x, blockDim.x);
+        if (P.gather) {
+            part = _fc3d_block_sum(part, scratch);
+            if (threadIdx.x == 0) P.partials[_fc3d_direct_unit_partial(P, u)] = part;
+        }
     }
 }
 
-/* Every statistics group, one warp each (grid-stride, so any number of groups is covered). */
-template <typename T>
-static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_finalize_kernel(const _fc3d_finalize_params F) {
-    const int lane = threadIdx.x % 32;
-    const int64_t warps = (int64_t)gridDim.x * (_FC3D_THREADS / 32);
-    /* the loop bound is warp-uniform, so _fc3d_finalize_group's shuffles always see a whole warp */
-    for (int64_t grp = (int64_t)blockIdx.x * (_FC3D_THREADS / 32) + threadIdx.x / 32; grp < F.groups; grp += warps)
-        _fc3d_finalize_group<T>(F, grp, lane);
+static int _fc3d_direct_can_implement(const fc3d_plan* p, char* why, size_t n) {
+    (void)p;
+    if (why && n) why[0] = 0;
+    return 1;
 }
 
-/* >>launchers ------------------------------------------------------------------------------------*/
-static int _fc3d_overlaps(const void* a, size_t an, const void* b, size_t bn) {
-    const char* pa = (const char*)a;
-    const char* pb = (const char*)b;
-    return a && b && an && bn && pa < pb + bn && pb < pa + an;
+/* Rows per unit and units per (n, c, d) plane of a plan's direct passes. */
+static void _fc3d_direct_units(const fc3d_plan* p, int64_t* rows_out, int64_t* hu_out) {
+    const fc3d_geom_* g = &p->_private.geom;
+    int64_t rows = (_FC3D_UNIT_TARGET + g->w - 1) / g->w;
+    int i;
+    for (i = 0; i < p->desc.num_ops; i++)
+        if (p->_private.stat[i].keep & _FC3D_K_H) rows = 1;
+    if (rows > g->h) rows = g->h;
+    *rows_out = rows;
+    *hu_out = (g->h + rows - 1) / rows;
 }
 
-/* No tensor the run writes may overlap any other tensor it binds: a pass reading x, a weight or a
-   statistic another pass (or block) is writing would give order-dependent results. The workspace
-   counts as the bytes the run uses, from the aligned base. */
+/* A direct pass step (and the finalize of what it gathers): source, ops [op_begin, op_end), store,
+   and the statistics op whose partials it writes (-1: none). Other engines use it too, for passes
+   that only read back the intermediate. */
+static void _fc3d_direct_add_pass(fc3d_plan* p, int pass, int source, int op_begin, int op_end, int store,
+                                  int stat_op) {
+    fc3d_plan_private_* pr = &p->_private;
+    const fc3d_geom_* g = &pr->geom;
+    int64_t rows, hu;
+    fc3d_step_* s;
+    _fc3d_direct_units(p, &rows, &hu);
+    if (stat_op >= 0) {
+        fc3d_stat_geom_* sg = &pr->stat[stat_op];
+        /* slots: the unit coordinates (n, channel within group, d, row block) the group does not keep */
+        sg->slots = ((sg->keep & _FC3D_K_N) ? 1 : g->n) * ((sg->keep & _FC3D_K_C) ? sg->cpg : g->cout) *
+                    ((sg->keep & _FC3D_K_D) ? 1 : g->d) * ((sg->keep & _FC3D_K_H) ? 1 : hu);
+    }
+    s = _fc3d_add_step(pr, _FC3D_STEP_DIRECT_PASS, pass, stat_op);
+    s->variant = source * 4 + (source == FC3D_SOURCE_CONV ? _fc3d_enum_int(&p->desc.math) : FC3D_MATH_FP32);
+    s->block = _FC3D_THREADS;
+    s->arg[6] = rows * g->w <= _FC3D_WARP_UNIT_MAX; /* one unit per warp */
+    s->grid = _fc3d_grid(s->arg[6] ? (g->n * g->cout * g->d * hu + _FC3D_THREADS / 32 - 1) / (_FC3D_THREADS / 32)
+                                   : g->n * g->cout * g->d * hu);
+    s->arg[0] = rows;
+    s->arg[1] = hu;
+    s->arg[2] = g->n * g->cout * g->d * hu;
+    s->arg[3] = store;
+    s->arg[4] = op_begin;
+    s->arg[5] = op_end;
+    if (stat_op >= 0) _fc3d_add_finalize(pr, pass, stat_op);
+}
+
+static void _fc3d_direct_plan_steps(fc3d_plan* p) {
+    int i;
+    for (i = 0; i < p->num_passes; i++) {
+        const fc3d_pass* ps = &p->passes[i];
+        _fc3d_direct_add_pass(p, i, ps->source, ps->op_begin, ps->op_end, ps->store, ps->stat_op);
+    }
+}
+
+static void _fc3d_direct_workspace(fc3d_plan* p) { (void)p; /* the shared regions are all it uses */ }
+
+/* >>engine-implicit-gemm -------------------------------------------------------------------------
+   Output-phase decomposition: per dim, o = s*q + r; the taps of residue r form an arithmetic
+   progression t = t0 + j*(s/g), g = gcd(s, dl), reading input i = q + c0 - j*(dl/g). Each phase
+   (rd, rh, rw) is an implicit GEMM (M = positions of the phase in one sample, N = C_out/groups,
+   K = active taps x C_in/groups), so the zeros that the stride inserts are never multiplied. Phases
+   with no taps run the same kernel with an empty K loop, so they get bias and epilogue in the
+   same launch.
+
+   Tiles: a CTA owns 128 positions of one phase of one sample x BN output channels of one group.
+   Per dim, residues fall into two classes of equal Q (r < O mod s: Q = O/s + 1, else O/s), so all
+   phases of a class have the same tile count; tiles are numbered class by class, phase fastest,
+   which keeps the tile table at 8 entries for any stride and lets the phases of one output region
+   run side by side (their strided stores meet in L2).
+
+   Operands are staged in shared memory as [k][m] and [k][n] (m, n contiguous) with row strides
+   = 8 (mod 32) words, so the 32 lanes of each fragment load hit 32 different banks. A is gathered
+   with 4-byte cp.async (zero-fill for taps outside the input); in NCDHW consecutive m are
+   consecutive x addresses for one (tap, channel). Taps that no row of the tile can reach are
+   skipped (per-dim contiguous ranges). B comes from a per-run re-layout of the weight,
+   [group][kd][kh][kw][ci][co padded to BN], already rounded/split for the math mode.
+   3xTF32 (the FP32 math mode) sums each 32-deep K chunk's small*big + big*small + big*big in a
+   fresh tensor-core accumulator and adds it into an FP32 register accumulator with IEEE adds, so
+   the tensor core's own accumulation never carries a sum along more than 32 of K. (Splitting the
+   big and small terms into separate accumulators per 8-deep step measured worse: 1.8e-5 against
+   1.0e-5 rel-L2 on the hardest chain of the GPU tests, since the tensor core adds its accumulator
+   input to the products in one step.) */
+enum { _FC3D_TC_TF32 = 0, _FC3D_TC_3XTF32 = 1, _FC3D_TC_HALF = 2 };
+/* TF32 operand rounding: 0 = truncation (raw fp32 bits into the tensor core, which uses the top 10
+   mantissa bits), 1 = cvt.rna. See NOTES.md for which matches cuDNN. */
+#ifndef _FC3D_TC_TF32_RND
+#define _FC3D_TC_TF32_RND 1
+#endif
+
+typedef struct _fc3d_tc_geom {
+    int64_t n, cin, cout, di, hi, wi, d, h, w;
+    int k[3], s[3], p[3], dl[3];
+    int groups;
+    int layout; /* 1 = NCDHW, 2 = NDHWC */
+} _fc3d_tc_geom;
+
+/* Everything the kernels need except pointers; built once at plan time. */
+typedef struct _fc3d_tc_kparams {
+    int64_t n, cin, cout, cin_g, cout_g, cout_pad;
+    int64_t idhw, odhw;
+    int64_t prefix[9];     /* tiles before class c, within one sample */
+    int64_t cls_nres[8];   /* phases in class c */
+    int64_t cls_tpp[8];    /* tiles per phase of class c */
+    int cls_cnt[8][3], cls_base[8][3], cls_q[8][3];
+    int in[3], out[3], k[3], s[3], p[3], dl[3];
+    int groups, ntn, layout, store, stats;
+    int out_f32;           /* y is float whatever T is (a float32 intermediate) */
+    int64_t ws_half; /* float elements of one weight copy (3xTF32 keeps two) */
+} _fc3d_tc_kparams;
+
+typedef struct _fc3d_tc_plan {
+    _fc3d_tc_kparams kp;
+    int bn;              /* output-channel tile: 32, 64 or 128 */
+    int math;
+    int64_t tiles_per_sample;
+    size_t ws_bytes;
+    int ok;
+} _fc3d_tc_plan;
+
+#define _FC3D_TC_BM 128
+#define _FC3D_TC_BK 32
+#define _FC3D_TC_NT 128
+#define _FC3D_TC_ST 3
+#define _FC3D_TC_SA (_FC3D_TC_BM + 8)
+
+typedef struct _fc3d_tc_kinfo { int64_t xoff, woff; int cd, ch, cw, valid; } _fc3d_tc_kinfo;
+typedef struct _fc3d_tc_row { int64_t xbase, ospat; int qd, qh, qw, pad; } _fc3d_tc_row;
+
+/* ---------------------------------------------------------------- small device helpers */
+static __device__ __forceinline__ float _fc3d_tc_tof(float v) { return v; }
+static __device__ __forceinline__ float _fc3d_tc_tof(__half v) { return __half2float(v); }
+static __device__ __forceinline__ float _fc3d_tc_tof(__nv_bfloat16 v) { return __bfloat162float(v); }
+template <typename T> static __device__ __forceinline__ T _fc3d_tc_fromf(float v);
+template <> __device__ __forceinline__ float _fc3d_tc_fromf<float>(float v) { return v; }
+template <> __device__ __forceinline__ __half _fc3d_tc_fromf<__half>(float v) { return __float2half_rn(v); }
+template <> __device__ __forceinline__ __nv_bfloat16 _fc3d_tc_fromf<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+
+static __device__ __forceinline__ uint32_t _fc3d_tc_rna(float v)
+{
+    uint32_t r;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(v));
+    return r;
+}
+static __device__ __forceinline__ uint32_t _fc3d_tc_smem(const void* p)
+{
+    return (uint32_t)__cvta_generic_to_shared(p);
+}
+static __device__ __forceinline__ void _fc3d_tc_cp4(void* dst, const void* src, bool ok)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(_fc3d_tc_smem(dst)), "l"(src),
+                 "r"(ok ? 4 : 0));
+}
+static __device__ __forceinline__ void _fc3d_tc_cp16(void* dst, const void* src, bool ok)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(_fc3d_tc_smem(dst)), "l"(src),
+                 "r"(ok ? 16 : 0));
+}
+static __device__ __forceinline__ void _fc3d_tc_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N> static __device__ __forceinline__ void _fc3d_tc_wait()
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
+static __device__ __forceinline__ void _fc3d_tc_mma_tf32(float* c, const uint32_t* a, const uint32_t* b)
+{
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+template <bool BF> static __device__ __forceinline__ void _fc3d_tc_mma_k16(float* c, const uint32_t* a, const uint32_t* b)
+{
+    if (BF)
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+                     "{%8,%9}, {%0,%1,%2,%3};\n"
+                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    else
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+                     "{%8,%9}, {%0,%1,%2,%3};\n"
+                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+template <bool BF> static __device__ __forceinline__ uint32_t _fc3d_tc_pack(float lo, float hi)
+{
+    if (BF) {
+        __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+        return *reinterpret_cast<uint32_t*>(&v);
+    } else {
+        __half2 v = __floats2half2_rn(lo, hi);
+        return *reinterpret_cast<uint32_t*>(&v);
+    }
+}
+
+/* Taps of residue r along one dim: t = t0 + j*tstep, input offset c = c0 - j*cstep, j < nt. */
+static __host__ __device__ inline void _fc3d_tc_dim_taps(int r, int k, int s, int p, int dl, int* nt, int* t0,
+                                                       int* c0, int* tstep, int* cstep)
+{
+    int a = s, b = dl;
+    while (b) { int t = a % b; a = b; b = t; }
+    *tstep = s / a;
+    *cstep = dl / a;
+    *nt = 0; *t0 = 0; *c0 = 0;
+    int lim = k < *tstep ? k : *tstep;
+    for (int t = 0; t < lim; ++t) {
+        int num = r + p - t * dl;
+        if (num % s == 0) {
+            *t0 = t;
+            *c0 = num / s;
+            *nt = (k - 1 - t) / *tstep + 1;
+            return;
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- weight re-layout */
+template <typename T, int MATH, int RND>
+static __global__ void _fc3d_tc_prep(_fc3d_tc_kparams P, const T* __restrict__ w, float* __restrict__ ws)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+    __trap(); /* TF32 and cp.async need sm_80; the run refuses older devices before launching */
+#else
+    const int64_t kt = (int64_t)P.k[0] * P.k[1] * P.k[2];
+    const int64_t total = P.ws_half;
+    for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += (int64_t)gridDim.x * blockDim.x) {
+        int64_t co = e % P.cout_pad;
+        int64_t rest = e / P.cout_pad;
+        int64_t ci = rest % P.cin_g;
+        rest /= P.cin_g;
+        int64_t tap = rest % kt;
+        int64_t gi = rest / kt;
+        float v = 0.f;
+        if (co < P.cout_g) v = _fc3d_tc_tof(w[((gi * P.cin_g + ci) * P.cout_g + co) * kt + tap]);
+        if (MATH == _FC3D_TC_TF32) {
+            ws[e] = RND ? __uint_as_float(_fc3d_tc_rna(v)) : v;
+        } else if (MATH == _FC3D_TC_3XTF32) {
+            float big = __uint_as_float(_fc3d_tc_rna(v));
+            ws[e] = big;
+            ws[e + total] = __uint_as_float(_fc3d_tc_rna(v - big));
+        } else {
+            /* the fragment loads convert again; storing the already-rounded value makes that exact */
+            if (sizeof(T) == 2 && std::is_same<T, __nv_bfloat16>::value)
+                ws[e] = __bfloat162float(__float2bfloat16_rn(v));
+            else
+                ws[e] = __half2float(__float2half_rn(v));
+        }
+    }
+#endif
+}
+
+/* ---------------------------------------------------------------- main kernel */
+template <int BN, int MATH>
+struct _fc3d_tc_cfg {
+    static constexpr int SB = BN + 8;
+    static constexpr int NB = (MATH == _FC3D_TC_3XTF32) ? 2 : 1;
+    static constexpr int A_FL = _FC3D_TC_BK * _FC3D_TC_SA;
+    static constexpr int B_FL = _FC3D_TC_BK * SB * NB;
+    static constexpr size_t PIPE = (size_t)_FC3D_TC_ST * (A_FL + B_FL) * 4;
+    static constexpr size_t KINFO = (size_t)(_FC3D_TC_ST + 1) * _FC3D_TC_BK * sizeof(_fc3d_tc_kinfo);
+    static constexpr size_t ROWS = (size_t)_FC3D_TC_BM * sizeof(_fc3d_tc_row);
+    static constexpr size_t SMEM = PIPE + KINFO + ROWS + 256;
+    static constexpr int WN = BN / 2;   /* 4 warps: 2 along M (64 rows each) x 2 along N */
+    static constexpr int NT8 = WN / 8;
+    static_assert((size_t)(BN * (_FC3D_TC_BM + 4) + 4 + 16 * BN) * 4 <= PIPE, "epilogue staging must fit");
+};
+
+template <typename T, int MATH, int RND, int BN, typename Epi>
+static __global__ void __launch_bounds__(_FC3D_TC_NT, 2)
+_fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restrict__ wt, const T* __restrict__ bias,
+              T* __restrict__ y, Epi epi)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+    __trap(); /* mma.sync TF32 and cp.async need sm_80; the run refuses older devices before launching */
+#else
+    typedef _fc3d_tc_cfg<BN, MATH> C;
+    constexpr int BM = _FC3D_TC_BM, BK = _FC3D_TC_BK, ST = _FC3D_TC_ST, SA = _FC3D_TC_SA, SB = C::SB;
+    extern __shared__ __align__(16) unsigned char _fc3d_tc_sm[];
+    float* As = reinterpret_cast<float*>(_fc3d_tc_sm);
+    float* Bs = As + ST * C::A_FL;
+    _fc3d_tc_kinfo* KI = reinterpret_cast<_fc3d_tc_kinfo*>(_fc3d_tc_sm + C::PIPE);
+    _fc3d_tc_row* RW = reinterpret_cast<_fc3d_tc_row*>(_fc3d_tc_sm + C::PIPE + C::KINFO);
+    int* DI = reinterpret_cast<int*>(_fc3d_tc_sm + C::PIPE + C::KINFO + C::ROWS); /* [3][8] per-dim tap data */
+
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int64_t tile = blockIdx.x;
+    const int ntile = blockIdx.y % P.ntn;
+    const int gi = blockIdx.y / P.ntn;
+    const int64_t n = blockIdx.z;
+
+    int cls = 0;
+    while (cls < 7 && tile >= P.prefix[cls + 1]) ++cls;
+    const int local = (int)(tile - P.prefix[cls]);
+    const int nres = (int)P.cls_nres[cls];
+    const int tl = local / nres;
+    int ph = local - tl * nres;
+    int r[3], Q[3];
+    {
+        const int cw = P.cls_cnt[cls][2], ch = P.cls_cnt[cls][1];
+        r[2] = P.cls_base[cls][2] + ph % cw; ph /= cw;
+        r[1] = P.cls_base[cls][1] + ph % ch;
+        r[0] = P.cls_base[cls][0] + ph / ch;
+        Q[0] = P.cls_q[cls][0]; Q[1] = P.cls_q[cls][1]; Q[2] = P.cls_q[cls][2];
+    }
+    const int Mp = Q[0] * Q[1] * Q[2];
+    const int m0 = tl * BM;
+    const int mcount = (Mp - m0) < BM ? (Mp - m0) : BM;
+    const int QHW = Q[1] * Q[2];
+
+    /* per-dim taps and the range of them that some row of this tile can reach */
+    if (tid < 3) {
+        const int d = tid;
+        const int rd = d == 0 ? r[0] : (d == 1 ? r[1] : r[2]);
+        const int kd = d == 0 ? P.k[0] : (d == 1 ? P.k[1] : P.k[2]);
+        const int sd = d == 0 ? P.s[0] : (d == 1 ? P.s[1] : P.s[2]);
+        const int pd = d == 0 ? P.p[0] : (d == 1 ? P.p[1] : P.p[2]);
+        const int dld = d == 0 ? P.dl[0] : (d == 1 ? P.dl[1] : P.dl[2]);
+        const int ind = d == 0 ? P.in[0] : (d == 1 ? P.in[1] : P.in[2]);
+        int nt, t0, c0, tstep, cstep;
+        _fc3d_tc_dim_taps(rd, kd, sd, pd, dld, &nt, &t0, &c0, &tstep, &cstep);
+        const int pf = m0, pl = m0 + mcount - 1;
+        const int qdf = pf / QHW, qdl = pl / QHW;
+        const int rf = pf - qdf * QHW, rl = pl - qdl * QHW;
+        int lo, hi;
+        if (d == 0) { lo = (int)qdf; hi = (int)qdl; }
+        else if (d == 1) {
+            if (qdf == qdl) { lo = (int)(rf / Q[2]); hi = (int)(rl / Q[2]); } else { lo = 0; hi = Q[1] - 1; }
+        } else {
+            if (pf / Q[2] == pl / Q[2]) { lo = (int)(rf % Q[2]); hi = (int)(rl % Q[2]); } else { lo = 0; hi = Q[2] - 1; }
+        }
+        int jlo = nt, jhi = -1;
+        for (int j = 0; j < nt; ++j) {
+            const int c = c0 - j * cstep;
+            if (hi + c >= 0 && lo + c <= ind - 1) { if (j < jlo) jlo = j; jhi = j; }
+        }
+        int na = jhi >= jlo ? jhi - jlo + 1 : 0;
+        DI[d * 8 + 0] = na;
+        DI[d * 8 + 1] = t0 + jlo * tstep;
+        DI[d * 8 + 2] = tstep;
+        DI[d * 8 + 3] = c0 - jlo * cstep;
+        DI[d * 8 + 4] = cstep;
+    }
+    /* row table: input base offset and phase coordinates of each row */
+    {
+        const int m = tid; /* BM == NT */
+        _fc3d_tc_row rw;
+        if (m < mcount) {
+            const int pp = m0 + m;
+            const int qd = pp / QHW;
+            const int rr = pp - qd * QHW;
+            const int qh = rr / Q[2];
+            const int qw = rr - qh * Q[2];
+            rw.qd = qd; rw.qh = qh; rw.qw = qw;
+            rw.ospat = (((int64_t)P.s[0] * qd + r[0]) * P.out[1] + ((int64_t)P.s[1] * qh + r[1])) * P.out[2] +
+                       ((int64_t)P.s[2] * qw + r[2]);
+            if (P.layout == 1)
+                rw.xbase = (n * P.cin + (int64_t)gi * P.cin_g) * P.idhw + ((int64_t)qd * P.in[1] + qh) * P.in[2] + qw;
+            else
+                rw.xbase = (n * P.idhw + ((int64_t)qd * P.in[1] + qh) * P.in[2] + qw) * P.cin + (int64_t)gi * P.cin_g;
+        } else {
+            rw.qd = -(1 << 29); rw.qh = 0; rw.qw = 0; rw.xbase = 0; rw.ospat = 0;
+        }
+        rw.pad = 0;
+        RW[m] = rw;
+    }
+    __syncthreads();
+    const int na0 = DI[0], na1 = DI[8], na2 = DI[16];
+    const int Kact = na0 * na1 * na2 * (int)P.cin_g;
+    const int nchunks = (Kact + BK - 1) / BK;
+    const int cin_g = (int)P.cin_g;
+    const bool uni = (cin_g % BK) == 0;
+
+    auto kinfo = [&](int c) { /* warp 0 */
+        const int k = c * BK + lane;
+        _fc3d_tc_kinfo ki;
+        if (k < Kact) {
+            int tap = k / cin_g;
+            const int ci = k - tap * cin_g;
+            const int jw = tap % na2; tap /= na2;
+            const int jh = tap % na1;
+            const int jd = tap / na1;
+            const int td = DI[1] + jd * DI[2], cd = DI[3] - jd * DI[4];
+            const int th = DI[9] + jh * DI[10], chh = DI[11] - jh * DI[12];
+            const int tw = DI[17] + jw * DI[18], cw = DI[19] - jw * DI[20];
+            if (P.layout == 1)
+                ki.xoff = (int64_t)ci * P.idhw + ((int64_t)cd * P.in[1] + chh) * P.in[2] + cw;
+            else
+                ki.xoff = (((int64_t)cd * P.in[1] + chh) * P.in[2] + cw) * P.cin + ci;
+            ki.woff = ((((int64_t)gi * P.k[0] + td) * P.k[1] + th) * P.k[2] + tw) * P.cin_g + ci;
+            ki.woff = ki.woff * P.cout_pad + (int64_t)ntile * BN;
+            ki.cd = cd; ki.ch = chh; ki.cw = cw; ki.valid = 1;
+        } else {
+            ki.xoff = 0; ki.woff = 0; ki.cd = -(1 << 29); ki.ch = 0; ki.cw = 0; ki.valid = 0;
+        }
+        KI[(c % (ST + 1)) * BK + lane] = ki;
+    };
+
+    auto load = [&](int c) {
+        const _fc3d_tc_kinfo* ki = KI + (c % (ST + 1)) * BK;
+        float* as = As + (c % ST) * C::A_FL;
+        float* bs = Bs + (c % ST) * C::B_FL;
+        const unsigned I0 = P.in[0], I1 = P.in[1], I2 = P.in[2];
+        if (uni) { /* the chunk is BK consecutive channels of one tap: one bounds test per row */
+            const _fc3d_tc_kinfo e = ki[0];
+            if (P.layout == 1) {
+                const _fc3d_tc_row rw = RW[tid];
+                const bool ok = (unsigned)(rw.qd + e.cd) < I0 && (unsigned)(rw.qh + e.ch) < I1 &&
+                                (unsigned)(rw.qw + e.cw) < I2;
+                const T* src = ok ? x + rw.xbase + e.xoff : x;
+                const int64_t step = ok ? P.idhw : 0;
+#pragma unroll
+                for (int kl = 0; kl < BK; ++kl) {
+                    if (sizeof(T) == 4)
+                        _fc3d_tc_cp4(as + kl * SA + tid, src, ok);
+                    else
+                        as[kl * SA + tid] = ok ? _fc3d_tc_tof(*src) : 0.f;
+                    src += step;
+                }
+            } else {
+                const int kl0 = lane & 7, ml = lane >> 3;
+#pragma unroll
+                for (int j = 0; j < BM / 16; ++j) {
+                    const int m = (j * 4 + warp) * 4 + ml;
+                    const _fc3d_tc_row rw = RW[m];
+                    const bool ok = (unsigned)(rw.qd + e.cd) < I0 && (unsigned)(rw.qh + e.ch) < I1 &&
+                                    (unsigned)(rw.qw + e.cw) < I2;
+                    const T* src = ok ? x + rw.xbase + e.xoff + kl0 : x;
+#pragma unroll
+                    for (int jj = 0; jj < BK / 8; ++jj) {
+                        const int kl = jj * 8 + kl0;
+                        if (sizeof(T) == 4)
+                            _fc3d_tc_cp4(as + kl * SA + m, ok ? src + jj * 8 : x, ok);
+                        else
+                            as[kl * SA + m] = ok ? _fc3d_tc_tof(src[jj * 8]) : 0.f;
+                    }
+                }
+            }
+        } else if (P.layout == 1) {
+            const _fc3d_tc_row rw = RW[tid];
+            const T* xb = x + rw.xbase;
+#pragma unroll 8
+            for (int kl = 0; kl < BK; ++kl) {
+                const _fc3d_tc_kinfo& e = ki[kl];
+                const bool ok = (unsigned)(rw.qd + e.cd) < I0 && (unsigned)(rw.qh + e.ch) < I1 &&
+                                (unsigned)(rw.qw + e.cw) < I2;
+                if (sizeof(T) == 4)
+                    _fc3d_tc_cp4(as + kl * SA + tid, ok ? (const void*)(xb + e.xoff) : (const void*)x, ok);
+                else
+                    as[kl * SA + tid] = ok ? _fc3d_tc_tof(xb[e.xoff]) : 0.f;
+            }
+        } else {
+            const int kl0 = lane & 7, ml = lane >> 3;
+#pragma unroll
+            for (int j = 0; j < BM / 16; ++j) {
+                const int m = (j * 4 + warp) * 4 + ml;
+                const _fc3d_tc_row rw = RW[m];
+                const T* xb = x + rw.xbase;
+#pragma unroll
+                for (int jj = 0; jj < BK / 8; ++jj) {
+                    const int kl = jj * 8 + kl0;
+                    const _fc3d_tc_kinfo& e = ki[kl];
+                    const bool ok = (unsigned)(rw.qd + e.cd) < I0 && (unsigned)(rw.qh + e.ch) < I1 &&
+                                    (unsigned)(rw.qw + e.cw) < I2;
+                    if (sizeof(T) == 4)
+                        _fc3d_tc_cp4(as + kl * SA + m, ok ? (const void*)(xb + e.xoff) : (const void*)x, ok);
+                    else
+                        as[kl * SA + m] = ok ? _fc3d_tc_tof(xb[e.xoff]) : 0.f;
+                }
+            }
+        }
+        constexpr int SEGS = BK * BN / 4;
+#pragma unroll
+        for (int i = 0; i < SEGS / _FC3D_TC_NT; ++i) {
+            const int sg = tid + i * _FC3D_TC_NT;
+            const int row = sg / (BN / 4), c4 = (sg % (BN / 4)) * 4;
+            const _fc3d_tc_kinfo& e = ki[row];
+            const bool ok = e.valid != 0;
+            const float* src = ok ? wt + e.woff + c4 : wt;
+            _fc3d_tc_cp16(bs + row * SB + c4, src, ok);
+            if (MATH == _FC3D_TC_3XTF32)
+                _fc3d_tc_cp16(bs + BK * SB + row * SB + c4, ok ? src + P.ws_half : wt, ok);
+        }
+    };
+
+    constexpr int NT8 = C::NT8;
+    const int wm = warp & 1, wn = warp >> 1;
+    const int g = lane >> 2, t = lane & 3;
+    float acc[4][NT8][4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < NT8; ++j)
+#pragma unroll
+            for (int q = 0; q < 4; ++q) acc[i][j][q] = 0.f;
+
+    if (nchunks > 0) {
+        if (warp == 0)
+            for (int c = 0; c < ST && c < nchunks; ++c) kinfo(c);
+        __syncthreads();
+#pragma unroll
+        for (int c = 0; c < ST - 1; ++c) {
+            if (c < nchunks) load(c);
+            _fc3d_tc_commit();
+        }
+        for (int c = 0; c < nchunks; ++c) {
+            _fc3d_tc_wait<ST - 2>();
+            __syncthreads();
+            if (c + ST - 1 < nchunks) load(c + ST - 1);
+            _fc3d_tc_commit();
+            if (warp == 0 && c + ST < nchunks) kinfo(c + ST);
+            const float* as = As + (c % ST) * C::A_FL + wm * 64 + g;
+            const float* bs = Bs + (c % ST) * C::B_FL + wn * C::WN + g;
+            if (MATH == _FC3D_TC_HALF) {
+                constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
+#pragma unroll
+                for (int kk = 0; kk < BK / 16; ++kk) {
+                    const float* a0 = as + (kk * 16 + 2 * t) * SA;
+                    uint32_t af[4][4], bf[NT8][2];
+#pragma unroll
+                    for (int mi = 0; mi < 4; ++mi) {
+                        const float* ap = a0 + mi * 16;
+                        af[mi][0] = _fc3d_tc_pack<BF>(ap[0], ap[SA]);
+                        af[mi][1] = _fc3d_tc_pack<BF>(ap[8], ap[SA + 8]);
+                        af[mi][2] = _fc3d_tc_pack<BF>(ap[8 * SA], ap[9 * SA]);
+                        af[mi][3] = _fc3d_tc_pack<BF>(ap[8 * SA + 8], ap[9 * SA + 8]);
+                    }
+                    const float* b0 = bs + (kk * 16 + 2 * t) * SB;
+#pragma unroll
+                    for (int ni = 0; ni < NT8; ++ni) {
+                        const float* bp = b0 + ni * 8;
+                        bf[ni][0] = _fc3d_tc_pack<BF>(bp[0], bp[SB]);
+                        bf[ni][1] = _fc3d_tc_pack<BF>(bp[8 * SB], bp[9 * SB]);
+                    }
+#pragma unroll
+                    for (int mi = 0; mi < 4; ++mi)
+#pragma unroll
+                        for (int ni = 0; ni < NT8; ++ni) _fc3d_tc_mma_k16<BF>(acc[mi][ni], af[mi], bf[ni]);
+                }
+            } else if (MATH == _FC3D_TC_TF32) {
+#pragma unroll
+                for (int kk = 0; kk < BK / 8; ++kk) {
+                    const float* a0 = as + (kk * 8 + t) * SA;
+                    uint32_t af[4][4], bf[NT8][2];
+#pragma unroll
+                    for (int mi = 0; mi < 4; ++mi) {
+                        const float* ap = a0 + mi * 16;
+                        const float v0 = ap[0], v1 = ap[8], v2 = ap[4 * SA], v3 = ap[4 * SA + 8];
+                        if (RND) {
+                            af[mi][0] = _fc3d_tc_rna(v0); af[mi][1] = _fc3d_tc_rna(v1);
+                            af[mi][2] = _fc3d_tc_rna(v2); af[mi][3] = _fc3d_tc_rna(v3);
+                        } else {
+                            af[mi][0] = __float_as_uint(v0); af[mi][1] = __float_as_uint(v1);
+                            af[mi][2] = __float_as_uint(v2); af[mi][3] = __float_as_uint(v3);
+                        }
+                    }
+                    const float* b0 = bs + (kk * 8 + t) * SB;
+#pragma unroll
+                    for (int ni = 0; ni < NT8; ++ni) {
+                        bf[ni][0] = __float_as_uint(b0[ni * 8]);
+                        bf[ni][1] = __float_as_uint(b0[ni * 8 + 4 * SB]);
+                    }
+#pragma unroll
+                    for (int mi = 0; mi < 4; ++mi)
+#pragma unroll
+                        for (int ni = 0; ni < NT8; ++ni) _fc3d_tc_mma_tf32(acc[mi][ni], af[mi], bf[ni]);
+                }
+            } else { /* 3xTF32: per-chunk partial sums, added into acc with IEEE fp32 adds */
+                float tmp[4][NT8][4];
+#pragma unroll
+                for (int i = 0; i < 4; ++i)
+#pragma unroll
+                    for (int j = 0; j < NT8; ++j)
+#pragma unroll
+                        for (int q = 0; q < 4; ++q) tmp[i][j][q] = 0.f;
+#pragma unroll
+                for (int kk = 0; kk < BK / 8; ++kk) {
+                    const float* a0 = as + (kk * 8 + t) * SA;
+                    uint32_t ab[4][4], asm_[4][4];
+#pragma unroll
+                    for (int mi = 0; mi < 4; ++mi) {
+                        const float* ap = a0 + mi * 16;
+                        const float v[4] = {ap[0], ap[8], ap[4 * SA], ap[4 * SA + 8]};
+#pragma unroll
+                        for (int q = 0; q < 4; ++q) {
+                            ab[mi][q] = _fc3d_tc_rna(v[q]);
+                            asm_[mi][q] = _fc3d_tc_rna(v[q] - __uint_as_float(ab[mi][q]));
+                        }
+                    }
+                    const float* b0 = bs + (kk * 8 + t) * SB;
+#pragma unroll
+                    for (int ni = 0; ni < NT8; ++ni) {
+                        uint32_t bb[2], bsm[2];
+                        bb[0] = __float_as_uint(b0[ni * 8]);
+                        bb[1] = __float_as_uint(b0[ni * 8 + 4 * SB]);
+                        bsm[0] = __float_as_uint(b0[BK * SB + ni * 8]);
+                        bsm[1] = __float_as_uint(b0[BK * SB + ni * 8 + 4 * SB]);
+#pragma unroll
+                        for (int mi = 0; mi < 4; ++mi) {
+                            _fc3d_tc_mma_tf32(tmp[mi][ni], asm_[mi], bb);
+                            _fc3d_tc_mma_tf32(tmp[mi][ni], ab[mi], bsm);
+                            _fc3d_tc_mma_tf32(tmp[mi][ni], ab[mi], bb);
+                        }
+                    }
+                }
+#pragma unroll
+                for (int i = 0; i < 4; ++i)
+#pragma unroll
+                    for (int j = 0; j < NT8; ++j)
+#pragma unroll
+                        for (int q = 0; q < 4; ++q) acc[i][j][q] += tmp[i][j][q];
+            }
+        }
+        _fc3d_tc_wait<0>();
+        __syncthreads();
+    }
+
+    /* ---- epilogue: stage the tile in shared memory so stores run along the contiguous axis */
+    const int CS = P.layout == 1 ? BM + 4 : BM + 1;
+    float* Cs = As;
+#pragma unroll
+    for (int mi = 0; mi < 4; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < NT8; ++ni) {
+            const int m = wm * 64 + mi * 16 + g, nn = wn * C::WN + ni * 8 + 2 * t;
+            Cs[nn * CS + m] = acc[mi][ni][0];
+            Cs[(nn + 1) * CS + m] = acc[mi][ni][1];
+            Cs[nn * CS + m + 8] = acc[mi][ni][2];
+            Cs[(nn + 1) * CS + m + 8] = acc[mi][ni][3];
+        }
+    __syncthreads();
+    const int64_t cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * BN;
+    const int nvalid = (int)((P.cout_g - (int64_t)ntile * BN) < BN ? (P.cout_g - (int64_t)ntile * BN) : BN);
+    const int64_t tps = gridDim.x;
+    if (P.layout == 1) {
+        for (int cl = warp; cl < nvalid; cl += 4) {
+            const int64_t cg = cbase + cl;
+            const float bv = bias ? _fc3d_tc_tof(bias[cg]) : 0.f;
+            T* yc = y + (n * P.cout + cg) * P.odhw;
+            double s = 0.0, ss = 0.0; /* squares in double, as the direct engine: E[x^2] - mean^2 cancels */
+#pragma unroll
+            for (int i = 0; i < BM / 32; ++i) {
+                const int m = lane + 32 * i;
+                if (m < mcount) {
+                    const _fc3d_tc_row& rw = RW[m];
+                    const int64_t od = (int64_t)P.s[0] * rw.qd + r[0];
+                    const int64_t oh = (int64_t)P.s[1] * rw.qh + r[1];
+                    const int64_t ow = (int64_t)P.s[2] * rw.qw + r[2];
+                    float v = epi.apply(Cs[cl * CS + m] + bv, n, cg, od, oh, ow);
+                    if (P.store && P.out_f32) {
+                        reinterpret_cast<float*>(y)[(n * P.cout + cg) * P.odhw + rw.ospat] = v;
+                    } else if (P.store) {
+                        const T tv = _fc3d_tc_fromf<T>(v);
+                        yc[rw.ospat] = tv;
+                        v = _fc3d_tc_tof(tv);
+                    }
+                    s += v; ss += (double)v * v;
+                }
+            }
+            if (P.stats) {
+                double ds = s, dss = ss;
+#pragma unroll
+                for (int o = 16; o > 0; o >>= 1) {
+                    ds += __shfl_xor_sync(0xffffffffu, ds, o);
+                    dss += __shfl_xor_sync(0xffffffffu, dss, o);
+                }
+                if (lane == 0) epi.partial(n, cg, tile, tps, ds, dss);
+            }
+        }
+    } else {
+        constexpr int NJ = BN / 32 > 0 ? BN / 32 : 1;
+        double s[NJ], ss[NJ];
+        float bv[NJ];
+#pragma unroll
+        for (int j = 0; j < NJ; ++j) {
+            const int cl = lane + 32 * j;
+            s[j] = 0.0; ss[j] = 0.0;
+            bv[j] = (bias && cl < nvalid) ? _fc3d_tc_tof(bias[cbase + cl]) : 0.f;
+        }
+        for (int m = warp; m < mcount; m += 4) {
+            const _fc3d_tc_row& rw = RW[m];
+            const int64_t od = (int64_t)P.s[0] * rw.qd + r[0];
+            const int64_t oh = (int64_t)P.s[1] * rw.qh + r[1];
+            const int64_t ow = (int64_t)P.s[2] * rw.qw + r[2];
+            T* yr = y + (n * P.odhw + rw.ospat) * P.cout + cbase;
+#pragma unroll
+            for (int j = 0; j < NJ; ++j) {
+                const int cl = lane + 32 * j;
+                if (cl < nvalid) {
+                    float v = epi.apply(Cs[cl * CS + m] + bv[j], n, cbase + cl, od, oh, ow);
+                    if (P.store && P.out_f32) {
+                        reinterpret_cast<float*>(y)[(n * P.odhw + rw.ospat) * P.cout + cbase + cl] = v;
+                    } else if (P.store) {
+                        const T tv = _fc3d_tc_fromf<T>(v);
+                        yr[cl] = tv;
+                        v = _fc3d_tc_tof(tv);
+                    }
+                    s[j] += v; ss[j] += (double)v * v;
+                }
+            }
+        }
+        if (P.stats) {
+            double2* red = reinterpret_cast<double2*>(Cs + ((BN * CS + 3) & ~3));
+#pragma unroll
+            for (int j = 0; j < NJ; ++j) red[warp * BN + lane + 32 * j] = make_double2(s[j], ss[j]);
+            __syncthreads();
+            for (int cl = tid; cl < nvalid; cl += _FC3D_TC_NT) {
+                double ds = 0.0, dss = 0.0;
+#pragma unroll
+                for (int w = 0; w < 4; ++w) {
+                    const double2 v = red[w * BN + cl];
+                    ds += v.x; dss += v.y;
+                }
+                epi.partial(n, cbase + cl, tile, tps, ds, dss);
+            }
+        }
+    }
+#endif
+}
+
+/* ---------------------------------------------------------------- host side */
+/* Plan: no CUDA calls. math: _FC3D_TC_*. Returns 0 on success. */
+static int _fc3d_tc_plan_init(_fc3d_tc_plan* pl, const _fc3d_tc_geom* g, int math)
+{
+    _fc3d_tc_kparams& P = pl->kp;
+    pl->ok = 0;
+    if (g->groups <= 0 || g->cin % g->groups || g->cout % g->groups) return 1;
+    if (g->layout != 1 && g->layout != 2) return 2;
+    P.n = g->n; P.cin = g->cin; P.cout = g->cout;
+    P.groups = g->groups;
+    P.cin_g = g->cin / g->groups;
+    P.cout_g = g->cout / g->groups;
+    const int64_t I[3] = {g->di, g->hi, g->wi}, O[3] = {g->d, g->h, g->w};
+    for (int d = 0; d < 3; ++d) {
+        if (I[d] <= 0 || O[d] <= 0 || g->k[d] <= 0 || g->s[d] <= 0 || g->dl[d] <= 0 || g->p[d] < 0) return 3;
+        if (I[d] > (1 << 30) || O[d] > (1 << 30)) return 3;
+        P.in[d] = (int)I[d]; P.out[d] = (int)O[d];
+        P.k[d] = g->k[d]; P.s[d] = g->s[d]; P.p[d] = g->p[d]; P.dl[d] = g->dl[d];
+    }
+    P.idhw = I[0] * I[1] * I[2];
+    P.odhw = O[0] * O[1] * O[2];
+    int bn = P.cout_g <= 32 ? 32 : (P.cout_g <= 64 ? 64 : 128);
+    if (math == _FC3D_TC_3XTF32 && bn > 64) bn = 64;
+    pl->bn = bn;
+    pl->math = math;
+    P.cout_pad = (P.cout_g + bn - 1) / bn * bn;
+    P.ntn = (int)(P.cout_pad / bn);
+    P.layout = g->layout;
+    P.store = 1; P.stats = 0; P.out_f32 = 0;
+    const int64_t kt = (int64_t)g->k[0] * g->k[1] * g->k[2];
+    P.ws_half = (int64_t)g->groups * kt * P.cin_g * P.cout_pad;
+    if (P.ws_half * (int64_t)(P.cin_g) > ((int64_t)1 << 60)) return 4;
+    if (kt * P.cin_g > ((int64_t)1 << 30)) return 4;
+    pl->ws_bytes = (size_t)P.ws_half * sizeof(float) * (math == _FC3D_TC_3XTF32 ? 2 : 1);
+    int64_t tot = 0;
+    for (int c = 0; c < 8; ++c) {
+        const int cb[3] = {(c >> 2) & 1, (c >> 1) & 1, c & 1};
+        int64_t nres = 1, mp = 1;
+        for (int d = 0; d < 3; ++d) {
+            const int64_t qq = O[d] / g->s[d], rem = O[d] % g->s[d];
+            const int64_t cnt = cb[d] ? g->s[d] - rem : rem;
+            const int64_t q = cb[d] ? qq : qq + 1;
+            P.cls_cnt[c][d] = (int)cnt;
+            P.cls_base[c][d] = cb[d] ? (int)rem : 0;
+            P.cls_q[c][d] = (int)q;
+            nres *= cnt; mp *= q;
+        }
+        if (mp > 0x7fffffffLL - _FC3D_TC_BM) return 5;
+        const int64_t tpp = mp > 0 ? (mp + _FC3D_TC_BM - 1) / _FC3D_TC_BM : 0;
+        P.prefix[c] = tot;
+        P.cls_nres[c] = nres > 0 ? nres : 1;
+        P.cls_tpp[c] = tpp;
+        tot += nres * tpp;
+    }
+    P.prefix[8] = tot;
+    pl->tiles_per_sample = tot;
+    if (tot <= 0 || tot > 0x7fffffffLL) return 5;
+    if ((int64_t)g->groups * P.ntn > 65535 || g->n > 65535 || g->n <= 0) return 6;
+    pl->ok = 1;
+    return 0;
+}
+
+static size_t _fc3d_tc_workspace_bytes(const _fc3d_tc_plan* pl) { return pl->ws_bytes; }
+
+template <typename T, int MATH, int RND, int BN, typename Epi>
+static cudaError_t _fc3d_tc_launch_main(const _fc3d_tc_kparams& P, int64_t tiles, const T* x, const float* ws,
+                                        const T* bias, T* y, const Epi& epi, cudaStream_t st)
+{
+    typedef _fc3d_tc_cfg<BN, MATH> C;
+    auto kern = _fc3d_tc_main<T, MATH, RND, BN, Epi>;
+    cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)C::SMEM);
+    if (e != cudaSuccess) return e;
+    dim3 grid((unsigned)tiles, (unsigned)(P.groups * P.ntn), (unsigned)P.n);
+    kern<<<grid, _FC3D_TC_NT, C::SMEM, st>>>(P, x, ws, bias, y, epi);
+    return cudaPeekAtLastError();
+}
+
+/* How the implicit-GEMM engine plugs into the plan: its plan-time data lives in
+   plan._private.engine_data; its steps are one weight re-layout per run, then one GEMM launch per
+   pass that computes the convolution. Passes that read the intermediate back, and statistics the
+   GEMM tiles cannot gather (groups that keep D, H or W, e.g. a LayerNorm over W), run as direct
+   passes over the stored intermediate.
+   Step arguments of _FC3D_STEP_TC_CONV: arg[0] store, arg[1] op_begin, arg[2] op_end;
+   variant (both TC steps) = _FC3D_TC_* math. */
+typedef char _fc3d_tc_plan_fits[sizeof(_fc3d_tc_plan) <= FC3D_ENGINE_DATA_BYTES_ ? 1 : -1];
+
+static int _fc3d_tc_math_of(int math) {
+    return math == FC3D_MATH_TF32 ? _FC3D_TC_TF32 : math == FC3D_MATH_HALF ? _FC3D_TC_HALF : _FC3D_TC_3XTF32;
+}
+
+static int _fc3d_tc_plan_of(const fc3d_plan* p, _fc3d_tc_plan* tp) {
+    const fc3d_geom_* g = &p->_private.geom;
+    _fc3d_tc_geom tg;
+    int k;
+    tg.n = g->n; tg.cin = g->cin; tg.cout = g->cout; tg.di = g->di; tg.hi = g->hi; tg.wi = g->wi;
+    tg.d = g->d; tg.h = g->h; tg.w = g->w;
+    for (k = 0; k < 3; k++) { tg.k[k] = g->k[k]; tg.s[k] = g->s[k]; tg.p[k] = g->p[k]; tg.dl[k] = g->dl[k]; }
+    tg.groups = g->groups;
+    tg.layout = g->layout;
+    memset(tp, 0, sizeof *tp);
+    return _fc3d_tc_plan_init(tp, &tg, _fc3d_tc_math_of(_fc3d_enum_int(&p->desc.math)));
+}
+
+/* Whether the GEMM tiles of a conv pass can write op i's partials: a tile covers one phase of one
+   sample, so only groups over whole (n, channel) blocks. */
+static int _fc3d_tc_gathers(const fc3d_plan* p, int i) {
+    return !(p->_private.stat[i].keep & (_FC3D_K_D | _FC3D_K_H | _FC3D_K_W));
+}
+
+static int _fc3d_igemm_can_implement(const fc3d_plan* p, char* why, size_t n) {
+    static const char* const limit[7] = {
+        "", "groups do not divide the channels", "layout", "a dimension past 2^30",
+        "the weight is too large for its 32-bit tap indexing", "a phase of one sample has 2^31 or more outputs",
+        "batch > 65535, or groups x channel tiles > 65535 (grid limits)"};
+    _fc3d_tc_plan tp;
+    const int code = _fc3d_tc_plan_of(p, &tp);
+    int i;
+    if (code) {
+        snprintf(why, n, "%s", limit[code > 0 && code < 7 ? code : 0]);
+        return 0;
+    }
+    for (i = 0; i < p->num_passes; i++) {
+        const fc3d_pass* ps = &p->passes[i];
+        if (p->strategy == FC3D_STRATEGY_RECOMPUTE && ps->stat_op >= 0 && !_fc3d_tc_gathers(p, ps->stat_op)) {
+            snprintf(why, n, "ops[%d] (%s) keeps statistics per row or plane, which a recomputing pass cannot gather "
+                             "from GEMM tiles", ps->stat_op, _fc3d_op_info_of(&p->desc.ops[ps->stat_op])->name);
+            return 0;
+        }
+    }
+    if (why && n) why[0] = 0;
+    return 1;
+}
+
+static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
+    fc3d_plan_private_* pr = &p->_private;
+    _fc3d_tc_plan* tp = (_fc3d_tc_plan*)pr->engine_data.bytes;
+    fc3d_step_* s;
+    int i;
+    _fc3d_tc_plan_of(p, tp);
+    s = _fc3d_add_step(pr, _FC3D_STEP_TC_PREP, 0, -1);
+    s->variant = tp->math;
+    s->block = 256;
+    s->grid = (unsigned)((tp->kp.ws_half + 255) / 256 < 4096 ? (tp->kp.ws_half + 255) / 256 : 4096);
+    for (i = 0; i < p->num_passes; i++) {
+        const fc3d_pass* ps = &p->passes[i];
+        if (ps->source != FC3D_SOURCE_CONV) {
+            _fc3d_direct_add_pass(p, i, ps->source, ps->op_begin, ps->op_end, ps->store, ps->stat_op);
+            continue;
+        }
+        const int tiles_gather = ps->stat_op >= 0 && _fc3d_tc_gathers(p, ps->stat_op);
+        s = _fc3d_add_step(pr, _FC3D_STEP_TC_CONV, i, tiles_gather ? ps->stat_op : -1);
+        s->variant = tp->math;
+        s->block = _FC3D_TC_NT;
+        s->grid = (unsigned)tp->tiles_per_sample;
+        s->arg[0] = ps->store;
+        s->arg[1] = ps->op_begin;
+        s->arg[2] = ps->op_end;
+        if (tiles_gather) {
+            fc3d_stat_geom_* sg = &pr->stat[ps->stat_op];
+            /* slots: (n, channel within group) where the group does not keep them, then the tile */
+            sg->slots = ((sg->keep & _FC3D_K_N) ? 1 : pr->geom.n) * ((sg->keep & _FC3D_K_C) ? sg->cpg : pr->geom.cout) *
+                        tp->tiles_per_sample;
+            _fc3d_add_finalize(pr, i, ps->stat_op);
+        } else if (ps->stat_op >= 0) {
+            /* the stored intermediate read back once for statistics the tiles cannot gather */
+            _fc3d_direct_add_pass(p, i, FC3D_SOURCE_INTERMEDIATE, ps->op_end, ps->op_end, FC3D_STORE_NONE,
+                                  ps->stat_op);
+        }
+    }
+}
+
+static void _fc3d_igemm_workspace(fc3d_plan* p) {
+    _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 0,
+                 _fc3d_tc_workspace_bytes((const _fc3d_tc_plan*)p->_private.engine_data.bytes));
+}
+
+/* The epilogue the GEMM tiles apply before their one store: the pass's ops, and the statistics
+   partials of the pass's op at (group, slot). */
+typedef struct _fc3d_tc_epi {
+    _fc3d_dev_chain chain;
+    int op_begin, op_end;
+    int64_t ext[5];
+    double2* partials;
+    fc3d_stat_geom_ sg;
+    __device__ float apply(float v, int64_t n, int64_t c, int64_t od, int64_t oh, int64_t ow) const {
+        if (op_begin == op_end) return v;
+        const int64_t co[5] = {n, c, od, oh, ow};
+        return _fc3d_apply_ops(chain, op_begin, op_end, v, ext, co);
+    }
+    __device__ void partial(int64_t n, int64_t c, int64_t tile, int64_t tiles, double sum, double sumsq) const {
+        const int keep_n = (sg.keep & _FC3D_K_N) != 0, keep_c = (sg.keep & _FC3D_K_C) != 0;
+        const int64_t grp = (keep_n ? n : 0) * (keep_c ? ext[1] / sg.cpg : 1) + (keep_c ? c / sg.cpg : 0);
+        const int64_t slot = ((keep_n ? 0 : n) * (keep_c ? sg.cpg : ext[1]) + (keep_c ? c % sg.cpg : c)) * tiles + tile;
+        partials[grp * sg.slots + slot] = make_double2(sum, sumsq);
+    }
+} _fc3d_tc_epi;
+
+/* >>engines --------------------------------------------------------------------------------------
+   In priority order: the planner takes the first that can implement the desc. */
+typedef struct _fc3d_engine_info {
+    fc3d_engine id;
+    const char* name;
+    int (*can_implement)(const fc3d_plan* p, char* why, size_t n); /* 1 = yes; else why says why not */
+    void (*plan_steps)(fc3d_plan* p);                              /* steps for p->passes */
+    void (*workspace)(fc3d_plan* p);                               /* adds the engine's regions */
+} _fc3d_engine_info;
+
+static const _fc3d_engine_info _fc3d_engines[] = {
+    {FC3D_ENGINE_IMPLICIT_GEMM, "implicit_gemm", _fc3d_igemm_can_implement, _fc3d_igemm_plan_steps,
+     _fc3d_igemm_workspace},
+    {FC3D_ENGINE_DIRECT, "direct", _fc3d_direct_can_implement, _fc3d_direct_plan_steps, _fc3d_direct_workspace},
+};
+#define _FC3D_NUM_ENGINES ((int)(sizeof _fc3d_engines / sizeof _fc3d_engines[0]))
+
+static const _fc3d_engine_info* _fc3d_engine_by_id(int id) {
+    int i;
+    for (i = 0; i < _FC3D_NUM_ENGINES; i++)
+        if ((int)_fc3d_engines[i].id == id) return &_fc3d_engines[i];
+    return NULL;
+}
+
+FC3D_API const char* fc3d_engine_name(fc3d_engine engine) {
+    const int id = _fc3d_enum_int(&engine);
+    const _fc3d_engine_info* e = _fc3d_engine_by_id(id);
+    return id == FC3D_ENGINE_AUTO ? "auto" : e ? e->name : "unknown";
+}
+
+/* >>planning -------------------------------------------------------------------------------------*/
+static void _fc3d_plan_passes(fc3d_plan* p) {
+    const fc3d_plan_desc* d = &p->desc;
+    int cuts[FC3D_MAX_OPS], ncuts = 0, i, j;
+    for (i = 0; i < d->num_ops; i++)
+        if (_fc3d_op_info_of(&d->ops[i])->stats != _FC3D_ST_NONE) cuts[ncuts++] = i;
+    p->num_passes = 0;
+    if (d->num_ops > 0 && _fc3d_op_info_of(&d->ops[d->num_ops - 1])->stats == _FC3D_ST_REDUCE) {
+        p->strategy = FC3D_STRATEGY_RECOMPUTE;
+        for (j = 0; j < ncuts; j++) {
+            fc3d_pass* ps = &p->passes[p->num_passes++];
+            ps->source = FC3D_SOURCE_CONV;
+            ps->op_begin = 0;
+            ps->op_end = cuts[j];
+            ps->store = FC3D_STORE_NONE;
+            ps->stat_op = cuts[j];
+        }
+        return;
+    }
+    p->strategy = FC3D_STRATEGY_MATERIALIZE;
+    for (j = 0; j <= ncuts; j++) {
+        fc3d_pass* ps = &p->passes[p->num_passes++];
+        ps->source = j == 0 ? FC3D_SOURCE_CONV : FC3D_SOURCE_INTERMEDIATE;
+        ps->op_begin = j == 0 ? 0 : cuts[j - 1];
+        ps->op_end = j < ncuts ? cuts[j] : d->num_ops;
+        ps->store = j < ncuts ? FC3D_STORE_INTERMEDIATE : FC3D_STORE_Y;
+        ps->stat_op = j < ncuts ? cuts[j] : -1;
+    }
+}
+
+/* The one workspace layout: shared regions, then the engine's. Called once, by fc3d_plan_init. */
+static void _fc3d_workspace_layout(fc3d_plan* p, const _fc3d_engine_info* e) {
+    fc3d_plan_private_* pr = &p->_private;
+    size_t partials = 0;
+    int i, any = 0;
+    for (i = 0; i < p->desc.num_ops; i++) {
+        const fc3d_stat_geom_* s = &pr->stat[i];
+        const size_t b = (size_t)(s->groups * s->slots) * sizeof(double) * 2;
+        if (s->groups) any = 1;
+        if (b > partials) partials = b;
+    }
+    if (any && p->strategy == FC3D_STRATEGY_MATERIALIZE && p->desc.dtype != FC3D_DTYPE_F32)
+        _fc3d_ws_add(pr, _FC3D_WS_INTERMEDIATE, (size_t)(pr->geom.n * pr->geom.cout * pr->geom.d * pr->geom.h * pr->geom.w) *
+                                                    sizeof(float));
+    _fc3d_ws_add(pr, _FC3D_WS_PARTIALS, partials);
+    for (i = 0; i < p->desc.num_ops; i++)
+        if (pr->stat[i].groups && _fc3d_op_info_of(&p->desc.ops[i])->stats != _FC3D_ST_REDUCE)
+            _fc3d_ws_add(pr, _FC3D_WS_STATS + i, (size_t)pr->stat[i].groups * 2 * sizeof(float));
+    e->workspace(p);
+}
+
+/* The engine for the plan: the forced one, or the first in priority order that can implement it. */
+static fc3d_result _fc3d_choose_engine(fc3d_plan* p, const _fc3d_engine_info** out) {
+    char why[FC3D_MESSAGE_LEN];
+    const int forced = _fc3d_enum_int(&p->desc.engine);
+    int i;
+    for (i = 0; i < _FC3D_NUM_ENGINES; i++) {
+        const _fc3d_engine_info* e = &_fc3d_engines[i];
+        if (forced != FC3D_ENGINE_AUTO && (int)e->id != forced) continue;
+        if (e->can_implement(p, why, sizeof why)) {
+            *out = e;
+            return FC3D_SUCCESS;
+        }
+        if (forced != FC3D_ENGINE_AUTO)
+            return _fc3d_fail(p->message, FC3D_ERROR_ENGINE_REFUSED, "engine %s: %s", e->name, why);
+    }
+    /* the direct engine accepts every valid desc, so only a forced id without an entry gets here */
+    return _fc3d_fail(p->message, FC3D_ERROR_ENGINE, "engine = %d", forced);
+}
+
+FC3D_API fc3d_result fc3d_plan_init(fc3d_plan* plan, const fc3d_plan_desc* desc) {
+    fc3d_plan* p = plan;
+    fc3d_plan_private_* pr;
+    const _fc3d_engine_info* engine = NULL;
+    fc3d_result r;
+    int64_t cd[5];
+    int i;
+    if (!p) return FC3D_ERROR_NULL_ARGUMENT;
+    memset(p, 0, sizeof *p);
+    pr = &p->_private;
+    if (!desc) {
+        p->result = _fc3d_fail(p->message, FC3D_ERROR_NULL_ARGUMENT, "desc is NULL");
+        return p->result;
+    }
+#define _FC3D_CHECK(expr)                       \
+    do {                                        \
+        r = (expr);                             \
+        if (r != FC3D_SUCCESS) goto failed;     \
+    } while (0)
+    p->desc = fc3d_plan_desc_defaults(desc);
+    _FC3D_CHECK(_fc3d_validate_conv(&p->desc.conv, p->message));
+    _FC3D_CHECK(_fc3d_validate_enums(&p->desc, p->message));
+    {
+        const fc3d_conv_desc* c = &p->desc.conv;
+        fc3d_geom_* g = &pr->geom;
+        int64_t xe, we, taps = 1;
+        for (i = 0; i < 3; i++) {
+            int64_t o = ((int64_t)c->in_size[i] - 1) * c->stride[i] - 2 * (int64_t)c->padding[i] +
+                        (int64_t)c->dilation[i] * (c->kernel[i] - 1) + c->output_padding[i] + 1;
+            if (o <= 0)
+                _FC3D_CHECK(_fc3d_fail(p->message, FC3D_ERROR_CONV_OUTPUT_SIZE, "output size[%d] (%s) = %lld", i,
+                                       _fc3d_dim_name[i], (long long)o));
+            if (o > 0x7fffffff)
+                _FC3D_CHECK(_fc3d_fail(p->message, FC3D_ERROR_SIZE_OVERFLOW, "output size[%d] (%s) = %lld", i,
+                                       _fc3d_dim_name[i], (long long)o));
+            p->conv_size[i] = o;
+            taps = _fc3d_mul(taps, c->kernel[i]);
+            g->k[i] = c->kernel[i]; g->s[i] = c->stride[i]; g->p[i] = c->padding[i]; g->dl[i] = c->dilation[i];
+        }
+        g->n = c->batch; g->cin = c->in_channels; g->cout = c->out_channels;
+        g->di = c->in_size[0]; g->hi = c->in_size[1]; g->wi = c->in_size[2];
+        g->d = p->conv_size[0]; g->h = p->conv_size[1]; g->w = p->conv_size[2];
+        g->groups = c->groups;
+        g->layout = _fc3d_enum_int(&p->desc.layout);
+        _fc3d_conv_dims(g, cd);
+        xe = _fc3d_mul(_fc3d_mul(_fc3d_mul(c->batch, c->in_channels), _fc3d_mul(c->in_size[0], c->in_size[1])),
+                       c->in_size[2]);
+        we = taps < 0 ? -1 : _fc3d_mul(_fc3d_mul(c->in_channels, c->out_channels / c->groups), taps);
+        p->y_elements = _fc3d_mul(_fc3d_mul(_fc3d_mul(cd[0], cd[1]), _fc3d_mul(cd[2], cd[3])), cd[4]);
+        if (xe < 0 || we < 0 || p->y_elements < 0)
+            _FC3D_CHECK(_fc3d_fail(p->message, FC3D_ERROR_SIZE_OVERFLOW, "x %s, weight %s, conv output %s",
+                                   xe < 0 ? "too large" : "ok", we < 0 ? "too large" : "ok",
+                                   p->y_elements < 0 ? "too large" : "ok"));
+        p->x_elements = xe;
+        p->weight_elements = we;
+        /* every output element gathers (C_in/groups) taps per input position that reaches it; the
+           dense count is what cuDNN and PyTorch report */
+        p->flops = 2.0 * (double)xe * (double)(c->out_channels / c->groups) * (double)taps;
+    }
+    for (i = 0; i < p->desc.num_ops; i++) {
+        _FC3D_CHECK(_fc3d_validate_op(&p->desc, cd, i, p->message));
+        p->op_tensors[i] = _fc3d_op_tensor_sizes_of(&p->desc.ops[i], cd);
+        pr->stat[i] = _fc3d_stat_geom_of(&p->desc.ops[i], cd);
+    }
+    for (i = 0; i < 5; i++) p->y_dims[i] = cd[i];
+    pr->desc = p->desc;
+    p->y_elements = 1;
+    for (i = 0; i < 5; i++) {
+        if (!_fc3d_y_keeps(pr, i)) p->y_dims[i] = 1;
+        p->y_elements *= p->y_dims[i];
+    }
+    _fc3d_plan_passes(p);
+    _FC3D_CHECK(_fc3d_choose_engine(p, &engine));
+    p->engine = engine->id;
+    engine->plan_steps(p);
+    _fc3d_workspace_layout(p, engine);
+    p->workspace_bytes = pr->ws_used ? pr->ws_used + (_FC3D_ALIGN - 1) : 0;
+    pr->num_passes = p->num_passes;
+    memcpy(pr->passes, p->passes, sizeof pr->passes);
+    p->result = FC3D_SUCCESS;
+    return FC3D_SUCCESS;
+failed:
+    {
+        char keep[FC3D_MESSAGE_LEN];
+        memcpy(keep, p->message, sizeof keep);
+        memset(p, 0, sizeof *p);
+        memcpy(p->message, keep, sizeof keep);
+        p->result = r;
+        return r;
+    }
+#undef _FC3D_CHECK
+}
+
+static const char* const _fc3d_step_name[_FC3D_STEP_KIND_COUNT_] = {"?", "finalize", "direct pass",
+                                                                    "weight re-layout", "implicit GEMM"};
+
+FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
+    /* appended piece by piece; `len` counts what the whole text needs, as snprintf does */
+    int len = 0, i;
+    char line[1024];
+#define _FC3D_PUT(...)                                                                              \
+    do {                                                                                            \
+        const int k_ = snprintf(line, sizeof line, __VA_ARGS__);                                    \
+        if (k_ > 0) {                                                                               \
+            if ((size_t)len + 1 < n) {                                                              \
+                const size_t room_ = n - 1 - (size_t)len, c_ = (size_t)k_ < room_ ? (size_t)k_ : room_; \
+                memcpy(buf + len, line, c_);                                                        \
+                buf[(size_t)len + c_] = 0;                                                          \
+            }                                                                                       \
+            len += k_;                                                                              \
+        }                                                                                           \
+    } while (0)
+    if (buf && n) buf[0] = 0;
+    if (!buf) n = 0;
+    if (!p || p->result != FC3D_SUCCESS) {
+        _FC3D_PUT("invalid plan: %s\n", p ? p->message : "NULL");
+        return len;
+    }
+    {
+        const fc3d_conv_desc* c = &p->desc.conv;
+        const fc3d_plan_private_* pr = &p->_private;
+        _FC3D_PUT("conv_transpose3d %dx%dx%dx%dx%d -> %lldx%lldx%lldx%lldx%lld, kernel %dx%dx%d, stride %dx%dx%d, "
+                  "padding %dx%dx%d, output_padding %dx%dx%d, dilation %dx%dx%d, groups %d, %s\n",
+                  c->batch, c->in_channels, c->in_size[0], c->in_size[1], c->in_size[2], (long long)c->batch,
+                  (long long)c->out_channels, (long long)p->conv_size[0], (long long)p->conv_size[1],
+                  (long long)p->conv_size[2], c->kernel[0], c->kernel[1], c->kernel[2], c->stride[0], c->stride[1],
+                  c->stride[2], c->padding[0], c->padding[1], c->padding[2], c->output_padding[0],
+                  c->output_padding[1], c->output_padding[2], c->dilation[0], c->dilation[1], c->dilation[2],
+                  c->groups, c->bias ? "bias" : "no bias");
+        _FC3D_PUT("%s %s, math %s, %.3g GFLOP; y %lldx%lldx%lldx%lldx%lld\n", _fc3d_dtype_name(_fc3d_enum_int(&p->desc.dtype)),
+                  _fc3d_layout_name(_fc3d_enum_int(&p->desc.layout)), _fc3d_math_name(_fc3d_enum_int(&p->desc.math)), p->flops * 1e-9,
+                  (long long)p->y_dims[0], (long long)p->y_dims[1], (long long)p->y_dims[2], (long long)p->y_dims[3],
+                  (long long)p->y_dims[4]);
+        _FC3D_PUT("ops:");
+        for (i = 0; i < p->desc.num_ops; i++) _FC3D_PUT(" %d:%s", i, _fc3d_op_info_of(&p->desc.ops[i])->name);
+        _FC3D_PUT("%s\n", p->desc.num_ops ? "" : " none");
+        _FC3D_PUT("engine: %s%s\n", fc3d_engine_name(p->engine),
+                  _fc3d_enum_int(&p->desc.engine) == FC3D_ENGINE_AUTO ? " (chosen)" : " (forced)");
+        for (i = 0; i < _FC3D_NUM_ENGINES && _fc3d_engines[i].id != p->engine; i++) {
+            char why[FC3D_MESSAGE_LEN];
+            if (_fc3d_enum_int(&p->desc.engine) != FC3D_ENGINE_AUTO) break;
+            if (!_fc3d_engines[i].can_implement(p, why, sizeof why))
+                _FC3D_PUT("  engine %s refused: %s\n", _fc3d_engines[i].name, why);
+        }
+        _FC3D_PUT("strategy %s, %d pass%s, workspace %zu bytes\n",
+                  p->strategy == FC3D_STRATEGY_RECOMPUTE ? "recompute" : "materialize", p->num_passes,
+                  p->num_passes == 1 ? "" : "es", p->workspace_bytes);
+        for (i = 0; i < p->num_passes; i++) {
+            const fc3d_pass* ps = &p->passes[i];
+            int k;
+            _FC3D_PUT("  pass %d: %s -> ops [%d,%d) -> %s", i,
+                      ps->source == FC3D_SOURCE_CONV ? "conv" : "read intermediate", ps->op_begin, ps->op_end,
+                      ps->store == FC3D_STORE_Y ? "store y" : ps->store ? "store intermediate" : "no store");
+            if (ps->stat_op >= 0)
+                _FC3D_PUT("; statistics for op %d (%s), %lld groups x %lld slots", ps->stat_op,
+                          _fc3d_op_info_of(&p->desc.ops[ps->stat_op])->name, (long long)pr->stat[ps->stat_op].groups,
+                          (long long)pr->stat[ps->stat_op].slots);
+            _FC3D_PUT("\n");
+            for (k = 0; k < pr->num_steps; k++)
+                if (pr->steps[k].pass == i)
+                    _FC3D_PUT("    step %d: %s, grid %u x %u\n", k, _fc3d_step_name[pr->steps[k].kind],
+                              pr->steps[k].grid, pr->steps[k].block);
+        }
+    }
+#undef _FC3D_PUT
+    return len;
+}
+
+/* >>run-checks -----------------------------------------------------------------------------------
+   What fc3d_plan_run checks before anything is launched. They read the plan's private copy of the
+   desc, so fields a caller changed after fc3d_plan_init cannot steer a launch. */
+
+/* The plan is one fc3d_plan_init made and nobody changed since. */
+static fc3d_result _fc3d_check_plan(const fc3d_plan* p, char* msg) {
+    const fc3d_plan_private_* pr = &p->_private;
+    const fc3d_plan_desc* d = &pr->desc;
+    int i;
+    if (_fc3d_enum_int(&p->result) != FC3D_SUCCESS || p->num_passes <= 0)
+        return _fc3d_fail(msg, FC3D_ERROR_PLAN_INVALID, "plan.result = %d, plan.num_passes = %d",
+                          _fc3d_enum_int(&p->result), p->num_passes);
+    if (memcmp(&p->desc, d, sizeof *d) != 0 || p->num_passes != pr->num_passes ||
+        memcmp(p->passes, pr->passes, sizeof pr->passes) != 0)
+        return _fc3d_fail(msg, FC3D_ERROR_PLAN_INVALID, "fc3d_plan.desc or .passes changed after fc3d_plan_init");
+    if (_fc3d_validate_enums(d, NULL) != FC3D_SUCCESS || pr->num_passes > FC3D_MAX_PASSES || pr->num_steps <= 0 ||
+        pr->num_steps > FC3D_MAX_STEPS_ || pr->num_regions < 0 || pr->num_regions > FC3D_MAX_WS_REGIONS_)
+        return _fc3d_fail(msg, FC3D_ERROR_PLAN_INVALID, "plan._private is not one fc3d_plan_init wrote");
+    for (i = 0; i < d->num_ops; i++)
+        if (!_fc3d_op_info_of(&d->ops[i]))
+            return _fc3d_fail(msg, FC3D_ERROR_PLAN_INVALID, "plan._private.desc.ops[%d].kind = %d", i,
+                              _fc3d_enum_int(&d->ops[i].kind));
+    for (i = 0; i < pr->num_steps; i++)
+        if (pr->steps[i].kind <= 0 || pr->steps[i].kind >= _FC3D_STEP_KIND_COUNT_)
+            return _fc3d_fail(msg, FC3D_ERROR_PLAN_INVALID, "plan._private.steps[%d].kind = %d", i, pr->steps[i].kind);
+    return FC3D_SUCCESS;
+}
+
+static const char* const _fc3d_op_tensor_name[6] = {"weight", "bias", "running_mean", "running_var", "save_mean",
+                                                    "save_invstd"};
+
+static void _fc3d_op_tensor_ptrs(const fc3d_op_tensors* o, const void* ptr[6]) {
+    ptr[0] = o->weight; ptr[1] = o->bias; ptr[2] = o->running_mean;
+    ptr[3] = o->running_var; ptr[4] = o->save_mean; ptr[5] = o->save_invstd;
+}
+
+/* No tensor the run writes may overlap any other tensor it binds: a kernel reading x, a weight or
+   a statistic another kernel (or block) is writing would give order-dependent results. Every range
+   is compared as uintptr_t, and one that wraps the address space is refused. The workspace counts
+   as the bytes the run uses, from the aligned base. */
 static fc3d_result _fc3d_check_aliasing(const fc3d_plan* p, const fc3d_run_args* a, char* msg) {
     enum { MAX_REGIONS = 5 + 6 * FC3D_MAX_OPS };
-    static const char* const tname[6] = {"weight", "bias", "running_mean", "running_var", "save_mean", "save_invstd"};
-    const void* ptr[MAX_REGIONS];
+    const fc3d_plan_private_* pr = &p->_private;
+    const fc3d_plan_desc* d = &pr->desc;
+    const fc3d_geom_* g = &pr->geom;
+    uintptr_t lo[MAX_REGIONS];
     size_t bytes[MAX_REGIONS];
     char name[MAX_REGIONS][32];
     int written[MAX_REGIONS], n = 0, i, j, t;
-    const size_t es = fc3d_dtype_size(p->desc.dtype);
-    _fc3d_ws_layout l;
+    int64_t cd[5], y_elements = 1;
+    const size_t es = fc3d_dtype_size(d->dtype);
 #define _FC3D_REGION(p_, b_, w_, ...)                                                              \
     do {                                                                                            \
-        ptr[n] = (p_);                                                                              \
-        bytes[n] = (b_);                                                                            \
+        lo[n] = (uintptr_t)(p_);                                                                    \
+        bytes[n] = (p_) ? (b_) : 0;                                                                 \
         written[n] = (w_);                                                                          \
         snprintf(name[n], sizeof name[n], __VA_ARGS__);                                             \
         n++;                                                                                        \
     } while (0)
-    _fc3d_workspace_layout(p, &l);
-    _FC3D_REGION(a->x, (size_t)p->x_elements * es, 0, "x");
-    _FC3D_REGION(a->weight, (size_t)p->weight_elements * es, 0, "weight");
-    _FC3D_REGION(a->bias, a->bias ? (size_t)p->desc.conv.out_channels * es : 0, 0, "bias");
-    _FC3D_REGION(a->y, (size_t)p->y_elements * es, 1, "y");
-    _FC3D_REGION((const void*)(((uintptr_t)a->workspace + (_FC3D_ALIGN - 1)) & ~(uintptr_t)(_FC3D_ALIGN - 1)),
-                 a->workspace ? l.total : 0, 1, "workspace");
-    for (i = 0; i < p->desc.num_ops; i++) {
-        const fc3d_op_tensors* o = &a->ops[i];
-        const void* op_ptr[6] = {o->weight, o->bias, o->running_mean, o->running_var, o->save_mean, o->save_invstd};
-        const fc3d_op_tensor_sizes* s = &p->op_tensors[i];
-        const int64_t cnt[6] = {s->weight, s->bias, s->running_mean, s->running_var, s->save_mean, s->save_invstd};
+    _fc3d_conv_dims(g, cd);
+    for (i = 0; i < 5; i++) y_elements *= _fc3d_y_keeps(pr, i) ? cd[i] : 1;
+    _FC3D_REGION(a->x, (size_t)(g->n * g->cin * g->di * g->hi * g->wi) * es, 0, "x");
+    _FC3D_REGION(a->weight, (size_t)(g->cin * (g->cout / g->groups) * g->k[0] * g->k[1] * g->k[2]) * es, 0, "weight");
+    _FC3D_REGION(a->bias, (size_t)g->cout * es, 0, "bias");
+    _FC3D_REGION(a->y, (size_t)y_elements * es, 1, "y");
+    _FC3D_REGION(a->workspace ? (const void*)(((uintptr_t)a->workspace + (_FC3D_ALIGN - 1)) & ~(uintptr_t)(_FC3D_ALIGN - 1))
+                              : NULL,
+                 pr->ws_used, 1, "workspace");
+    for (i = 0; i < d->num_ops; i++) {
+        const void* op_ptr[6];
+        const fc3d_op_tensor_sizes s = _fc3d_op_tensor_sizes_of(&d->ops[i], cd);
+        const int64_t cnt[6] = {s.weight, s.bias, s.running_mean, s.running_var, s.save_mean, s.save_invstd};
+        _fc3d_op_tensor_ptrs(&a->ops[i], op_ptr);
         for (t = 0; t < 6; t++)
             _FC3D_REGION(op_ptr[t], (size_t)cnt[t] * sizeof(float),
-                         t >= 4 || (t >= 2 && p->desc.ops[i].kind == FC3D_OP_BATCHNORM_TRAIN), "ops[%d].%s", i,
-                         tname[t]);
+                         t >= 4 || (t >= 2 && (d->ops[i].flags & FC3D_OP_UPDATE_RUNNING_STATS)), "ops[%d].%s", i,
+                         _fc3d_op_tensor_name[t]);
     }
 #undef _FC3D_REGION
+    if (a->workspace && ((uintptr_t)a->workspace + a->workspace_bytes < (uintptr_t)a->workspace ||
+                         lo[4] < (uintptr_t)a->workspace))
+        return _fc3d_fail(msg, FC3D_ERROR_ARG_RANGE, "workspace (%p, %zu bytes) wraps the address space", a->workspace,
+                          a->workspace_bytes);
+    for (i = 0; i < n; i++)
+        if (bytes[i] && lo[i] + bytes[i] - 1 < lo[i])
+            return _fc3d_fail(msg, FC3D_ERROR_ARG_RANGE, "%s (%p, %zu bytes) wraps the address space", name[i],
+                              (void*)lo[i], bytes[i]);
     for (i = 0; i < n; i++)
         for (j = i + 1; j < n; j++)
-            if ((written[i] || written[j]) && _fc3d_overlaps(ptr[i], bytes[i], ptr[j], bytes[j]))
+            if ((written[i] || written[j]) && bytes[i] && bytes[j] && lo[i] <= lo[j] + (bytes[j] - 1) &&
+                lo[j] <= lo[i] + (bytes[i] - 1))
                 return _fc3d_fail(msg, FC3D_ERROR_ARG_ALIAS, "%s (%p, %zu bytes) overlaps %s (%p, %zu bytes)", name[i],
-                                  ptr[i], bytes[i], name[j], ptr[j], bytes[j]);
+                                  (void*)lo[i], bytes[i], name[j], (void*)lo[j], bytes[j]);
     return FC3D_SUCCESS;
 }
 
 /* Checks everything fc3d_plan_run binds, before anything is launched. */
 static fc3d_result _fc3d_check_args(const fc3d_plan* p, const fc3d_run_args* a, char* msg) {
-    const size_t es = fc3d_dtype_size(p->desc.dtype);
-    static const char* const tname[6] = {"weight", "bias", "running_mean", "running_var", "save_mean", "save_invstd"};
+    const fc3d_plan_private_* pr = &p->_private;
+    const fc3d_plan_desc* d = &pr->desc;
+    const size_t es = fc3d_dtype_size(d->dtype);
+    const size_t ws_needed = pr->ws_used ? pr->ws_used + (_FC3D_ALIGN - 1) : 0;
+    int64_t cd[5];
     int i, t;
+    _fc3d_conv_dims(&pr->geom, cd);
     if (!a->x || (uintptr_t)a->x % es) return _fc3d_fail(msg, FC3D_ERROR_ARG_X, "x = %p", a->x);
     if (!a->weight || (uintptr_t)a->weight % es)
         return _fc3d_fail(msg, FC3D_ERROR_ARG_WEIGHT, "weight = %p", a->weight);
-    if ((p->desc.conv.bias && (!a->bias || (uintptr_t)a->bias % es)) || (!p->desc.conv.bias && a->bias))
-        return _fc3d_fail(msg, FC3D_ERROR_ARG_BIAS, "bias = %p, conv bias %s", a->bias,
-                          p->desc.conv.bias ? "on" : "off");
+    if ((d->conv.bias && (!a->bias || (uintptr_t)a->bias % es)) || (!d->conv.bias && a->bias))
+        return _fc3d_fail(msg, FC3D_ERROR_ARG_BIAS, "bias = %p, conv bias %s", a->bias, d->conv.bias ? "on" : "off");
     if (!a->y || (uintptr_t)a->y % es) return _fc3d_fail(msg, FC3D_ERROR_ARG_Y, "y = %p", a->y);
-    if (p->workspace_bytes && !a->workspace)
-        return _fc3d_fail(msg, FC3D_ERROR_ARG_WORKSPACE, "workspace = NULL, %zu bytes needed", p->workspace_bytes);
-    if (a->workspace_bytes < p->workspace_bytes)
+    if (ws_needed && !a->workspace)
+        return _fc3d_fail(msg, FC3D_ERROR_ARG_WORKSPACE, "workspace = NULL, %zu bytes needed", ws_needed);
+    if (a->workspace_bytes < ws_needed)
         return _fc3d_fail(msg, FC3D_ERROR_ARG_WORKSPACE_SIZE, "workspace_bytes = %zu, %zu needed", a->workspace_bytes,
-                          p->workspace_bytes);
-    for (i = 0; i < p->desc.num_ops; i++) {
-        const fc3d_op_tensors* o = &a->ops[i];
-        const void* ptr[6] = {o->weight, o->bias, o->running_mean, o->running_var, o->save_mean, o->save_invstd};
-        const fc3d_op_tensor_sizes* n = &p->op_tensors[i];
-        const int64_t need[6] = {n->weight, n->bias, n->running_mean, n->running_var, n->save_mean, n->save_invstd};
+                          ws_needed);
+    for (i = 0; i < FC3D_MAX_OPS; i++) {
+        const void* ptr[6];
+        const fc3d_op_tensor_sizes n = i < d->num_ops ? _fc3d_op_tensor_sizes_of(&d->ops[i], cd)
+                                                      : fc3d_op_tensor_sizes{0, 0, 0, 0, 0, 0};
+        const int64_t need[6] = {n.weight, n.bias, n.running_mean, n.running_var, n.save_mean, n.save_invstd};
+        _fc3d_op_tensor_ptrs(&a->ops[i], ptr);
         for (t = 0; t < 6; t++) {
             const int wanted = need[t] != 0;
-            if (wanted != (ptr[t] != NULL) || (uintptr_t)ptr[t] % sizeof(float))
-                return _fc3d_fail(msg, FC3D_ERROR_ARG_OP_TENSOR, "ops[%d].%s = %p, but %s %s it", i, tname[t], ptr[t],
-                                  _fc3d_op_info_of(p->desc.ops[i].kind)->name,
+            if (i >= d->num_ops && ptr[t])
+                return _fc3d_fail(msg, FC3D_ERROR_ARG_OP_TENSOR, "ops[%d].%s = %p, but num_ops = %d", i,
+                                  _fc3d_op_tensor_name[t], ptr[t], d->num_ops);
+            if (wanted != (ptr[t] != NULL))
+                return _fc3d_fail(msg, FC3D_ERROR_ARG_OP_TENSOR, "ops[%d].%s = %p, but %s %s it", i,
+                                  _fc3d_op_tensor_name[t], ptr[t], _fc3d_op_info_of(&d->ops[i])->name,
                                   wanted ? "with these flags needs" : "does not use");
+            if ((uintptr_t)ptr[t] % sizeof(float))
+                return _fc3d_fail(msg, FC3D_ERROR_ARG_OP_TENSOR_ALIGNMENT, "ops[%d].%s = %p", i,
+                                  _fc3d_op_tensor_name[t], ptr[t]);
         }
     }
     return _fc3d_check_aliasing(p, a, msg);
 }
+
+/* >>executor -------------------------------------------------------------------------------------
+   Walks the plan's steps in order on the run's stream; each step kind's launcher binds the run's
+   pointers into the step's plan-time arguments. */
+typedef struct _fc3d_bound {
+    const fc3d_plan* plan;
+    const fc3d_run_args* args;
+    char* base;          /* the aligned workspace */
+    _fc3d_dev_chain chain;
+    cudaStream_t stream;
+} _fc3d_bound;
 
 /* After each launch. Peek, not Get: a launch error is the caller's to see and clear too (a sticky
    error could not be cleared anyway). fc3d_plan_run refuses to start over a pending error, so what
@@ -1402,114 +2780,179 @@ static fc3d_result _fc3d_launched(char* msg, const char* what) {
     return _fc3d_fail(msg, FC3D_ERROR_CUDA, "%s: %s", what, cudaGetErrorString(e));
 }
 
-template <typename T>
-static void _fc3d_launch_pass(const _fc3d_pass_params& P, int source, fc3d_math math, unsigned grid, cudaStream_t s) {
-    if (source == FC3D_SOURCE_INTERMEDIATE)
-        _fc3d_pass_kernel<T, FC3D_SOURCE_INTERMEDIATE, FC3D_MATH_FP32><<<grid, _FC3D_THREADS, 0, s>>>(P);
-    else if (math == FC3D_MATH_TF32)
-        _fc3d_pass_kernel<T, FC3D_SOURCE_CONV, FC3D_MATH_TF32><<<grid, _FC3D_THREADS, 0, s>>>(P);
-    else if (math == FC3D_MATH_HALF)
-        _fc3d_pass_kernel<T, FC3D_SOURCE_CONV, FC3D_MATH_HALF><<<grid, _FC3D_THREADS, 0, s>>>(P);
-    else
-        _fc3d_pass_kernel<T, FC3D_SOURCE_CONV, FC3D_MATH_FP32><<<grid, _FC3D_THREADS, 0, s>>>(P);
-}
-
-static unsigned _fc3d_grid(int64_t blocks) { return (unsigned)(blocks < 0x7fffffff ? blocks : 0x7fffffff); }
-
-/* Fills the finalize parameters of statistics op i: which units make a group, and how many
-   elements. */
-static void _fc3d_finalize_params_of(const fc3d_plan* p, int i, const _fc3d_ws_layout* l, char* base,
-                                     const fc3d_run_args* a, _fc3d_finalize_params* F) {
-    const fc3d_op* op = &p->desc.ops[i];
-    const int64_t C = p->desc.conv.out_channels, D = p->conv_size[0], H = p->conv_size[1], W = p->conv_size[2];
-    const int64_t hu = p->_units / (p->desc.conv.batch * C * D); /* units per (n, c, d) plane */
-    memset(F, 0, sizeof *F);
-    F->kind = op->kind;
-    F->flags = op->flags;
-    F->eps = op->eps;
-    F->momentum = op->momentum;
-    F->groups = l->groups[i];
-    F->partials = (const double2*)(base + l->partials);
-    F->stats = op->kind == FC3D_OP_GLOBAL_AVG_POOL ? NULL : (float2*)(base + l->stats[i]);
-    F->running_mean = a->ops[i].running_mean;
-    F->running_var = a->ops[i].running_var;
-    F->save_mean = a->ops[i].save_mean;
-    F->save_invstd = a->ops[i].save_invstd;
-    F->y = a->y;
-    switch (op->kind) {
-    case FC3D_OP_BATCHNORM_TRAIN:
-        F->units_per_group = p->desc.conv.batch * D * hu;
-        F->bn_stride = D * hu;
-        F->bn_channels = C;
-        F->count = (double)p->desc.conv.batch * D * H * W;
-        break;
-    case FC3D_OP_GROUPNORM:
-        F->units_per_group = C / op->groups * D * hu;
-        F->count = (double)(C / op->groups) * D * H * W;
-        break;
-    case FC3D_OP_LAYERNORM: {
-        const int64_t per_dim[4] = {1, hu, D * hu, C * D * hu}; /* units in 1..4 trailing dims */
-        const double cnt[4] = {(double)W, (double)H * W, (double)D * H * W, (double)C * D * H * W};
-        F->units_per_group = per_dim[op->norm_dims - 1];
-        F->count = cnt[op->norm_dims - 1];
-        break;
-    }
-    default: /* SUB_SPATIAL_MEAN, GLOBAL_AVG_POOL: per (n, c) */
-        F->units_per_group = D * hu;
-        F->count = (double)D * H * W;
-        break;
+/* The chain as the kernels see it: scalars and table columns from the plan, the run's pointers. */
+static void _fc3d_bind_chain(const fc3d_plan_private_* pr, const fc3d_run_args* a, char* base, _fc3d_dev_chain* ch) {
+    int i;
+    memset(ch, 0, sizeof *ch);
+    ch->num_ops = pr->desc.num_ops;
+    for (i = 0; i < pr->desc.num_ops; i++) {
+        const fc3d_op* op = &pr->desc.ops[i];
+        const _fc3d_op_info* info = _fc3d_op_info_of(op);
+        _fc3d_dev_op* o = &ch->ops[i];
+        o->kind = op->kind;
+        o->stats = info->stats;
+        o->affine = info->affine;
+        o->keep = pr->stat[i].keep;
+        o->cpg = pr->stat[i].cpg ? pr->stat[i].cpg : 1;
+        o->flags = op->flags;
+        o->value = op->value;
+        o->eps = op->eps;
+        o->weight = a->ops[i].weight;
+        o->bias = a->ops[i].bias;
+        o->running_mean = a->ops[i].running_mean;
+        o->running_var = a->ops[i].running_var;
+        o->stats_of = (const float2*)_fc3d_ws_at(pr, base, _FC3D_WS_STATS + i);
     }
 }
 
 template <typename T>
-static fc3d_result _fc3d_run_typed(const fc3d_plan* p, const fc3d_run_args* a, char* msg) {
-    const cudaStream_t stream = (cudaStream_t)a->stream;
-    const fc3d_conv_desc* c = &p->desc.conv;
-    _fc3d_ws_layout l;
-    _fc3d_pass_params P;
-    char* base = (char*)(((uintptr_t)a->workspace + (_FC3D_ALIGN - 1)) & ~(uintptr_t)(_FC3D_ALIGN - 1));
-    int i, k;
-    fc3d_result r;
-    _fc3d_workspace_layout(p, &l);
+static fc3d_result _fc3d_launch_finalize(const _fc3d_bound* b, const fc3d_step_* s, char* msg) {
+    const fc3d_plan_private_* pr = &b->plan->_private;
+    const fc3d_op* op = &pr->desc.ops[s->stat_op];
+    const fc3d_op_tensors* t = &b->args->ops[s->stat_op];
+    _fc3d_finalize_params F;
+    memset(&F, 0, sizeof F);
+    F.stats = _fc3d_op_info_of(op)->stats;
+    F.flags = op->flags;
+    F.eps = op->eps;
+    F.momentum = op->momentum;
+    F.sg = pr->stat[s->stat_op];
+    F.partials = (const double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_PARTIALS);
+    F.stats_of = (float2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_STATS + s->stat_op);
+    F.running_mean = t->running_mean;
+    F.running_var = t->running_var;
+    F.save_mean = t->save_mean;
+    F.save_invstd = t->save_invstd;
+    F.y = b->args->y;
+    _fc3d_finalize_kernel<T><<<s->grid, s->block, 0, b->stream>>>(F);
+    return _fc3d_launched(msg, "finalize kernel");
+}
+
+template <typename T>
+static fc3d_result _fc3d_launch_direct_pass(const _fc3d_bound* b, const fc3d_step_* s, char* msg) {
+    const fc3d_plan_private_* pr = &b->plan->_private;
+    const fc3d_run_args* a = b->args;
+    _fc3d_direct_params P;
     memset(&P, 0, sizeof P);
-    P.g.n = c->batch; P.g.cin = c->in_channels; P.g.cout = c->out_channels;
-    P.g.di = c->in_size[0]; P.g.hi = c->in_size[1]; P.g.wi = c->in_size[2];
-    P.g.d = p->conv_size[0]; P.g.h = p->conv_size[1]; P.g.w = p->conv_size[2];
-    for (k = 0; k < 3; k++) {
-        P.g.k[k] = c->kernel[k]; P.g.s[k] = c->stride[k]; P.g.p[k] = c->padding[k]; P.g.dl[k] = c->dilation[k];
-    }
-    P.g.groups = c->groups;
-    P.g.layout = p->desc.layout;
+    P.g = pr->geom;
     P.x = a->x; P.wt = a->weight; P.bias = a->bias; P.y = a->y;
-    P.partials = (double2*)(base + l.partials);
-    P.inter = l.intermediate_bytes ? (float*)(base + l.intermediate) : (float*)a->y;
-    P.unit_rows = p->_unit_rows;
-    P.units = p->_units;
-    P.units_per_plane = (P.g.h + P.unit_rows - 1) / P.unit_rows;
-    for (i = 0; i < p->desc.num_ops; i++) {
-        const fc3d_op* op = &p->desc.ops[i];
-        _fc3d_dev_op* o = &P.ops[i];
-        o->kind = op->kind; o->flags = op->flags; o->value = op->value; o->eps = op->eps;
-        o->groups = op->groups; o->norm_dims = op->norm_dims;
-        o->weight = a->ops[i].weight; o->bias = a->ops[i].bias;
-        o->running_mean = a->ops[i].running_mean; o->running_var = a->ops[i].running_var;
-        o->stats = l.stats[i] ? (const float2*)(base + l.stats[i]) : NULL;
+    P.unit_rows = s->arg[0];
+    P.units_per_plane = s->arg[1];
+    P.units = s->arg[2];
+    P.store = (int)s->arg[3];
+    P.op_begin = (int)s->arg[4];
+    P.op_end = (int)s->arg[5];
+    P.gather = s->stat_op >= 0;
+    P.warp_units = (int)s->arg[6];
+    if (P.gather) P.sg = pr->stat[s->stat_op];
+    P.partials = (double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_PARTIALS);
+    P.inter = (float*)_fc3d_ws_at(pr, b->base, _FC3D_WS_INTERMEDIATE);
+    if (!P.inter) P.inter = (float*)a->y; /* f32 y is its own intermediate */
+    P.chain = b->chain;
+#define _FC3D_DIRECT(source, math) \
+    case source * 4 + math: _fc3d_direct_pass_kernel<T, source, math><<<s->grid, s->block, 0, b->stream>>>(P); break;
+    switch (s->variant) {
+        _FC3D_DIRECT(FC3D_SOURCE_CONV, FC3D_MATH_FP32)
+        _FC3D_DIRECT(FC3D_SOURCE_CONV, FC3D_MATH_TF32)
+        _FC3D_DIRECT(FC3D_SOURCE_CONV, FC3D_MATH_HALF)
+        _FC3D_DIRECT(FC3D_SOURCE_INTERMEDIATE, FC3D_MATH_FP32)
+    default: return _fc3d_fail(msg, FC3D_ERROR_PLAN_INVALID, "direct pass variant %d", s->variant);
     }
-    for (i = 0; i < p->num_passes; i++) {
-        const fc3d_pass* ps = &p->passes[i];
-        P.op_begin = ps->op_begin;
-        P.op_end = ps->op_end;
-        P.store = ps->store;
-        P.gather = ps->stat_op >= 0;
-        _fc3d_launch_pass<T>(P, ps->source, p->desc.math, _fc3d_grid(P.units), stream);
-        if ((r = _fc3d_launched(msg, "pass kernel")) != FC3D_SUCCESS) return r;
-        if (ps->stat_op >= 0) {
-            _fc3d_finalize_params F;
-            _fc3d_finalize_params_of(p, ps->stat_op, &l, base, a, &F);
-            _fc3d_finalize_kernel<T><<<_fc3d_grid((F.groups + _FC3D_THREADS / 32 - 1) / (_FC3D_THREADS / 32)),
-                                       _FC3D_THREADS, 0, stream>>>(F);
-            if ((r = _fc3d_launched(msg, "finalize kernel")) != FC3D_SUCCESS) return r;
-        }
+#undef _FC3D_DIRECT
+    return _fc3d_launched(msg, "direct pass kernel");
+}
+
+template <typename T>
+static fc3d_result _fc3d_launch_tc_prep(const _fc3d_bound* b, const fc3d_step_* s, char* msg) {
+    const fc3d_plan_private_* pr = &b->plan->_private;
+    const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
+    float* ws = (float*)_fc3d_ws_at(pr, b->base, _FC3D_WS_ENGINE + 0);
+    const T* w = (const T*)b->args->weight;
+    int dev = 0, major = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess || major < 8)
+        return _fc3d_fail(msg, FC3D_ERROR_CUDA,
+                          "the implicit_gemm engine needs compute capability 8.0 or newer (device %d has %d.x); "
+                          "plan with desc.engine = FC3D_ENGINE_DIRECT",
+                          dev, major);
+    switch (s->variant) {
+    case _FC3D_TC_TF32:
+        _fc3d_tc_prep<T, _FC3D_TC_TF32, _FC3D_TC_TF32_RND><<<s->grid, s->block, 0, b->stream>>>(tp->kp, w, ws);
+        break;
+    case _FC3D_TC_3XTF32:
+        _fc3d_tc_prep<T, _FC3D_TC_3XTF32, _FC3D_TC_TF32_RND><<<s->grid, s->block, 0, b->stream>>>(tp->kp, w, ws);
+        break;
+    default:
+        _fc3d_tc_prep<T, _FC3D_TC_HALF, _FC3D_TC_TF32_RND><<<s->grid, s->block, 0, b->stream>>>(tp->kp, w, ws);
+        break;
+    }
+    return _fc3d_launched(msg, "implicit_gemm weight re-layout kernel");
+}
+
+template <typename T, int MATH>
+static cudaError_t _fc3d_tc_launch_bn(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp, const T* x, const float* ws,
+                                      const T* bias, void* y, const _fc3d_tc_epi& e, cudaStream_t st) {
+    switch (tp->bn) {
+    case 32:
+        return _fc3d_tc_launch_main<T, MATH, _FC3D_TC_TF32_RND, 32, _fc3d_tc_epi>(kp, tp->tiles_per_sample, x, ws,
+                                                                                 bias, (T*)y, e, st);
+    case 64:
+        return _fc3d_tc_launch_main<T, MATH, _FC3D_TC_TF32_RND, 64, _fc3d_tc_epi>(kp, tp->tiles_per_sample, x, ws,
+                                                                                 bias, (T*)y, e, st);
+    default: /* 128; 3xTF32 plans never exceed 64 */
+        return _fc3d_tc_launch_main<T, MATH, _FC3D_TC_TF32_RND, MATH == _FC3D_TC_3XTF32 ? 64 : 128, _fc3d_tc_epi>(
+            kp, tp->tiles_per_sample, x, ws, bias, (T*)y, e, st);
+    }
+}
+
+template <typename T>
+static fc3d_result _fc3d_launch_tc_conv(const _fc3d_bound* b, const fc3d_step_* s, char* msg) {
+    const fc3d_plan_private_* pr = &b->plan->_private;
+    const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
+    const fc3d_run_args* a = b->args;
+    const float* ws = (const float*)_fc3d_ws_at(pr, b->base, _FC3D_WS_ENGINE + 0);
+    _fc3d_tc_kparams kp = tp->kp;
+    _fc3d_tc_epi e;
+    void* y = a->y;
+    cudaError_t err;
+    kp.store = s->arg[0] != FC3D_STORE_NONE;
+    kp.stats = s->stat_op >= 0;
+    kp.out_f32 = 0;
+    if (s->arg[0] == FC3D_STORE_INTERMEDIATE && _fc3d_ws_at(pr, b->base, _FC3D_WS_INTERMEDIATE)) {
+        y = _fc3d_ws_at(pr, b->base, _FC3D_WS_INTERMEDIATE); /* 16-bit y: the float32 intermediate */
+        kp.out_f32 = 1;
+    }
+    memset(&e, 0, sizeof e);
+    e.chain = b->chain;
+    e.op_begin = (int)s->arg[1];
+    e.op_end = (int)s->arg[2];
+    _fc3d_conv_dims(&pr->geom, e.ext);
+    e.partials = (double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_PARTIALS);
+    if (s->stat_op >= 0) e.sg = pr->stat[s->stat_op];
+    switch (s->variant) {
+    case _FC3D_TC_TF32:
+        err = _fc3d_tc_launch_bn<T, _FC3D_TC_TF32>(tp, kp, (const T*)a->x, ws, (const T*)a->bias, y, e, b->stream);
+        break;
+    case _FC3D_TC_3XTF32:
+        err = _fc3d_tc_launch_bn<T, _FC3D_TC_3XTF32>(tp, kp, (const T*)a->x, ws, (const T*)a->bias, y, e, b->stream);
+        break;
+    default:
+        err = _fc3d_tc_launch_bn<T, _FC3D_TC_HALF>(tp, kp, (const T*)a->x, ws, (const T*)a->bias, y, e, b->stream);
+        break;
+    }
+    if (err != cudaSuccess) return _fc3d_fail(msg, FC3D_ERROR_CUDA, "implicit_gemm kernel: %s", cudaGetErrorString(err));
+    return FC3D_SUCCESS;
+}
+
+template <typename T>
+static fc3d_result _fc3d_execute(const _fc3d_bound* b, char* msg) {
+    const fc3d_plan_private_* pr = &b->plan->_private;
+    typedef fc3d_result (*launcher)(const _fc3d_bound*, const fc3d_step_*, char*);
+    static const launcher launch[_FC3D_STEP_KIND_COUNT_] = {NULL, _fc3d_launch_finalize<T>, _fc3d_launch_direct_pass<T>,
+                                                            _fc3d_launch_tc_prep<T>, _fc3d_launch_tc_conv<T>};
+    for (int i = 0; i < pr->num_steps; i++) {
+        const fc3d_result r = launch[pr->steps[i].kind](b, &pr->steps[i], msg);
+        if (r != FC3D_SUCCESS) return r;
     }
     return FC3D_SUCCESS;
 }
@@ -1518,11 +2961,11 @@ static fc3d_result _fc3d_run_typed(const fc3d_plan* p, const fc3d_run_args* a, c
 FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* args, fc3d_message* message) {
     char* msg = message ? message->text : NULL;
     fc3d_result r;
+    _fc3d_bound b;
     int dev;
     if (msg) msg[0] = 0;
     if (!plan || !args) return _fc3d_fail(msg, FC3D_ERROR_NULL_ARGUMENT, "%s is NULL", plan ? "args" : "plan");
-    if (plan->result != FC3D_SUCCESS || plan->num_passes <= 0)
-        return _fc3d_fail(msg, FC3D_ERROR_PLAN_INVALID, "plan.result = %d", (int)plan->result);
+    if ((r = _fc3d_check_plan(plan, msg)) != FC3D_SUCCESS) return r;
     if ((r = _fc3d_check_args(plan, args, msg)) != FC3D_SUCCESS) return r;
     {
         const cudaError_t e = cudaGetDevice(&dev);
@@ -1530,16 +2973,21 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
     }
     {
         /* an error left by an earlier call would read as this run's launch failure halfway through
-           the passes: refuse to start instead, with nothing launched */
+           the steps: refuse to start instead, with nothing launched */
         const cudaError_t e = cudaPeekAtLastError();
         if (e != cudaSuccess)
             return _fc3d_fail(msg, FC3D_ERROR_CUDA, "an earlier CUDA error is pending (nothing launched): %s",
                               cudaGetErrorString(e));
     }
-    switch (plan->desc.dtype) {
-    case FC3D_DTYPE_F16: return _fc3d_run_typed<__half>(plan, args, msg);
-    case FC3D_DTYPE_BF16: return _fc3d_run_typed<__nv_bfloat16>(plan, args, msg);
-    default: return _fc3d_run_typed<float>(plan, args, msg);
+    b.plan = plan;
+    b.args = args;
+    b.base = (char*)(((uintptr_t)args->workspace + (_FC3D_ALIGN - 1)) & ~(uintptr_t)(_FC3D_ALIGN - 1));
+    b.stream = (cudaStream_t)args->stream;
+    _fc3d_bind_chain(&plan->_private, args, b.base, &b.chain);
+    switch (_fc3d_enum_int(&plan->_private.desc.dtype)) {
+    case FC3D_DTYPE_F16: return _fc3d_execute<__half>(&b, msg);
+    case FC3D_DTYPE_BF16: return _fc3d_execute<__nv_bfloat16>(&b, msg);
+    default: return _fc3d_execute<float>(&b, msg);
     }
 }
 

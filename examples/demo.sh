@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # demo.sh - `make demo`: the five reference workloads at full size on the GPU, or, without a GPU,
-# the CPU reference on a small case. Run from anywhere; expects `make all` to have built build/.
+# the CPU reference on a small case. Run from anywhere. Builds what it runs: build/gpu_probe first,
+# then the five workload programs only when the probe finds a GPU (through make, so NVCC= and ARCH=
+# given to `make demo` apply).
 #   DEMO_RUNS=N   timed runs per workload (default 5; the median is reported)
 #   DEMO_ARGS=... extra options for every workload program (e.g. --tf32)
 # Each program's full output goes to build/logs/demo_<name>.log. Exit status 1 if any workload
@@ -12,18 +14,25 @@ L=$B/logs
 mkdir -p "$L"
 WORKLOADS="l2_15_bn_submean l2_77_scale_bn_pool l2_34_layernorm_gelu l2_61_relu_groupnorm l1_77_convt"
 
-if [ ! -x "$B/gpu_probe" ] || ! "$B/gpu_probe"; then
+MAKE=${MAKE:-make}
+"$MAKE" --no-print-directory "$B/gpu_probe" >/dev/null || exit 1
+if ! "$B/gpu_probe"; then
     echo "no GPU: running the CPU reference on a small case instead"
     "${CC:-gcc}" -std=c99 -O2 -Wall -Wextra -pedantic -Werror -I. examples/cpu_demo.c -lm -o "$B/cpu_demo" || exit 1
     exec "$B/cpu_demo"
 fi
 
+targets=()
+for w in $WORKLOADS; do targets+=("$B/$w"); done
+echo "building the workload programs (make ${targets[*]})"
+"$MAKE" -s -k --no-print-directory "${targets[@]}" || echo "demo: building a workload program failed"
+
 failed=0
 results=()
 for w in $WORKLOADS; do
     wid=$(echo "$w" | sed -E 's|^l([0-9])_([0-9]+)_.*|L\1/\2|') # l2_15_bn_submean -> L2/15
-    if [ ! -x "$B/$w" ]; then
-        echo "$w: $B/$w not built (run make all)"
+    if [ ! -x "$B/$w" ] || ! "$MAKE" --no-print-directory -q "$B/$w" >/dev/null 2>&1; then
+        echo "$w: $B/$w not built or out of date (see the make output above)"
         results+=("RESULT $wid MISSING err=- ms=- tflops=- gbs=-")
         failed=1
         continue

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs every test of `make test` and ends with the line "<N> passed, <M> failed".
+# Runs every test of `make test` and ends with the line "<N> passed, <M> failed, <K> skipped".
 # Compile checks count one each; each test program counts its own checks (its closing line).
+# K counts the suites and check groups that could not run here (no GPU, no CUDA-enabled PyTorch,
+# no clang outside CI, no UBSan in the host compiler); each prints its own "... skipped: why" line.
 # Logs: build/logs/<name>.log.
 set -u
 cd "$(dirname "$0")/.."
@@ -11,12 +13,42 @@ mkdir -p "$L"
 : "${ARCH:=-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90}"
 passed=0
 failed=0
+skipped=0
+
+# skip WHAT WHY: a suite or group of checks that cannot run here.
+skip() {
+    echo "$1 skipped: $2"
+    skipped=$((skipped + 1))
+}
 
 # check NAME COMMAND...: one check that passes when COMMAND exits 0.
 check() {
     local name=$1
     shift
     if "$@" >"$L/$name.log" 2>&1; then
+        echo "ok $name"
+        passed=$((passed + 1))
+    else
+        echo "FAIL $name (log: $L/$name.log)"
+        sed 's/^/    /' "$L/$name.log" | tail -n 20
+        failed=$((failed + 1))
+    fi
+}
+
+# background NAME COMMAND...: starts a check that takes long (an nvcc build of the implementation)
+# now; `collect NAME` waits for it and counts it like `check`. The builds run side by side.
+background() {
+    local name=$1
+    shift
+    rm -f "$L/$name.rc"
+    ( "$@" >"$L/$name.log" 2>&1; echo $? >"$L/$name.rc" ) &
+    eval "pid_$name=$!"
+}
+collect() {
+    local name=$1 pid
+    eval "pid=\$pid_$name"
+    wait "$pid"
+    if [ "$(cat "$L/$name.rc" 2>/dev/null)" = 0 ]; then
         echo "ok $name"
         passed=$((passed + 1))
     else
@@ -63,21 +95,95 @@ elif [ -n "${CI:-}" ]; then
     echo "FAIL clang not found: CI runs the C99 checks with gcc and clang"
     failed=$((failed + 1))
 else
-    echo "clang checks skipped: clang not installed here (CI installs it and runs them)"
+    skip "clang checks" "clang not installed here (CI installs it and runs them)"
 fi
-check nvcc_sm80_werror "$NVCC" -std=c++17 -I. -gencode arch=compute_80,code=sm_80 --Werror all-warnings \
+# Warnings as errors per architecture (sm_75 has no tensor-core engine code: its kernels compile to
+# a trap the run never reaches); the link checks need one architecture only.
+LINK_ARCH="-gencode arch=compute_90,code=sm_90"
+background nvcc_sm75_werror "$NVCC" -std=c++17 -I. -gencode arch=compute_75,code=sm_75 --Werror all-warnings \
+    -Xcompiler -Wall,-Wextra -c tests/compile/impl_a.cu -o "$B/impl_a_sm75.o"
+background nvcc_sm80_werror "$NVCC" -std=c++17 -I. -gencode arch=compute_80,code=sm_80 --Werror all-warnings \
     -Xcompiler -Wall,-Wextra -c tests/compile/impl_a.cu -o "$B/impl_a_sm80.o"
-check nvcc_sm90_werror "$NVCC" -std=c++17 -I. -gencode arch=compute_90,code=sm_90 --Werror all-warnings \
+background nvcc_sm90_werror "$NVCC" -std=c++17 -I. -gencode arch=compute_90,code=sm_90 --Werror all-warnings \
     -Xcompiler -Wall,-Wextra -c tests/compile/impl_a.cu -o "$B/impl_a_sm90.o"
-check static_two_units_link "$NVCC" -std=c++17 -I. $ARCH --Werror all-warnings -DFUSEDCONV3D_STATIC \
+background static_two_units_link "$NVCC" -std=c++17 -I. $LINK_ARCH --Werror all-warnings -DFUSEDCONV3D_STATIC \
     tests/compile/impl_a.cu tests/compile/impl_b.cu -o "$B/static_two_units"
-check static_two_units_run "$B/static_two_units"
-check c_caller_link bash -c "'$CC' -std=c99 -Wall -Wextra -pedantic -Werror -I. -c tests/compile/c_caller.c -o '$B/c_caller.o' \
-    && '$NVCC' -std=c++17 -I. $ARCH --Werror all-warnings '$B/c_caller.o' tests/compile/impl_a.cu -o '$B/c_caller' \
+background c_caller_link bash -c "'$CC' -std=c99 -Wall -Wextra -pedantic -Werror -I. -c tests/compile/c_caller.c -o '$B/c_caller.o' \
+    && '$NVCC' -std=c++17 -I. $LINK_ARCH --Werror all-warnings '$B/c_caller.o' tests/compile/impl_a.cu -o '$B/c_caller' \
     && '$B/c_caller'"
+collect nvcc_sm75_werror
+collect nvcc_sm80_werror
+collect nvcc_sm90_werror
+collect static_two_units_link
+check static_two_units_run "$B/static_two_units"
+collect c_caller_link
+# Out-of-range enum values passed by value, from C (see the file); linked with the sm_80 object above.
+rm -f "$B/c_enum_args"
+check c_enum_args_link bash -c "'$CC' -std=c99 -Wall -Wextra -pedantic -Werror -I. -Itests -c tests/c_enum_args.c \
+    -o '$B/c_enum_args.o' && '$NVCC' '$B/c_enum_args.o' '$B/impl_a_sm80.o' -o '$B/c_enum_args'"
+[ -x "$B/c_enum_args" ] && suite c_enum_args "$B/c_enum_args"
+
+# The usage snippet of README.md (the fenced block after the readme-snippet marker) compiles as written.
+readme_snippet() {
+    awk '/<!-- readme-snippet/ { marked = 1; next }
+         marked == 1 && /^```/ { marked = 2; next }
+         marked == 2 && /^```/ { exit }
+         marked == 2 { print }' README.md >"$B/readme_snippet.cu"
+    if [ ! -s "$B/readme_snippet.cu" ]; then
+        echo "README.md has no fenced block after a <!-- readme-snippet --> marker"
+        return 1
+    fi
+    # shellcheck disable=SC2086
+    "$NVCC" -std=c++17 -I. $LINK_ARCH --Werror all-warnings -Xcompiler -Wall,-Wextra -c "$B/readme_snippet.cu" \
+        -o "$B/readme_snippet.o"
+}
+background readme_snippet readme_snippet
+collect readme_snippet
 
 suite plan "$B/test_plan"
 suite cpu_golden "$B/test_cpu_golden" tests/golden/data
+
+# test_plan again, built with the host compiler's UndefinedBehaviorSanitizer: a finding stops the
+# program at once (no recovery) with UBSan's exit status, which the suite counts as a failure. A tiny
+# program asks first whether the host compiler builds and links with it (nvcc hands -Xcompiler flags
+# to the link too; where it does not, libubsan is linked by name), and whether a finding stops it.
+UBSAN_FLAGS="-Xcompiler -fsanitize=undefined,-fno-sanitize-recover=all,-fno-omit-frame-pointer"
+UBSAN_ENV="UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86"
+UBSAN_LIBS=
+ubsan_probe() {
+    printf '%s\n' '#include <stdio.h>' \
+        'int main(int argc, char** argv) { int v = 0x7fffffff; (void)argv; v += argc - 1; printf("%d\n", v); return 0; }' \
+        >"$B/ubsan_probe.cu"
+    rm -f "$B/ubsan_probe"
+    # shellcheck disable=SC2086
+    "$NVCC" -std=c++17 $UBSAN_FLAGS "$B/ubsan_probe.cu" -o "$B/ubsan_probe" && return 0
+    UBSAN_LIBS=-lubsan
+    # shellcheck disable=SC2086
+    "$NVCC" -std=c++17 $UBSAN_FLAGS "$B/ubsan_probe.cu" -o "$B/ubsan_probe" $UBSAN_LIBS
+}
+if ! ubsan_probe >"$L/ubsan_probe.log" 2>&1; then
+    why=$(grep -m1 -iE 'error|fatal|unrecognized|unknown|not supported' "$L/ubsan_probe.log" || head -n 1 "$L/ubsan_probe.log")
+    skip "plan_ubsan (test_plan under UBSan)" "the host compiler cannot build with -fsanitize=undefined: $why (log: $L/ubsan_probe.log)"
+elif ! env "$UBSAN_ENV" "$B/ubsan_probe" >/dev/null 2>&1 ||
+    env "$UBSAN_ENV" "$B/ubsan_probe" overflow >"$L/ubsan_probe.log" 2>&1 ||
+    ! grep -q "runtime error:" "$L/ubsan_probe.log"; then
+    echo "FAIL plan_ubsan: a -fsanitize=undefined build does not stop on a finding (log: $L/ubsan_probe.log)"
+    failed=$((failed + 1))
+else
+    # UBSan checks the host code: the device code goes in as PTX for one architecture only (no
+    # ptxas run, a fraction of the build time; test_plan's checks all come before any launch)
+    ptx=$(echo "$ARCH" | grep -o 'compute_[0-9]*[a-z]*' | head -n 1)
+    ptx=${ptx:-compute_80}
+    rm -f "$B/test_plan_ubsan"
+    # shellcheck disable=SC2086
+    check plan_ubsan_build "$NVCC" $NVFLAGS -O1 -g $UBSAN_FLAGS -gencode "arch=$ptx,code=$ptx" tests/test_plan.cu \
+        -o "$B/test_plan_ubsan" $UBSAN_LIBS
+    if [ -x "$B/test_plan_ubsan" ]; then
+        suite plan_ubsan env "$UBSAN_ENV" "$B/test_plan_ubsan"
+        # a finding reads "<file>:<line>:<col>: runtime error: <what>", then the stack
+        grep -A 6 "runtime error:" "$L/plan_ubsan.log" | head -n 14 | sed 's/^/    /'
+    fi
+fi
 
 PYTHON=${PYTHON:-python3}
 if "$B/gpu_probe" >"$L/gpu_probe.log" 2>&1; then
@@ -86,12 +192,12 @@ if "$B/gpu_probe" >"$L/gpu_probe.log" 2>&1; then
     if "$PYTHON" -c "import torch; assert torch.cuda.is_available()" >/dev/null 2>&1; then
         suite bridge "$PYTHON" tests/test_torch_bridge.py
     else
-        echo "PyTorch bridge tests skipped: $PYTHON has no CUDA-enabled torch"
+        skip "PyTorch bridge tests" "$PYTHON has no CUDA-enabled torch"
     fi
 else
-    echo "GPU tests skipped: no GPU ($(cat "$L/gpu_probe.log"))"
-    echo "PyTorch bridge tests skipped: no GPU"
+    skip "GPU tests" "$(head -n 1 "$L/gpu_probe.log")"
+    skip "PyTorch bridge tests" "no GPU"
 fi
 
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -1,10 +1,14 @@
-/* test_gpu.cu - the GPU path against its oracles.
+/* test_gpu.cu - the GPU engines against their oracles. Parts 1 to 3 run once per engine of the
+   library's engine table, with the engine forced (descs an engine refuses are counted and printed).
      1. every PyTorch golden, in both layouts (f32, FP32-accurate mode);
-     2. randomized descs (conv parameters x op chains x layouts x dtypes x math modes) against the
-        CPU reference, fresh random inputs per case;
-     3. bitwise determinism: two runs of one plan give identical bytes; a CUDA error left pending
-        by an earlier call makes a run refuse to start, writing nothing;
-     4. 64-bit offsets: a tensor of more than 2^31 elements.
+     2. randomized descs (conv parameters x op chains drawn from the whole op table x layouts x
+        dtypes x math modes) against the CPU reference, fresh random inputs per case;
+     3. bitwise determinism: two runs of one plan give identical bytes;
+   then
+     3a. engines against each other: the automatic choice against the direct engine on random descs
+         (within twice the math mode's bound, bitwise where both are the same engine);
+     3b. a CUDA error left pending by an earlier call makes a run refuse to start, writing nothing;
+     4. 64-bit offsets: an output of more than 2^31 elements, on every engine.
    Before every run y (plus a guard after it), the workspace and saved statistics are poisoned
    with all-ones bytes (NaN in every type): an element the run fails to write fails the check, and
    a write past y shows in the guard.
@@ -33,6 +37,11 @@ static double bound_for(fc3d_math m, fc3d_dtype t) {
 }
 
 static double worst[4][4]; /* largest error seen, [math][dtype] */
+
+/* Every test below runs once per engine of the library's engine table, with the engine forced;
+   descs an engine refuses are counted and reported, never silently dropped. */
+static fc3d_engine engine_under_test = FC3D_ENGINE_DIRECT;
+static int refused_by_engine = 0;
 
 /* splitmix64: every case draws fresh values from one seeded stream */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
@@ -123,8 +132,16 @@ static void test_goldens(const char* dir, int quick) {
             memset(&hc, 0, sizeof hc);
             hc.desc = gc.desc;
             hc.desc.layout = (fc3d_layout)layout;
-            snprintf(name, sizeof name, "golden.%s.%s", m.names[k], layout == FC3D_LAYOUT_NCDHW ? "ncdhw" : "ndhwc");
-            if (fc3d_plan_init(&hc.plan, &hc.desc) != FC3D_SUCCESS) {
+            hc.desc.engine = engine_under_test;
+            snprintf(name, sizeof name, "%s.golden.%s.%s", fc3d_engine_name(engine_under_test), m.names[k],
+                     layout == FC3D_LAYOUT_NCDHW ? "ncdhw" : "ndhwc");
+            const fc3d_result pr = fc3d_plan_init(&hc.plan, &hc.desc);
+            if (pr == FC3D_ERROR_ENGINE_REFUSED) {
+                printf("# %s not run: %s\n", name, hc.plan.message);
+                refused_by_engine++;
+                continue;
+            }
+            if (pr != FC3D_SUCCESS) {
                 check(0, name, "plan: %s", hc.plan.message);
                 continue;
             }
@@ -206,37 +223,33 @@ static int random_conv(fc3d_conv_desc* c, int big_plane) {
     return 0;
 }
 
+/* A random chain of 0..5 ops drawn from the whole op table (an op appended to the table is drawn
+   too): each op's flags are a random subset of those it takes and its fields are drawn by the
+   table's field columns; a draw the validation refuses (e.g. a reduction that is not last) is
+   drawn again. */
 static void random_ops(fc3d_plan_desc* d, const int64_t cd[5]) {
     const int n = rng_int(0, 5);
     d->num_ops = 0;
-    for (int i = 0; i < n; i++) {
-        fc3d_op* op = &d->ops[d->num_ops];
+    while (d->num_ops < n) {
+        const int i = d->num_ops;
+        fc3d_op* op = &d->ops[i];
         memset(op, 0, sizeof *op);
-        int kind = rng_int(FC3D_OP_SCALE, FC3D_OP_GLOBAL_AVG_POOL);
-        if (kind == FC3D_OP_GLOBAL_AVG_POOL && i != n - 1) kind = FC3D_OP_RELU;
-        if (kind == FC3D_OP_BATCHNORM_TRAIN && cd[0] * cd[2] * cd[3] * cd[4] <= 1) kind = FC3D_OP_GELU_TANH;
+        const int kind = rng_int(FC3D_OP_NONE + 1, FC3D_OP_KIND_COUNT_ - 1);
+        const _fc3d_op_info* info = _fc3d_op_info_at(kind);
         op->kind = (fc3d_op_kind)kind;
-        switch (kind) {
-        case FC3D_OP_SCALE: op->value = (float)(rng_unit() * 4.0 - 2.0); break;
-        case FC3D_OP_BATCHNORM_TRAIN:
-            op->flags = (unsigned)rng_int(0, 7);
-            op->momentum = rng_int(0, 1) ? 0.0f : 0.3f;
-            op->eps = rng_int(0, 1) ? 0.0f : 1e-3f;
-            break;
-        case FC3D_OP_BATCHNORM_INFER:
-        case FC3D_OP_LAYERNORM:
-        case FC3D_OP_GROUPNORM:
-            op->flags = (unsigned)rng_int(0, 1);
-            op->eps = rng_int(0, 1) ? 0.0f : 1e-3f;
-            if (kind == FC3D_OP_LAYERNORM) op->norm_dims = rng_int(1, 4);
-            if (kind == FC3D_OP_GROUPNORM) {
-                do op->groups = rng_int(1, (int)cd[1]);
-                while (cd[1] % op->groups);
-            }
-            break;
-        default: break;
+        op->flags = (unsigned)rng_int(0, 7) & info->flags_taken;
+        if (info->fields & _FC3D_F_VALUE) op->value = (float)(rng_unit() * 4.0 - 2.0);
+        if (info->fields & _FC3D_F_EPS) op->eps = rng_int(0, 1) ? 0.0f : 1e-3f;
+        if (info->fields & _FC3D_F_MOMENTUM) op->momentum = rng_int(0, 1) ? 0.0f : 0.3f;
+        if (info->fields & _FC3D_F_NDIMS) op->norm_dims = rng_int(1, 4);
+        if (info->fields & _FC3D_F_GROUPS) {
+            do op->groups = rng_int(1, (int)cd[1]);
+            while (cd[1] % op->groups);
         }
-        d->num_ops++;
+        d->num_ops = n; /* validated as a member of the full-length chain (a reduction must be last) */
+        fc3d_plan_desc filled = fc3d_plan_desc_defaults(d);
+        const int ok = _fc3d_validate_op(&filled, cd, i, NULL) == FC3D_SUCCESS;
+        d->num_ops = ok ? i + 1 : i;
     }
 }
 
@@ -286,11 +299,19 @@ static void make_random_case(host_case* hc, int big_plane) {
         hc->desc.layout = (fc3d_layout)rng_int(0, 2);
         hc->desc.dtype = (fc3d_dtype)rng_int(0, 3);
         hc->desc.math = (fc3d_math)rng_int(0, 3);
-        if (fc3d_plan_init(&hc->plan, &hc->desc) != FC3D_SUCCESS) continue; /* e.g. output size <= 0 */
+        hc->desc.engine = engine_under_test;
+        const fc3d_result r = fc3d_plan_init(&hc->plan, &hc->desc);
+        if (r == FC3D_ERROR_ENGINE_REFUSED) refused_by_engine++;
+        if (r != FC3D_SUCCESS) continue; /* e.g. output size <= 0, or a desc the engine refuses */
         const int64_t cd[5] = {hc->plan.y_dims[0], hc->plan.y_dims[1], hc->plan.conv_size[0], hc->plan.conv_size[1],
                                hc->plan.conv_size[2]};
         random_ops(&hc->desc, cd);
-        if (fc3d_plan_init(&hc->plan, &hc->desc) != FC3D_SUCCESS) {
+        const fc3d_result r2 = fc3d_plan_init(&hc->plan, &hc->desc);
+        if (r2 == FC3D_ERROR_ENGINE_REFUSED) {
+            refused_by_engine++;
+            continue;
+        }
+        if (r2 != FC3D_SUCCESS) {
             fprintf(stderr, "generator made an invalid desc: %s\n", hc->plan.message);
             exit(2);
         }
@@ -326,7 +347,7 @@ static void test_random(int cases, int big_cases) {
         memset(ref_ops, 0, sizeof ref_ops);
         make_random_case(&hc, k >= cases);
         describe_case(&hc, desc, sizeof desc);
-        snprintf(name, sizeof name, "random.%03d.%s", k, desc);
+        snprintf(name, sizeof name, "%s.random.%03d.%s", fc3d_engine_name(engine_under_test), k, desc);
         double* ref = cpu_reference(&hc, ref_ops);
         if (!ref) {
             check(0, name, "the CPU reference refused the desc");
@@ -379,7 +400,7 @@ static void test_determinism(int cases) {
         }
         char desc[200], name[260];
         describe_case(&hc, desc, sizeof desc);
-        snprintf(name, sizeof name, "determinism.%02d.%s", done, desc);
+        snprintf(name, sizeof name, "%s.determinism.%02d.%s", fc3d_engine_name(engine_under_test), done, desc);
         check(memcmp(out[0], out[1], yb + stat_bytes) == 0, name, "two runs differ");
         free(out[0]);
         free(out[1]);
@@ -387,6 +408,67 @@ static void test_determinism(int cases) {
         host_case_free(&hc);
         done++;
     }
+}
+
+/* ---- 3a. engines against each other ------------------------------------------------------------ */
+/* Runs the desc of hc on engines a and b, on the same device inputs, and compares their y and
+   written statistics: rel-L2 within `bound`, or bitwise equal when both names are one engine
+   (automatic choice included). Returns 1 when the two agree; -1 when an engine refuses the desc. */
+static int compare_engines(const char* name, host_case* hc, fc3d_engine ea, fc3d_engine eb, double bound) {
+    fc3d_plan pl[2];
+    const fc3d_engine e[2] = {ea, eb};
+    for (int k = 0; k < 2; k++) {
+        fc3d_plan_desc d = hc->desc;
+        d.engine = e[k];
+        if (fc3d_plan_init(&pl[k], &d) != FC3D_SUCCESS) return -1;
+    }
+    device_case dc;
+    device_case_upload(hc, &dc);
+    const int64_t n = hc->plan.y_elements;
+    double* out[2];
+    for (int k = 0; k < 2; k++) {
+        fc3d_message msg;
+        device_case_poison(hc, &dc);
+        fc3d_run_args a = device_case_args(hc, &dc, 0);
+        const fc3d_result r = fc3d_plan_run(&pl[k], &a, &msg);
+        CUDA_OK(cudaDeviceSynchronize());
+        out[k] = (double*)malloc((size_t)n * sizeof(double));
+        void* hy = malloc(dc.y_bytes);
+        CUDA_OK(cudaMemcpy(hy, dc.y, dc.y_bytes, cudaMemcpyDeviceToHost));
+        unpack(hy, hc->plan.y_dims, hc->plan.desc.layout, hc->plan.desc.dtype, out[k]);
+        free(hy);
+        if (r != FC3D_SUCCESS) {
+            for (int64_t i = 0; i < n; i++) out[k][i] = NAN;
+            printf("# %s: engine %s failed: %s\n", name, fc3d_engine_name(e[k]), msg.text);
+        }
+    }
+    const int same = pl[0].engine == pl[1].engine;
+    const double err = rel_l2(out[1], out[0], n);
+    const int ok = same ? memcmp(out[0], out[1], (size_t)n * sizeof(double)) == 0 : err <= bound;
+    check(ok, name, "%s vs %s: rel-L2 %.3g, bound %s", fc3d_engine_name(pl[0].engine), fc3d_engine_name(pl[1].engine),
+          err, same ? "bitwise" : "math mode's");
+    free(out[0]);
+    free(out[1]);
+    device_case_free(&dc);
+    return ok;
+}
+
+/* Every engine against the direct one on random descs; the automatic choice against the direct
+   engine where that choice is the direct engine itself (bitwise). */
+static void test_cross_engine(int cases) {
+    const fc3d_engine keep = engine_under_test;
+    engine_under_test = FC3D_ENGINE_AUTO;
+    for (int k = 0; k < cases; k++) {
+        host_case hc;
+        char desc[200], name[300];
+        make_random_case(&hc, k % 4 == 3);
+        describe_case(&hc, desc, sizeof desc);
+        snprintf(name, sizeof name, "cross_engine.%03d.%s", k, desc);
+        compare_engines(name, &hc, FC3D_ENGINE_DIRECT, hc.plan.engine,
+                        2.0 * bound_for(hc.plan.desc.math, hc.plan.desc.dtype));
+        host_case_free(&hc);
+    }
+    engine_under_test = keep;
 }
 
 /* ---- 3b. a pending CUDA error -------------------------------------------------------------------- */
@@ -420,62 +502,76 @@ static void test_pending_error(void) {
 }
 
 /* ---- 4. 64-bit offsets ------------------------------------------------------------------------- */
-/* A 1x1x1 convolution of one channel is y = x * w + b, so a 2.2e9-element f16 tensor can be checked
-   at sampled points, most of them past element 2^31. */
+/* A 1x1x1 convolution from one channel to two is y[c] = x * w[c] + b[c], so a 2.25e9-element f16
+   output can be checked at sampled points, most of them past element 2^31, on every engine. */
 static __global__ void fill_pattern(__half* x, int64_t n) {
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
         x[i] = __float2half_rn((float)((i * 2654435761ull) % 1000) * 0.001f);
 }
 
-static void test_large_offsets(void) {
+static void test_large_offsets(fc3d_engine engine) {
     size_t free_b = 0, total_b = 0;
+    char name[96];
     CUDA_OK(cudaMemGetInfo(&free_b, &total_b));
     fc3d_plan_desc d;
     memset(&d, 0, sizeof d);
-    d.conv.batch = d.conv.in_channels = d.conv.out_channels = 1;
-    d.conv.in_size[0] = d.conv.in_size[1] = d.conv.in_size[2] = 1300; /* 2.197e9 elements > 2^31 */
+    d.conv.batch = d.conv.in_channels = 1;
+    d.conv.out_channels = 2;
+    d.conv.in_size[0] = d.conv.in_size[1] = d.conv.in_size[2] = 1040; /* 2 x 1.125e9 = 2.25e9 > 2^31 */
     d.conv.kernel[0] = d.conv.kernel[1] = d.conv.kernel[2] = 1;
     d.conv.bias = 1;
     d.dtype = FC3D_DTYPE_F16;
+    d.engine = engine;
     d.ops[0].kind = FC3D_OP_RELU;
     d.num_ops = 1;
+    snprintf(name, sizeof name, "%s.large_offsets.f16_2p31", fc3d_engine_name(engine));
     fc3d_plan p;
-    fc3d_plan_init(&p, &d);
-    const size_t bytes = (size_t)p.y_elements * 2;
-    if (free_b < 2 * bytes + ((size_t)1 << 30)) {
-        printf("# large_offsets not run: needs %zu MB of GPU memory, %zu free\n", (2 * bytes) >> 20, free_b >> 20);
+    if (fc3d_plan_init(&p, &d) != FC3D_SUCCESS) {
+        check(0, name, "plan: %s", p.message);
+        return;
+    }
+    const int64_t pos = p.x_elements;
+    const size_t xbytes = (size_t)pos * 2, ybytes = (size_t)p.y_elements * 2;
+    if (free_b < xbytes + ybytes + p.workspace_bytes + ((size_t)1 << 30)) {
+        printf("# %s not run: needs %zu MB of GPU memory, %zu free\n", name, (xbytes + ybytes) >> 20, free_b >> 20);
         return;
     }
     __half *x, *y, *w, *b;
-    const __half hw = __float2half_rn(-1.5f), hb = __float2half_rn(0.25f);
-    CUDA_OK(cudaMalloc((void**)&x, bytes));
-    CUDA_OK(cudaMalloc((void**)&y, bytes));
-    CUDA_OK(cudaMalloc((void**)&w, 2));
-    CUDA_OK(cudaMalloc((void**)&b, 2));
-    CUDA_OK(cudaMemcpy(w, &hw, 2, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemcpy(b, &hb, 2, cudaMemcpyHostToDevice));
-    fill_pattern<<<4096, 256>>>(x, p.y_elements);
-    CUDA_OK(cudaMemset(y, 0xff, bytes));
+    void* ws = NULL;
+    const __half hw[2] = {__float2half_rn(-1.5f), __float2half_rn(0.75f)};
+    const __half hb[2] = {__float2half_rn(0.25f), __float2half_rn(-0.125f)};
+    CUDA_OK(cudaMalloc((void**)&x, xbytes));
+    CUDA_OK(cudaMalloc((void**)&y, ybytes));
+    CUDA_OK(cudaMalloc((void**)&w, 4));
+    CUDA_OK(cudaMalloc((void**)&b, 4));
+    if (p.workspace_bytes) CUDA_OK(cudaMalloc(&ws, p.workspace_bytes));
+    CUDA_OK(cudaMemcpy(w, hw, 4, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(b, hb, 4, cudaMemcpyHostToDevice));
+    fill_pattern<<<4096, 256>>>(x, pos);
+    CUDA_OK(cudaMemset(y, 0xff, ybytes));
     fc3d_run_args a;
     memset(&a, 0, sizeof a);
     a.x = x; a.weight = w; a.bias = b; a.y = y;
+    a.workspace = ws; a.workspace_bytes = p.workspace_bytes;
     fc3d_message msg;
     const fc3d_result r = fc3d_plan_run(&p, &a, &msg);
     CUDA_OK(cudaDeviceSynchronize());
     int bad = r != FC3D_SUCCESS;
-    int64_t checked = 0;
+    int64_t checked = 0, past = 0;
     for (int64_t i = p.y_elements - 1; i > 0 && !bad; i = i * 7 / 8) {
+        const int64_t c = i / pos, at = i % pos; /* NCDHW */
         __half hx, hy;
-        CUDA_OK(cudaMemcpy(&hx, x + i, 2, cudaMemcpyDeviceToHost));
+        CUDA_OK(cudaMemcpy(&hx, x + at, 2, cudaMemcpyDeviceToHost));
         CUDA_OK(cudaMemcpy(&hy, y + i, 2, cudaMemcpyDeviceToHost));
-        float v = __half2float(hx) * -1.5f + 0.25f;
+        float v = __half2float(hx) * __half2float(hw[c]) + __half2float(hb[c]);
         v = v < 0 ? 0 : v;
-        if (__half2float(hy) != __half2float(__float2half_rn(v))) bad = 1;
+        if (fabsf(__half2float(hy) - __half2float(__float2half_rn(v))) > 1e-3f * (1.0f + fabsf(v))) bad = 1;
         checked++;
+        past += i >= ((int64_t)1 << 31);
     }
-    check(!bad && checked > 100, "large_offsets.f16_2p31", "run %d (%s), %lld samples checked", (int)r, msg.text,
-          (long long)checked);
-    cudaFree(x); cudaFree(y); cudaFree(w); cudaFree(b);
+    check(!bad && checked > 100 && past > 0, name, "run %d (%s), %lld samples checked, %lld past 2^31, engine %s", (int)r,
+          msg.text, (long long)checked, (long long)past, fc3d_engine_name(p.engine));
+    cudaFree(x); cudaFree(y); cudaFree(w); cudaFree(b); cudaFree(ws);
 }
 
 int main(int argc, char** argv) {
@@ -489,11 +585,19 @@ int main(int argc, char** argv) {
     }
     if (quick) cases = cases < 24 ? cases : 24;
     printf("# seed 0x%llx, %d random cases\n", (unsigned long long)rng_state, cases);
-    test_goldens(dir, quick);
-    test_random(cases, quick ? 4 : cases / 10);
-    test_determinism(quick ? 3 : 20);
+    for (int e = 0; e < _FC3D_NUM_ENGINES; e++) {
+        engine_under_test = _fc3d_engines[e].id;
+        refused_by_engine = 0;
+        test_goldens(dir, quick);
+        test_random(cases, quick ? 4 : cases / 10);
+        test_determinism(quick ? 3 : 20);
+        printf("# engine %s: %d descs refused (redrawn, or reported above for goldens)\n",
+               fc3d_engine_name(engine_under_test), refused_by_engine);
+    }
+    test_cross_engine(quick ? 4 : 40);
     if (!quick) test_pending_error(); /* it plants a failing cudaMalloc, which memcheck reports */
-    if (!quick) test_large_offsets();
+    if (!quick)
+        for (int e = 0; e < _FC3D_NUM_ENGINES; e++) test_large_offsets(_fc3d_engines[e].id);
     static const char* const ma[] = {"", "fp32", "tf32", "half"};
     static const char* const ty[] = {"", "f32", "f16", "bf16"};
     for (int m = 1; m <= 3; m++)

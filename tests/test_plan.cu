@@ -5,8 +5,23 @@
 #include "fusedconv3d.cuh"
 #include "check.h"
 
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
+
+/* Out-of-range enum values are written as an int through memcpy: casting an int outside an
+   enum's range of values to the enum type is itself undefined in C++, and the library must refuse
+   such a value (a caller in C, or reading a desc from a file, can make one) without tripping UBSan. */
+static_assert(sizeof(fc3d_layout) == sizeof(int) && sizeof(fc3d_dtype) == sizeof(int) &&
+                  sizeof(fc3d_math) == sizeof(int) && sizeof(fc3d_engine) == sizeof(int) &&
+                  sizeof(fc3d_op_kind) == sizeof(int),
+              "the enums of a desc are int-sized");
+#define SET_INT(field, v)                              \
+    do {                                               \
+        const int v_ = (v);                            \
+        memcpy(&(field), &v_, sizeof v_);              \
+    } while (0)
 
 /* L2/15 at its PROBLEMS.md size: the base desc that each validation test breaks one field of. */
 static fc3d_plan_desc base_desc(void) {
@@ -51,6 +66,60 @@ static void expect_invalid(const char* test, const fc3d_plan_desc* d, fc3d_resul
         expect_invalid(test, &d, code, name1, name2); \
     } while (0)
 
+/* Forcing an engine that cannot implement a desc fails with FC3D_ERROR_ENGINE_REFUSED and the
+   engine's reason; the automatic choice takes the next engine in priority order and describe says
+   why the first refused. */
+static void test_engine_refusals(void) {
+    char text[4096];
+    {
+        /* past the implicit-GEMM engine's grid limit: one sample per grid row, at most 65535 */
+        fc3d_plan_desc d = base_desc();
+        fc3d_plan p;
+        d.conv.batch = 70000;
+        d.conv.in_size[0] = d.conv.in_size[1] = d.conv.in_size[2] = 2;
+        d.engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        expect_invalid("engine_refused_batch", &d, FC3D_ERROR_ENGINE_REFUSED, "implicit_gemm", "batch > 65535");
+        d.engine = FC3D_ENGINE_AUTO;
+        const fc3d_result r = fc3d_plan_init(&p, &d);
+        fc3d_plan_describe(&p, text, sizeof text);
+        check(r == FC3D_SUCCESS && p.engine == FC3D_ENGINE_DIRECT && strstr(text, "engine implicit_gemm refused: batch") &&
+                  strstr(text, "engine: direct (chosen)"),
+              "engine.auto_falls_back", "result %d, engine %s; describe:\n%s", (int)r, fc3d_engine_name(p.engine),
+              text);
+    }
+    {
+        /* statistics per row (a LayerNorm over W) in a chain that recomputes the convolution for a
+           pool: the GEMM tiles cannot gather them */
+        fc3d_plan_desc d = base_desc();
+        d.ops[0].kind = FC3D_OP_LAYERNORM;
+        d.ops[0].norm_dims = 1;
+        d.ops[0].flags = 0;
+        d.ops[1].kind = FC3D_OP_GLOBAL_AVG_POOL;
+        d.num_ops = 2;
+        d.engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        expect_invalid("engine_refused_row_statistics", &d, FC3D_ERROR_ENGINE_REFUSED, "ops[0] (layernorm)",
+                       "recomputing");
+    }
+    {
+        /* the same LayerNorm in a materializing chain is implemented: the stored intermediate is
+           read back once for its statistics, so the conv pass has more than one step */
+        fc3d_plan_desc d = base_desc();
+        fc3d_plan p;
+        d.ops[0].kind = FC3D_OP_LAYERNORM;
+        d.ops[0].norm_dims = 1;
+        d.ops[0].flags = 0;
+        d.ops[1].kind = FC3D_OP_GELU;
+        d.num_ops = 2;
+        d.engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        const fc3d_result r = fc3d_plan_init(&p, &d);
+        fc3d_plan_describe(&p, text, sizeof text);
+        check(r == FC3D_SUCCESS && p.num_passes == 2 && strstr(text, "implicit GEMM") &&
+                  strstr(text, "weight re-layout") && strstr(text, "direct pass") && strstr(text, "finalize"),
+              "engine.implicit_gemm_row_statistics_read_back", "result %d (%s); describe:\n%s", (int)r, p.message,
+              text);
+    }
+}
+
 static void test_validation(void) {
     fc3d_plan p;
     fc3d_plan_desc d0 = base_desc();
@@ -91,13 +160,13 @@ static void test_validation(void) {
            d.conv.in_size[0] = d.conv.in_size[1] = d.conv.in_size[2] = 1, d.conv.stride[0] = d.conv.stride[1] =
            d.conv.stride[2] = 1, d.conv.kernel[0] = 1 << 22, d.conv.kernel[1] = d.conv.kernel[2] = 1 << 21,
            d.conv.padding[0] = (1 << 21) - 1, d.conv.padding[1] = d.conv.padding[2] = (1 << 20) - 1));
-    BREAK("layout", FC3D_ERROR_LAYOUT, "layout", NULL, d.layout = (fc3d_layout)7);
-    BREAK("dtype", FC3D_ERROR_DTYPE, "dtype", NULL, d.dtype = (fc3d_dtype)-1);
-    BREAK("math", FC3D_ERROR_MATH, "math", NULL, d.math = (fc3d_math)4);
+    BREAK("layout", FC3D_ERROR_LAYOUT, "layout", NULL, SET_INT(d.layout, 7));
+    BREAK("dtype", FC3D_ERROR_DTYPE, "dtype", NULL, SET_INT(d.dtype, -1));
+    BREAK("math", FC3D_ERROR_MATH, "math", NULL, SET_INT(d.math, 4));
     BREAK("num_ops_negative", FC3D_ERROR_NUM_OPS, "num_ops", NULL, d.num_ops = -1);
     BREAK("num_ops_large", FC3D_ERROR_NUM_OPS, "num_ops", NULL, d.num_ops = FC3D_MAX_OPS + 1);
     BREAK("op_kind_none", FC3D_ERROR_OP_KIND, "ops[2].kind", NULL, d.num_ops = 3);
-    BREAK("op_kind_unknown", FC3D_ERROR_OP_KIND, "ops[1].kind", NULL, d.ops[1].kind = (fc3d_op_kind)99);
+    BREAK("op_kind_unknown", FC3D_ERROR_OP_KIND, "ops[1].kind", NULL, SET_INT(d.ops[1].kind, 99));
     BREAK("op_value", FC3D_ERROR_OP_VALUE, "ops[2].value", NULL,
           (d.ops[2].kind = FC3D_OP_SCALE, d.ops[2].value = NAN, d.num_ops = 3));
     BREAK("op_value_inf", FC3D_ERROR_OP_VALUE, "ops[0].value", NULL,
@@ -129,6 +198,52 @@ static void test_validation(void) {
            d.conv.padding[2] = 0));
 }
 
+/* Every enum field of a desc, set to values outside its enum: negative, the first value past the
+   last enumerator, and far past it. Each is refused with its own code, naming the field. */
+static void test_enum_ranges(void) {
+    enum { LAYOUT, DTYPE, MATH, ENGINE, OP_KIND, NUM_FIELDS };
+    static const struct {
+        const char* name;
+        fc3d_result code;
+        const char* field;
+        int first_invalid; /* one past the last enumerator */
+    } fields[NUM_FIELDS] = {
+        {"layout", FC3D_ERROR_LAYOUT, "layout", (int)FC3D_LAYOUT_NDHWC + 1},
+        {"dtype", FC3D_ERROR_DTYPE, "dtype", (int)FC3D_DTYPE_BF16 + 1},
+        {"math", FC3D_ERROR_MATH, "math", (int)FC3D_MATH_HALF + 1},
+        {"engine", FC3D_ERROR_ENGINE, "engine", (int)FC3D_ENGINE_COUNT_},
+        {"op_kind", FC3D_ERROR_OP_KIND, "ops[1].kind", (int)FC3D_OP_KIND_COUNT_},
+    };
+    for (int f = 0; f < NUM_FIELDS; f++) {
+        const int values[6] = {-1, -2, INT_MIN, fields[f].first_invalid, 99, INT_MAX};
+        for (int v = 0; v < 6; v++) {
+            fc3d_plan_desc d = base_desc();
+            char test[96];
+            switch (f) {
+            case LAYOUT: SET_INT(d.layout, values[v]); break;
+            case DTYPE: SET_INT(d.dtype, values[v]); break;
+            case MATH: SET_INT(d.math, values[v]); break;
+            case ENGINE: SET_INT(d.engine, values[v]); break;
+            default: SET_INT(d.ops[1].kind, values[v]); break;
+            }
+            snprintf(test, sizeof test, "enum_range.%s_%d", fields[f].name, values[v]);
+            expect_invalid(test, &d, fields[f].code, fields[f].field, NULL);
+        }
+    }
+    /* fc3d_plan_desc_defaults copies what it cannot default, out of range or not */
+    {
+        fc3d_plan_desc d = base_desc(), filled;
+        int layout = 0, kind = 0;
+        SET_INT(d.layout, INT_MIN);
+        SET_INT(d.ops[0].kind, INT_MAX);
+        filled = fc3d_plan_desc_defaults(&d);
+        memcpy(&layout, &filled.layout, sizeof layout);
+        memcpy(&kind, &filled.ops[0].kind, sizeof kind);
+        check(layout == INT_MIN && kind == INT_MAX, "defaults.out_of_range_kept", "layout %d, ops[0].kind %d", layout,
+              kind);
+    }
+}
+
 static void test_defaults_and_strings(void) {
     fc3d_plan_desc z;
     memset(&z, 0, sizeof z);
@@ -148,6 +263,14 @@ static void test_defaults_and_strings(void) {
 #undef X_
     check(distinct && strcmp(fc3d_result_string((fc3d_result)12345), "unknown fc3d_result") == 0, "results.strings", "%s",
           "a result string is wrong");
+    /* values that are no fc3d_engine at all: tests/c_enum_args.c */
+    check(strcmp(fc3d_engine_name(FC3D_ENGINE_AUTO), "auto") == 0 &&
+              strcmp(fc3d_engine_name(FC3D_ENGINE_DIRECT), "direct") == 0 &&
+              strcmp(fc3d_engine_name(FC3D_ENGINE_IMPLICIT_GEMM), "implicit_gemm") == 0 &&
+              strcmp(fc3d_engine_name(FC3D_ENGINE_COUNT_), "unknown") == 0,
+          "engine.names", "auto \"%s\", direct \"%s\", COUNT_ \"%s\"", fc3d_engine_name(FC3D_ENGINE_AUTO),
+          fc3d_engine_name(FC3D_ENGINE_DIRECT), fc3d_engine_name(FC3D_ENGINE_COUNT_));
+    test_engine_refusals();
 }
 
 typedef struct expect_plan {
@@ -210,11 +333,11 @@ static void workload_desc(int which, fc3d_plan_desc* d) {
 
 static void test_workload_plans(void) {
     static const expect_plan want[5] = {
-        {"L2_15", {16, 32, 31, 63, 63}, FC3D_STRATEGY_DIRECT_MATERIALIZE, 3, "CiIiIy"},
-        {"L2_77", {16, 128, 1, 1, 1}, FC3D_STRATEGY_DIRECT_RECOMPUTE, 2, "C-C-"},
-        {"L2_34", {32, 64, 32, 64, 64}, FC3D_STRATEGY_DIRECT_MATERIALIZE, 2, "CiIy"},
-        {"L2_61", {16, 128, 34, 34, 34}, FC3D_STRATEGY_DIRECT_MATERIALIZE, 2, "CiIy"},
-        {"L1_77", {16, 64, 33, 65, 65}, FC3D_STRATEGY_DIRECT_MATERIALIZE, 1, "Cy"},
+        {"L2_15", {16, 32, 31, 63, 63}, FC3D_STRATEGY_MATERIALIZE, 3, "CiIiIy"},
+        {"L2_77", {16, 128, 1, 1, 1}, FC3D_STRATEGY_RECOMPUTE, 2, "C-C-"},
+        {"L2_34", {32, 64, 32, 64, 64}, FC3D_STRATEGY_MATERIALIZE, 2, "CiIy"},
+        {"L2_61", {16, 128, 34, 34, 34}, FC3D_STRATEGY_MATERIALIZE, 2, "CiIy"},
+        {"L1_77", {16, 64, 33, 65, 65}, FC3D_STRATEGY_MATERIALIZE, 1, "Cy"},
     };
     for (int w = 0; w < 5; w++) {
         fc3d_plan_desc d;
@@ -234,19 +357,37 @@ static void test_workload_plans(void) {
               name, "result %d (%s), y %lldx%lldx%lldx%lldx%lld, strategy %d, passes %s", (int)r, p.message,
               (long long)p.y_dims[0], (long long)p.y_dims[1], (long long)p.y_dims[2], (long long)p.y_dims[3],
               (long long)p.y_dims[4], (int)p.strategy, passes);
-        /* the workspace holds the unit partials and each statistics op's groups, nothing of output size */
-        _fc3d_ws_layout l;
-        _fc3d_workspace_layout(&p, &l);
+        /* a workspace where there are statistics to reduce (every workload but the conv alone),
+           none otherwise, and nothing of the convolution output's size (f32 y holds the intermediate) */
+        int stat_ops = 0;
+        for (int i = 0; i < p.num_passes; i++) stat_ops += p.passes[i].stat_op >= 0;
         snprintf(name, sizeof name, "workspace.%s", want[w].name);
-        int regions_ok = l.total <= p.workspace_bytes && (p.workspace_bytes == 0 || p.workspace_bytes == l.total + 255);
-        for (int i = 0; i < d.num_ops; i++)
-            if (l.stats[i]) regions_ok &= l.stats[i] % 256 == 0 && l.stats[i] >= (size_t)p._units * 16;
         const size_t conv_bytes = (size_t)p.y_dims[0] * p.y_dims[1] * p.conv_size[0] * p.conv_size[1] * p.conv_size[2] * 4;
-        check(regions_ok && (w == 4 ? p.workspace_bytes == 0 : p.workspace_bytes > 0) &&
+        /* the implicit-GEMM engine also keeps the re-laid weight there: no workspace at all only for
+           a chain without statistics on the direct engine */
+        check((w == 4) == (stat_ops == 0) &&
+                  (p.workspace_bytes == 0) == (stat_ops == 0 && p.engine == FC3D_ENGINE_DIRECT) &&
                   p.workspace_bytes < conv_bytes / 8,
-              name, "workspace %zu bytes, layout total %zu", p.workspace_bytes, l.total);
+              name, "workspace %zu bytes, %d passes gather statistics, engine %s", p.workspace_bytes, stat_ops,
+              fc3d_engine_name(p.engine));
+        /* AUTO chose an engine that exists, and describe names it */
+        snprintf(name, sizeof name, "engine.auto_%s", want[w].name);
         fc3d_plan_describe(&p, text, sizeof text);
+        check(p.engine > FC3D_ENGINE_AUTO && p.engine < FC3D_ENGINE_COUNT_ &&
+                  strcmp(fc3d_engine_name(p.engine), "unknown") != 0 && strstr(text, "engine: ") != NULL,
+              name, "engine %d (%s)", (int)p.engine, fc3d_engine_name(p.engine));
         printf("# %s: %zu workspace bytes\n%s", want[w].name, p.workspace_bytes, text);
+        /* the direct engine implements every valid desc: forced, it plans each workload */
+        {
+            fc3d_plan q;
+            d.engine = FC3D_ENGINE_DIRECT;
+            const fc3d_result rq = fc3d_plan_init(&q, &d);
+            fc3d_plan_describe(&q, text, sizeof text);
+            snprintf(name, sizeof name, "engine.direct_%s", want[w].name);
+            check(rq == FC3D_SUCCESS && q.engine == FC3D_ENGINE_DIRECT && q.desc.engine == FC3D_ENGINE_DIRECT &&
+                      q.y_elements == p.y_elements && q.num_passes > 0 && strstr(text, "engine: direct") != NULL,
+                  name, "result %d (%s), engine %d", (int)rq, q.message, (int)q.engine);
+        }
     }
 }
 
@@ -266,59 +407,95 @@ static void test_plan_details(void) {
               p.flops > 0,
           "plan.op_tensors", "bn weight %lld running_mean %lld save_mean %lld", (long long)t0->weight,
           (long long)t0->running_mean, (long long)t0->save_mean);
+    /* values that are no fc3d_dtype: tests/c_enum_args.c (passing one from C++ is undefined) */
     check(fc3d_dtype_size(FC3D_DTYPE_F32) == 4 && fc3d_dtype_size(FC3D_DTYPE_DEFAULT) == 4 &&
-              fc3d_dtype_size(FC3D_DTYPE_F16) == 2 && fc3d_dtype_size(FC3D_DTYPE_BF16) == 2 &&
-              fc3d_dtype_size((fc3d_dtype)9) == 0,
+              fc3d_dtype_size(FC3D_DTYPE_F16) == 2 && fc3d_dtype_size(FC3D_DTYPE_BF16) == 2,
           "plan.dtype_size", "%s", "wrong element size");
-    /* LayerNorm's tensors hold its normalised shape; a W-only LayerNorm makes every row a unit */
+    /* LayerNorm's tensors hold its normalised shape; over H,W and over W alone (every output row
+       its own statistics group) both plan, with a pass that gathers its statistics */
     d.ops[1].kind = FC3D_OP_LAYERNORM;
     d.ops[1].norm_dims = 2;
     d.ops[1].flags = FC3D_OP_AFFINE;
-    fc3d_plan_init(&p, &d);
-    check(p.op_tensors[1].weight == 63 * 63 && p.op_tensors[1].bias == 63 * 63 && p._unit_rows > 1,
-          "plan.layernorm_hw", "%lld, unit rows %lld", (long long)p.op_tensors[1].weight, (long long)p._unit_rows);
-    d.ops[1].norm_dims = 1;
-    fc3d_plan_init(&p, &d);
-    check(p.op_tensors[1].weight == 63 && p._unit_rows == 1 && p._units == 16LL * 32 * 31 * 63,
-          "plan.layernorm_w_units", "%lld, unit rows %lld", (long long)p.op_tensors[1].weight,
-          (long long)p._unit_rows);
-    /* a 16-bit y keeps its intermediate in float32 in the workspace; float32 y keeps it in y */
+    for (int dims = 2; dims >= 1; dims--) {
+        const int64_t shape = dims == 2 ? 63 * 63 : 63;
+        int ln_stats = 0;
+        d.ops[1].norm_dims = dims;
+        const fc3d_result r = fc3d_plan_init(&p, &d);
+        for (int i = 0; i < p.num_passes; i++) ln_stats += p.passes[i].stat_op == 1;
+        check(r == FC3D_SUCCESS && p.op_tensors[1].weight == shape && p.op_tensors[1].bias == shape && ln_stats == 1 &&
+                  p.num_passes == 3 && p.workspace_bytes > 0,
+              dims == 2 ? "plan.layernorm_hw" : "plan.layernorm_w", "result %d (%s), weight %lld, %d passes, workspace %zu",
+              (int)r, p.message, (long long)p.op_tensors[1].weight, p.num_passes, p.workspace_bytes);
+    }
+    /* a 16-bit y keeps its intermediate in float32 in the workspace; float32 y keeps it in y: the
+       16-bit plan needs at least the N*C*D*H*W*4 bytes of that intermediate more */
     d = base_desc();
     fc3d_plan_init(&p, &d);
     const size_t f32_ws = p.workspace_bytes;
-    d.dtype = FC3D_DTYPE_BF16;
-    fc3d_plan_init(&p, &d);
-    _fc3d_ws_layout l16;
-    _fc3d_workspace_layout(&p, &l16);
-    check(l16.intermediate_bytes == (size_t)p.y_elements * 4 && p.workspace_bytes >= f32_ws + l16.intermediate_bytes &&
-              l16.partials >= l16.intermediate_bytes && p.passes[0].store == FC3D_STORE_INTERMEDIATE,
-          "workspace.bf16_intermediate", "intermediate %zu bytes, workspace %zu, f32 workspace %zu",
-          l16.intermediate_bytes, p.workspace_bytes, f32_ws);
+    const fc3d_dtype half_types[2] = {FC3D_DTYPE_BF16, FC3D_DTYPE_F16};
+    for (int t = 0; t < 2; t++) {
+        d.dtype = half_types[t];
+        const fc3d_result r = fc3d_plan_init(&p, &d);
+        const size_t inter = (size_t)p.desc.conv.batch * (size_t)p.desc.conv.out_channels * (size_t)p.conv_size[0] *
+                             (size_t)p.conv_size[1] * (size_t)p.conv_size[2] * 4;
+        check(r == FC3D_SUCCESS && f32_ws > 0 && p.workspace_bytes >= f32_ws + inter && p.num_passes > 0 &&
+                  p.passes[0].store == FC3D_STORE_INTERMEDIATE && p.passes[p.num_passes - 1].store == FC3D_STORE_Y,
+              t == 0 ? "workspace.bf16_intermediate" : "workspace.f16_intermediate",
+              "result %d, workspace %zu, f32 workspace %zu, intermediate %zu bytes", (int)r, p.workspace_bytes, f32_ws,
+              inter);
+    }
     d = base_desc();
     /* a failed init leaves a plan that cannot run and describes itself as invalid */
     d.conv.batch = 0;
     fc3d_plan_init(&p, &d);
     fc3d_plan_describe(&p, big, sizeof big);
     check(strstr(big, "invalid plan") != NULL && strstr(big, "batch") != NULL, "describe.invalid", "%s", big);
-    /* the conv alone: one pass, no workspace */
+    /* the conv alone: one pass; no workspace on the direct engine, the re-laid weight (one float per
+       (tap, input channel, output channel padded to the channel tile)) on the implicit-GEMM one */
     d = base_desc();
     d.num_ops = 0;
+    d.engine = FC3D_ENGINE_DIRECT;
     check(fc3d_plan_init(&p, &d) == FC3D_SUCCESS && p.num_passes == 1 && p.workspace_bytes == 0 &&
               p.passes[0].stat_op == -1 && p.passes[0].store == FC3D_STORE_Y,
-          "plan.conv_alone", "%d passes", p.num_passes);
+          "plan.conv_alone", "%d passes, workspace %zu", p.num_passes, p.workspace_bytes);
+    d.engine = FC3D_ENGINE_IMPLICIT_GEMM;
+    check(fc3d_plan_init(&p, &d) == FC3D_SUCCESS && p.engine == FC3D_ENGINE_IMPLICIT_GEMM && p.num_passes == 1 &&
+              p.workspace_bytes >= (size_t)27 * 16 * 32 * 4 * 2 && p.passes[0].stat_op == -1,
+          "plan.conv_alone_implicit_gemm", "result %d (%s), workspace %zu (3xTF32 keeps two copies)", (int)p.result,
+          p.message, p.workspace_bytes);
+}
+
+static int ident_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+           c == '[' || c == ']';
+}
+
+/* Whether an error message names `field` as a whole word in its detail (after the result's own text,
+   which may mention other fields): "y" in "y = 0x..." but not in "bytes". */
+static int names_field(const char* text, fc3d_result code, const char* field) {
+    const char* detail = text;
+    const char* rs = fc3d_result_string(code);
+    const size_t n = strlen(rs), fn = strlen(field);
+    if (strncmp(text, rs, n) == 0 && text[n] == ':') detail = text + n + 1;
+    for (const char* f = strstr(detail, field); f; f = strstr(f + 1, field))
+        if ((f == detail || !ident_char(f[-1])) && !ident_char(f[fn])) return 1;
+    return 0;
 }
 
 /* Run-time argument checks: host sentinel buffers stand in for device memory; every failure must
    be caught before any CUDA call, so these run without a GPU and the sentinels stay untouched. */
 static void test_run_args(void) {
-    static float x[1024], w[16384], b[64], y[1024], ws[1 << 14], v[6][64];
+    static float x[1024], w[16384], b[64], y[1024], ws[1 << 20], v[6][64];
     fc3d_plan_desc d = base_desc();
-    fc3d_plan p, bad;
+    fc3d_plan p, bad, nobias;
     fc3d_message m;
     for (int i = 0; i < 1024; i++) y[i] = -7.0f;
     d.conv.batch = 1; /* small enough for the sentinels: y is 1 x 32 x 3 x 3 x 3 */
     d.conv.in_size[0] = d.conv.in_size[1] = d.conv.in_size[2] = 2;
     fc3d_plan_init(&p, &d);
+    d.conv.bias = 0;
+    fc3d_plan_init(&nobias, &d);
+    d.conv.bias = 1;
     d.conv.batch = 0;
     fc3d_plan_init(&bad, &d);
     fc3d_run_args a0;
@@ -342,10 +519,22 @@ static void test_run_args(void) {
         {"written_stat_alias_read", FC3D_ERROR_ARG_ALIAS, "ops[0].running_var"},
         {"op_tensor_missing", FC3D_ERROR_ARG_OP_TENSOR, "ops[0].running_var"},
         {"op_tensor_unused", FC3D_ERROR_ARG_OP_TENSOR, "ops[1].weight"},
-        {"op_tensor_misaligned", FC3D_ERROR_ARG_OP_TENSOR, "ops[0].bias"},
+        {"op_tensor_misaligned", FC3D_ERROR_ARG_OP_TENSOR_ALIGNMENT, "ops[0].bias"},
         {"workspace_null", FC3D_ERROR_ARG_WORKSPACE, "workspace"},
         {"workspace_small", FC3D_ERROR_ARG_WORKSPACE_SIZE, "workspace_bytes"},
+        /* hostile bindings: tensors past num_ops, misaligned written statistics, ranges that wrap */
+        {"op_tensor_past_num_ops", FC3D_ERROR_ARG_OP_TENSOR, "ops[2].weight"},
+        {"op_tensor_last_slot", FC3D_ERROR_ARG_OP_TENSOR, "ops[15].running_mean"},
+        {"op_tensor_misaligned_written", FC3D_ERROR_ARG_OP_TENSOR_ALIGNMENT, "ops[0].running_var"},
+        {"op_tensor_misaligned_by_2", FC3D_ERROR_ARG_OP_TENSOR_ALIGNMENT, "ops[0].weight"},
+        {"y_range_wraps", FC3D_ERROR_ARG_RANGE, "y"},
+        {"x_range_wraps", FC3D_ERROR_ARG_RANGE, "x"},
+        {"op_tensor_range_wraps", FC3D_ERROR_ARG_RANGE, "ops[0].running_mean"},
+        {"workspace_range_wraps", FC3D_ERROR_ARG_RANGE, "workspace"},
     };
+    static_assert(FC3D_MAX_OPS == 16, "op_tensor_last_slot names ops[15]");
+    /* the highest address with room for 64 bytes, aligned for any element type */
+    const uintptr_t top = (UINTPTR_MAX - 63) & ~(uintptr_t)63;
     const int n = (int)(sizeof cases / sizeof cases[0]);
     for (int i = 0; i < n; i++) {
         fc3d_run_args a = a0;
@@ -355,7 +544,7 @@ static void test_run_args(void) {
         case 1: a.x = (const char*)x + 2; break;
         case 2: a.weight = NULL; break;
         case 3: a.bias = NULL; break;
-        case 4: q.desc.conv.bias = 0; break;
+        case 4: q = nobias; break;
         case 5: a.y = NULL; break;
         case 6: a.y = (void*)x; break;
         case 7: a.ops[0].running_mean = y + 8; break;
@@ -365,18 +554,68 @@ static void test_run_args(void) {
         case 11: a.ops[0].bias = (const float*)((const char*)v[1] + 1); break;
         case 12: a.workspace = NULL; break;
         case 13: a.workspace_bytes = p.workspace_bytes - 1; break;
+        case 14: a.ops[p.desc.num_ops].weight = v[4]; break;
+        case 15: a.ops[FC3D_MAX_OPS - 1].running_mean = v[4]; break;
+        case 16: a.ops[0].running_var = (float*)((char*)v[3] + 1); break;
+        case 17: a.ops[0].weight = (const float*)((const char*)v[0] + 2); break;
+        case 18: a.y = (void*)top; break;
+        case 19: a.x = (const void*)top; break;
+        case 20: a.ops[0].running_mean = (float*)top; break;
+        case 21: a.workspace = (void*)top; a.workspace_bytes = p.workspace_bytes; break;
         }
         char name[96];
         snprintf(name, sizeof name, "run_args.%s", cases[i].name);
         const fc3d_result r = fc3d_plan_run(&q, &a, &m);
         saw(cases[i].code, r);
-        check(r == cases[i].code && strstr(m.text, cases[i].field) != NULL && y[0] == -7.0f && y[1023] == -7.0f, name,
+        check(r == cases[i].code && names_field(m.text, cases[i].code, cases[i].field) && y[0] == -7.0f &&
+                  y[1023] == -7.0f,
+              name,
               "got %d, want %d; message \"%s\" should name \"%s\"", (int)r, (int)cases[i].code, m.text,
               cases[i].field);
     }
     check(p.y_elements <= 1024 && p.x_elements <= 1024 && p.weight_elements <= 16384 &&
-              p.workspace_bytes <= sizeof ws, "run_args.sentinels_fit", "y %lld x %lld w %lld ws %zu",
+              p.workspace_bytes <= sizeof ws && p.workspace_bytes > 64 && p.x_elements * 4 > 64 &&
+              p.y_elements * 4 > 64 && p.op_tensors[0].running_mean * 4 > 64 && nobias.result == FC3D_SUCCESS,
+          "run_args.sentinels_fit", "y %lld x %lld w %lld ws %zu",
           (long long)p.y_elements, (long long)p.x_elements, (long long)p.weight_elements, p.workspace_bytes);
+    {
+        /* a plan whose public fields were changed after fc3d_plan_init (or that never came from it) is
+           refused before anything is read through them: no crash, nothing written */
+        static const char* const edit[] = {
+            "dtype_77", "num_ops_99", "num_ops_negative", "num_ops_grown", "num_passes_1000", "num_passes_negative",
+            "op_kind_1000", "op_kind_changed", "batch_grown", "out_channels_grown", "pass_op_end", "pass_stat_op",
+            "zeroed", "failed_marked_success",
+        };
+        const int n_edit = (int)(sizeof edit / sizeof edit[0]);
+        for (int e = 0; e < n_edit; e++) {
+            fc3d_plan q = p;
+            char name[96];
+            switch (e) {
+            case 0: SET_INT(q.desc.dtype, 77); break;
+            case 1: q.desc.num_ops = 99; break;
+            case 2: q.desc.num_ops = -1; break;
+            case 3: q.desc.num_ops = 3; break;
+            case 4: q.num_passes = 1000; break;
+            case 5: q.num_passes = -1; break;
+            case 6: SET_INT(q.desc.ops[0].kind, 1000); break;
+            case 7: q.desc.ops[1].kind = FC3D_OP_GLOBAL_AVG_POOL; break;
+            case 8: q.desc.conv.batch = 4; break;
+            case 9: q.desc.conv.out_channels = 64; break;
+            case 10: q.passes[0].op_end = FC3D_MAX_OPS; break;
+            case 11: q.passes[q.num_passes - 1].stat_op = FC3D_MAX_OPS + 3; break;
+            case 12: memset(&q, 0, sizeof q); break; /* result 0 is FC3D_SUCCESS, but nothing was planned */
+            case 13: q = bad; q.result = FC3D_SUCCESS; break;
+            }
+            snprintf(name, sizeof name, "plan_edited.%s", edit[e]);
+            m.text[0] = 0;
+            const fc3d_result r = fc3d_plan_run(&q, &a0, &m);
+            saw(FC3D_ERROR_PLAN_INVALID, r);
+            check(r == FC3D_ERROR_PLAN_INVALID && strstr(m.text, "fc3d_plan") != NULL && y[0] == -7.0f &&
+                      y[1023] == -7.0f,
+                  name, "got %d, want %d (FC3D_ERROR_PLAN_INVALID): \"%s\"", (int)r, (int)FC3D_ERROR_PLAN_INVALID,
+                  m.text);
+        }
+    }
     {
         /* what may share memory: read-only tensors with each other, and y with workspace bytes the
            run does not use (the arguments check alone; nothing launches) */
@@ -386,6 +625,7 @@ static void test_run_args(void) {
         char text[FC3D_MESSAGE_LEN] = "";
         dn.conv.batch = 1;
         dn.num_ops = 0;
+        dn.engine = FC3D_ENGINE_DIRECT; /* the engine that needs no workspace here */
         fc3d_plan_init(&pn, &dn);
         memset(a.ops, 0, sizeof a.ops);
         a.workspace = y; /* an arena that holds y */
@@ -432,6 +672,7 @@ static void test_every_code_tested(void) {
 
 int main(void) {
     test_validation();
+    test_enum_ranges();
     test_defaults_and_strings();
     test_workload_plans();
     test_plan_details();
