@@ -17,7 +17,16 @@ torch.no_grad(). Sections:
     5. errors: FusedConv3dError with a message naming the problem (and the library's own errors
        with their nonzero .code);
     6. determinism: bitwise-equal outputs of two forwards;
-    7. streams: a non-default torch.cuda.Stream.
+    7. streams: a non-default torch.cuda.Stream;
+    8. math follows PyTorch: with math=None the mode follows torch.backends.cudnn.allow_tf32 at each
+       call (bitwise equal to forcing "tf32" when it is true, "fp32" when false); an explicit math
+       wins over it;
+    9. engines: each engine the compiled header defines, forced through engine=, runs (or refuses
+       with the library's ENGINE_REFUSED code), is correct and is reported in last_engine; the
+       automatic choice reports an engine and equals forcing that engine bitwise.
+
+Modules built without math= follow PyTorch's TF32 setting; sections 1-7 run with
+torch.backends.cudnn.allow_tf32 = False, so they hold the accurate bound unless they name a mode.
 
 Bounds: relative L2, ||fused - ref|| / ||ref||, against the float64 reference. A reference with RMS
 below 1e-6 (zero in exact arithmetic) is compared by the RMS of the difference instead, against the
@@ -232,8 +241,9 @@ def compare(conv, entries, x, math_mode="fp32", fused=None, expect_format=None):
     require(y.device == x.device, f"y on {y.device}, x on {x.device}")
     if expect_format is not None:
         require(y.is_contiguous(memory_format=expect_format), f"y is not {expect_format} (strides {y.stride()})")
-    bound = bound_for(fused.math, x.dtype)
-    require_close(y, r, bound, "output", fused.math)
+    require(fused.last_math in fc.MATH_MODES, f"last_math is {fused.last_math!r} after a call")
+    bound = bound_for(fused.last_math, x.dtype)
+    require_close(y, r, bound, "output", fused.last_math)
     require_bn_state(entries, ref, bound)
     after = [(o.running_mean.dtype, o.running_var.dtype) for o, _ in bn_pairs(entries, ref)
              if o.running_mean is not None]
@@ -742,6 +752,10 @@ def error_cases():
                                                              "math must be one of")))
     E.append(("math_fp64_setter", lambda: expect_error(lambda: setattr(fused_a(), "math", "fp64"),
                                                        "math must be one of")))
+    E.append(("engine_unknown_name", lambda: expect_error(lambda: fused_a(nn.ReLU(), engine="nope")(x_a()),
+                                                          ["engine must be", "direct", "nope"])))
+    E.append(("engine_not_a_name", lambda: expect_error(lambda: fused_a(nn.ReLU(), engine=1),
+                                                        "engine must be None or an engine name")))
     E.append(("conv_float32_x_float16", lambda: expect_error(lambda: fused_a(nn.ReLU())(x_a(torch.float16)),
                                                              "must match")))
     E.append(("conv_float16_x_float32", lambda: expect_error(lambda: fused_a(nn.ReLU()).half()(x_a()),
@@ -826,6 +840,158 @@ def check_stream_bn_train():
     require_bn_state(entries, ref, 1e-5)
 
 
+# ---- 8. math follows PyTorch ----------------------------------------------------------------------
+
+class cudnn_tf32:
+    """torch.backends.cudnn.allow_tf32 = on inside, restored after."""
+
+    def __init__(self, on):
+        self.on = on
+
+    def __enter__(self):
+        self.saved = torch.backends.cudnn.allow_tf32
+        torch.backends.cudnn.allow_tf32 = self.on
+
+    def __exit__(self, *exc):
+        torch.backends.cudnn.allow_tf32 = self.saved
+
+
+def follow_case():
+    """A stateless chain (so repeated forwards see the same state) with enough products per output
+    that TF32 and FP32 operands give different bits."""
+    conv = nn.ConvTranspose3d(8, 16, 3, stride=2, padding=1).to(DEV)
+    entries = prep([nn.ReLU(), nn.GroupNorm(4, 16), nn.LayerNorm(7)])
+    return conv, entries, rnd(2, 8, 3, 4, 4)
+
+
+def forward_as(fused, x, tf32_on):
+    with cudnn_tf32(tf32_on), torch.no_grad():
+        y = fused(x)
+    torch.cuda.synchronize()
+    return y, fused.last_math
+
+
+def check_math_follows_pytorch():
+    conv, entries, x = follow_case()
+    ref = ref_copy(conv, entries)
+    auto = fc.FusedConvTranspose3d(conv, *entries)
+    require(auto.math is None, f"default math is {auto.math!r}, expected None (follow PyTorch)")
+    y_tf32, _ = forward_as(fc.FusedConvTranspose3d(conv, *entries, math="tf32"), x, True)
+    y_fp32, _ = forward_as(fc.FusedConvTranspose3d(conv, *entries, math="fp32"), x, False)
+    require(not torch.equal(y_tf32, y_fp32), "tf32 and fp32 gave equal bits: the check below would prove nothing")
+    for on, expect, y_expect in ((True, "tf32", y_tf32), (False, "fp32", y_fp32), (True, "tf32", y_tf32)):
+        with cudnn_tf32(on):
+            require(auto.math_now() == expect, f"allow_tf32={on}: math_now() {auto.math_now()!r}, expected {expect!r}")
+        y, used = forward_as(auto, x, on)
+        require(used == expect, f"allow_tf32={on}: last_math {used!r}, expected {expect!r}")
+        require(torch.equal(y, y_expect), f"allow_tf32={on}: differs from math={expect!r} "
+                f"(rel-L2 {rel_l2(y, y_expect):.3g})")
+        require_close(y, ref_run(ref, x), bound_for(expect, x.dtype), f"allow_tf32={on} output", expect)
+
+
+def check_explicit_math_wins():
+    conv, entries, x = follow_case()
+    ref = ref_copy(conv, entries)
+    for mode in fc.MATH_MODES:
+        fused = fc.FusedConvTranspose3d(conv, *entries, math=mode)
+        y_on, m_on = forward_as(fused, x, True)
+        y_off, m_off = forward_as(fused, x, False)
+        require(m_on == mode and m_off == mode, f"math={mode!r}: last_math {m_on!r} / {m_off!r}")
+        require(torch.equal(y_on, y_off), f"math={mode!r}: allow_tf32 changed the output "
+                f"(rel-L2 {rel_l2(y_off, y_on):.3g})")
+        require_close(y_on, ref_run(ref, x), bound_for(mode, x.dtype), f"math={mode!r} output", mode)
+    # the setter back to None follows PyTorch again
+    fused.math = None
+    require(forward_as(fused, x, False)[1] == "fp32" and forward_as(fused, x, True)[1] == "tf32",
+            "math=None set after construction does not follow allow_tf32")
+
+
+def check_dropin_default_follows():
+    """The workload drop-ins default to following PyTorch too: under PyTorch's default setting the
+    L2/15 drop-in equals one built with math="tf32"."""
+    import workloads
+    outs = []
+    for math_mode in (None, "tf32"):
+        torch.manual_seed(SEED)
+        m = workloads.L2_15(4, 8, 3, 2, 1, math=math_mode).to(DEV)
+        torch.manual_seed(SEED + 1)
+        y, used = forward_as(m, torch.rand(2, 4, 3, 3, 3, device=DEV), True)
+        require(used == "tf32" and m.last_engine, f"math={math_mode!r}: last_math {used!r}, "
+                f"last_engine {m.last_engine!r}")
+        outs.append(y)
+    require(torch.equal(outs[0], outs[1]), f"drop-in default differs from math='tf32' (rel-L2 "
+            f"{rel_l2(outs[0], outs[1]):.3g})")
+
+
+# ---- 9. engines -----------------------------------------------------------------------------------
+
+def engine_cases():
+    """(name, conv factory, entries factory, x shape): the five workloads' structures at sizes a
+    tensor-core engine can take (channels multiples of 16)."""
+    return [
+        ("L2_15", lambda: nn.ConvTranspose3d(16, 32, 3, stride=2, padding=1),
+         lambda: [nn.BatchNorm3d(32), fc.SubtractSpatialMean()], (2, 16, 4, 6, 6)),
+        ("L2_77", lambda: nn.ConvTranspose3d(32, 64, 5),
+         lambda: [fc.Scale(2.0), nn.BatchNorm3d(64), nn.AdaptiveAvgPool3d(1)], (2, 32, 4, 6, 6)),
+        ("L2_34", lambda: nn.ConvTranspose3d(32, 64, 4, stride=2, padding=1),
+         lambda: [nn.LayerNorm(16), F.gelu, 1.0], (2, 32, 3, 5, 8)),
+        ("L2_61", lambda: nn.ConvTranspose3d(64, 128, 3, bias=False),
+         lambda: [nn.ReLU(), nn.GroupNorm(8, 128)], (2, 64, 4, 4, 4)),
+        ("L1_77", lambda: nn.ConvTranspose3d(32, 64, 3, stride=2, padding=1, dilation=2, bias=False),
+         lambda: [], (2, 32, 3, 6, 6)),
+    ]
+
+
+def run_forced(conv, entries, x, engine, math_mode):
+    """compare() with engine forced; None when the library refuses the engine for this desc."""
+    fused = fc.FusedConvTranspose3d(conv, *entries, math=math_mode, engine=engine)
+    require(fused.engine == engine, f"engine setting {fused.engine!r}")
+    try:
+        y, _, _ = compare(conv, entries, x, fused=fused)
+    except fc.FusedConv3dError as e:
+        if e.code == fc.load_extension().ERROR_ENGINE_REFUSED:
+            return None, str(e)
+        raise CheckFailure(f"engine {engine}, math {math_mode}: {one_line(e)}")
+    require(fused.last_engine == engine, f"forced {engine!r}, last_engine {fused.last_engine!r}")
+    return y, None
+
+
+def check_engine_forced(engine):
+    """Every case in math fp32 and tf32 with the engine forced. The direct engine takes every desc;
+    another engine may refuse some (with the library's code and reason), but not all."""
+    ran, refused = 0, []
+    for name, mk_conv, mk_entries, shape in engine_cases():
+        for math_mode in ("fp32", "tf32"):
+            conv = mk_conv().to(DEV)
+            entries = prep(mk_entries())
+            _, why = run_forced(conv, entries, rnd(*shape), engine, math_mode)
+            if why is None:
+                ran += 1
+            else:
+                refused.append(f"{name}/{math_mode}: {why}")
+    if refused:
+        print(f"# engine {engine} refused {len(refused)} of {ran + len(refused)}: " + "; ".join(refused[:3]))
+    require(engine != "direct" or not refused, "the direct engine refused: " + "; ".join(refused[:2]))
+    require(ran > 0, f"engine {engine} refused every case: " + "; ".join(refused[:2]))
+
+
+def check_engine_auto_matches_forced():
+    """The automatic choice reports a known engine, and forcing that engine gives the same bits."""
+    names = fc.engine_names()
+    for name, mk_conv, mk_entries, shape in engine_cases():
+        conv = mk_conv().to(DEV)
+        entries = prep([e for e in mk_entries() if not isinstance(e, nn.BatchNorm3d)] or [nn.ReLU()])
+        x = rnd(*shape)
+        auto = fc.FusedConvTranspose3d(conv, *entries, math="tf32")
+        require(auto.engine is None and auto.last_engine is None, "engine state before the first call")
+        y_auto, _, _ = compare(conv, entries, x, fused=auto)
+        require(auto.last_engine in names, f"{name}: last_engine {auto.last_engine!r} not in {names}")
+        y_forced, why = run_forced(conv, entries, x, auto.last_engine, "tf32")
+        require(why is None, f"{name}: forcing the engine auto chose ({auto.last_engine}) was refused: {why}")
+        require(torch.equal(y_auto, y_forced), f"{name}: auto ({auto.last_engine}) and forced differ "
+                f"(rel-L2 {rel_l2(y_forced, y_auto):.3g})")
+
+
 # ---- registry and main ----------------------------------------------------------------------------
 
 def register():
@@ -887,6 +1053,15 @@ def register():
     add("stream/non_default_stream", check_stream)
     add("stream/batchnorm_train_on_stream", check_stream_bn_train)
 
+    add("math/follows_cudnn_allow_tf32", check_math_follows_pytorch)
+    add("math/explicit_wins_over_pytorch", check_explicit_math_wins)
+    add("math/dropin_default_follows", check_dropin_default_follows)
+    names = fc.engine_names()
+    print(f"# engines: {', '.join(names)}")
+    for name in names:
+        add(f"engine/forced_{name}", check_engine_forced, name)
+    add("engine/auto_matches_forced", check_engine_auto_matches_forced)
+
 
 def skip(reason):
     print(f"bridge tests skipped: {reason}")
@@ -922,6 +1097,9 @@ def main():
     print("ok extension_build")
     print(f"# extension ready in {time.time() - t0:.1f} s")
 
+    # sections 1-7 hold the accurate bound for modules built without math=, which follow this
+    torch.backends.cudnn.allow_tf32 = False
+    print("# torch.backends.cudnn.allow_tf32 = False for the checks (math=None follows it)")
     passed, failed = 1, 0
     register()
     t0 = time.time()

@@ -1,7 +1,8 @@
 """KernelBench-style check of the five PROBLEMS.md workloads, PyTorch's own modules as the judge.
 
     python3 examples/pytorch/check_workloads.py [--modes fp32,tf32] [--workloads L2/15,...]
-                                                [--trials 5] [--reps 10] [--no-compile] [--json FILE]
+                                                [--trials 5] [--reps 10] [--no-compile]
+                                                [--no-kernelbench] [--json FILE]
 
 For each workload and each library math mode:
   - the reference module and the drop-in are built from the same seed (their parameters are checked
@@ -14,7 +15,15 @@ For each workload and each library math mode:
   - times (CUDA events around the forward, 3 warm-ups, L2 flushed by a 256 MiB memset before each
     timed run, median of --reps): the drop-in, PyTorch eager, and torch.compile of the reference.
 Pass: relative L2 against float64 <= 1e-5 in mode fp32, <= 2e-3 in mode tf32, on every trial, and
-running statistics within the same bound. Exit status 1 if any workload fails.
+running statistics within the same bound.
+
+Then, per workload, KernelBench's own criterion (unless --no-kernelbench): the reference module in
+PyTorch's default precision (cuDNN TF32 allowed) and the drop-in in its default math (which follows
+that setting, so TF32), built from the same seed, --trials trials of fresh torch.rand inputs, each
+passing only if the shapes match and torch.allclose(ref, new, atol=1e-4, rtol=1e-4); reported with
+the max abs difference and the worst |new - ref| / (atol + rtol * |ref|) (allclose needs <= 1).
+
+Exit status 1 if any workload fails either check.
 """
 import argparse
 import copy
@@ -28,7 +37,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import workloads  # noqa: E402
 
-BOUND = {"fp32": 1e-5, "tf32": 2e-3}
+BOUND = {"fp32": 1e-5, "tf32": 2e-3, "half": 1e-2}
 
 
 def rel_l2(a, ref):
@@ -44,6 +53,18 @@ def max_abs(a, ref):
 
 def bn_modules(model):
     return [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm3d)]
+
+
+class pytorch_default_precision:
+    """PyTorch's default precision settings: cuDNN may use TF32, float32 matmuls do not."""
+
+    def __enter__(self):
+        self.saved = (torch.backends.cudnn.allow_tf32, torch.backends.cuda.matmul.allow_tf32)
+        torch.backends.cudnn.allow_tf32 = True
+        torch.backends.cuda.matmul.allow_tf32 = False
+
+    def __exit__(self, *exc):
+        torch.backends.cudnn.allow_tf32, torch.backends.cuda.matmul.allow_tf32 = self.saved
 
 
 class tf32_off:
@@ -135,6 +156,43 @@ def check(wid, mode, args, seed=1234):
     return row
 
 
+KB_ATOL = KB_RTOL = 1e-4
+
+
+def kernelbench(wid, trials, seed=1234):
+    """KernelBench's correctness check for one workload (see the module docstring)."""
+    ref_cls, new_cls, init, shape = workloads.SIZES[wid]
+    torch.manual_seed(seed)
+    ref = ref_cls(*init).cuda()
+    torch.manual_seed(seed)
+    new = new_cls(*init).cuda()  # default math: follows torch.backends.cudnn.allow_tf32
+    row = {"workload": wid, "mode": "kernelbench", "trials": [], "atol": KB_ATOL, "rtol": KB_RTOL}
+    with pytorch_default_precision(), torch.no_grad():
+        for t in range(trials):
+            torch.manual_seed(seed + 1000 + t)
+            x = torch.rand(*shape, device="cuda")
+            y_ref = ref(x)
+            y_new = new(x)
+            same_shape = tuple(y_ref.shape) == tuple(y_new.shape)
+            tr = {"same_shape": same_shape}
+            if same_shape:
+                d = (y_new.double() - y_ref.double()).abs()
+                tr["max_abs"] = d.max().item()
+                tr["worst_ratio"] = (d / (KB_ATOL + KB_RTOL * y_ref.double().abs())).max().item()
+                tr["allclose"] = bool(torch.allclose(y_ref, y_new, atol=KB_ATOL, rtol=KB_RTOL))
+            else:
+                tr.update(max_abs=float("inf"), worst_ratio=float("inf"), allclose=False)
+            row["trials"].append(tr)
+            del x, y_ref, y_new
+        row["math"], row["engine"] = new.last_math, new.last_engine
+    del ref, new
+    torch.cuda.empty_cache()
+    row["pass"] = all(tr["allclose"] for tr in row["trials"])
+    row["max_abs"] = max(tr["max_abs"] for tr in row["trials"])
+    row["worst_ratio"] = max(tr["worst_ratio"] for tr in row["trials"])
+    return row
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--modes", default="fp32,tf32")
@@ -142,12 +200,13 @@ def main():
     ap.add_argument("--trials", type=int, default=5)
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--no-compile", action="store_true")
+    ap.add_argument("--no-kernelbench", action="store_true", help="skip KernelBench's allclose criterion")
     ap.add_argument("--json")
     args = ap.parse_args()
     print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, cuDNN {torch.backends.cudnn.version()}, "
           f"cudnn.allow_tf32={torch.backends.cudnn.allow_tf32}")
     rows = []
-    for mode in args.modes.split(","):
+    for mode in [m for m in args.modes.split(",") if m]:
         for wid in args.workloads.split(","):
             row = check(wid, mode, args)
             rows.append(row)
@@ -169,6 +228,17 @@ def main():
                       + (f"  compile {comp:.3f}" if comp else "")
                       + f"  speedup vs eager {row['ms_eager'] / row['ms_library']:.3f}x"
                       + (f", vs compile {comp / row['ms_library']:.3f}x" if comp else ""), flush=True)
+    if not args.no_kernelbench:
+        print(f"# KernelBench criterion: reference in PyTorch's default precision, drop-in in its default math, "
+              f"{args.trials} trials of torch.rand inputs, torch.allclose(atol={KB_ATOL:g}, rtol={KB_RTOL:g})")
+        for wid in args.workloads.split(","):
+            row = kernelbench(wid, args.trials)
+            rows.append(row)
+            ok = sum(tr["allclose"] for tr in row["trials"])
+            print(f"{wid:6s} kernelbench {'PASS' if row['pass'] else 'FAIL'} "
+                  f"{ok}/{len(row['trials'])} trials allclose; "
+                  f"max abs diff {row['max_abs']:.2e}; worst |d|/(atol+rtol|ref|) {row['worst_ratio']:.3g}; "
+                  f"math {row['math']}, engine {row['engine']}", flush=True)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)

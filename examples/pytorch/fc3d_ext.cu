@@ -24,7 +24,8 @@ struct Plan {
 
 using OpTuple = std::tuple<int, double, double, double, int, int, unsigned>;  // kind value eps momentum groups norm_dims flags
 
-Plan make_plan(const std::vector<int>& conv, int layout, int dtype, int math, const std::vector<OpTuple>& ops) {
+Plan make_plan(const std::vector<int>& conv, int layout, int dtype, int math, const std::vector<OpTuple>& ops,
+               int engine) {
     Plan p;
     fc3d_plan_desc d;
     std::memset(&d, 0, sizeof d);
@@ -40,6 +41,7 @@ Plan make_plan(const std::vector<int>& conv, int layout, int dtype, int math, co
     d.layout = (fc3d_layout)layout;
     d.dtype = (fc3d_dtype)dtype;
     d.math = (fc3d_math)math;
+    d.engine = (fc3d_engine)engine;
     d.num_ops = (int)ops.size();
     for (size_t i = 0; i < ops.size() && i < FC3D_MAX_OPS; i++) {
         fc3d_op& o = d.ops[i];
@@ -95,7 +97,7 @@ std::tuple<int, std::string> run(const Plan& p, const torch::Tensor& x, const to
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
     py::class_<Plan>(m, "Plan")
         .def(py::init(&make_plan), py::arg("conv"), py::arg("layout"), py::arg("dtype"), py::arg("math"),
-             py::arg("ops"))
+             py::arg("ops"), py::arg("engine") = 0)
         .def_property_readonly("result", [](const Plan& p) { return (int)p.plan.result; })
         .def_property_readonly("message", [](const Plan& p) { return std::string(p.plan.message); })
         .def_property_readonly("y_dims",
@@ -105,6 +107,9 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
         .def_property_readonly("workspace_bytes", [](const Plan& p) { return (size_t)p.plan.workspace_bytes; })
         .def_property_readonly("num_passes", [](const Plan& p) { return p.plan.num_passes; })
         .def_property_readonly("flops", [](const Plan& p) { return p.plan.flops; })
+        .def_property_readonly("engine", [](const Plan& p) { return (int)p.plan.engine; })
+        .def_property_readonly("engine_name",
+                               [](const Plan& p) { return std::string(fc3d_engine_name(p.plan.engine)); })
         .def("op_tensor_sizes",
              [](const Plan& p, int i) {
                  TORCH_CHECK(i >= 0 && i < p.plan.desc.num_ops, "op index ", i, " out of range");
@@ -122,6 +127,8 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
     m.def("run", &run, py::arg("plan"), py::arg("x"), py::arg("weight"), py::arg("bias"), py::arg("ops"),
           py::arg("y"), py::arg("workspace"));
     m.def("result_string", [](int r) { return std::string(fc3d_result_string((fc3d_result)r)); });
+    // engines are looked up by name for ids 1 .. ENGINE_COUNT - 1, so this file names none but auto
+    m.def("engine_name", [](int e) { return std::string(fc3d_engine_name((fc3d_engine)e)); });
     // the C enums, so the Python side never restates them
 #define FC3D_EXPORT(name, value) m.attr(name) = (int)(value)
     FC3D_EXPORT("SUCCESS", FC3D_SUCCESS);
@@ -133,6 +140,9 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
     FC3D_EXPORT("MATH_FP32", FC3D_MATH_FP32);
     FC3D_EXPORT("MATH_TF32", FC3D_MATH_TF32);
     FC3D_EXPORT("MATH_HALF", FC3D_MATH_HALF);
+    FC3D_EXPORT("ENGINE_AUTO", FC3D_ENGINE_AUTO);
+    FC3D_EXPORT("ENGINE_COUNT", FC3D_ENGINE_COUNT_);
+    FC3D_EXPORT("ERROR_ENGINE_REFUSED", FC3D_ERROR_ENGINE_REFUSED);
     FC3D_EXPORT("OP_SCALE", FC3D_OP_SCALE);
     FC3D_EXPORT("OP_ADD_CHANNEL", FC3D_OP_ADD_CHANNEL);
     FC3D_EXPORT("OP_RELU", FC3D_OP_RELU);

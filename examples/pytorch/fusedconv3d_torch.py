@@ -25,6 +25,12 @@ a 4D (C, D, H, W) input runs as a batch of one when every epilogue entry means t
 BatchNorm with momentum=None reads num_batches_tracked on the host, as PyTorch does (a sync).
 Forward only: call it under torch.no_grad() or torch.inference_mode().
 Anything else raises FusedConv3dError with the reason (the library's own message where it has one).
+
+Math: by default (math=None) the module follows PyTorch's own setting for convolutions at each call,
+as a drop-in should: TF32 operands when torch.backends.cudnn.allow_tf32 is true (PyTorch's
+default), the accurate FP32 mode otherwise. math="fp32" / "tf32" / "half" fixes the mode.
+Engine: engine=None lets the library choose; engine="direct" (or any name in engine_names()) forces
+one. After a call, module.last_engine and module.last_math say what ran.
 """
 import os
 import threading
@@ -34,9 +40,15 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 __all__ = ["FusedConv3dError", "FusedConvTranspose3d", "Scale", "AddChannel", "SubtractSpatialMean",
-           "load_extension", "MATH_MODES"]
+           "load_extension", "MATH_MODES", "engine_names", "pytorch_math"]
 
 MATH_MODES = ("fp32", "tf32", "half")
+
+
+def pytorch_math():
+    """The math mode that follows PyTorch's own setting for convolutions now: "tf32" when
+    torch.backends.cudnn.allow_tf32 is true (PyTorch's default), else "fp32"."""
+    return "tf32" if torch.backends.cudnn.allow_tf32 else "fp32"
 
 
 class FusedConv3dError(RuntimeError):
@@ -64,6 +76,22 @@ def load_extension(verbose=False):
                         extra_include_paths=[root], extra_cuda_cflags=["-O2", "-std=c++17"],
                         extra_cflags=["-O2"], verbose=verbose)
         return _ext
+
+
+def engine_names():
+    """The names of the library's engines (without "auto"), in the order of their ids, as the
+    compiled header defines them. Loads (and on first use compiles) the extension."""
+    ext = load_extension()
+    return tuple(ext.engine_name(e) for e in range(ext.ENGINE_AUTO + 1, ext.ENGINE_COUNT))
+
+
+def _engine_id(ext, name):
+    if name is None or name == "auto":
+        return ext.ENGINE_AUTO
+    for e in range(ext.ENGINE_AUTO + 1, ext.ENGINE_COUNT):
+        if ext.engine_name(e) == name:
+            return e
+    raise FusedConv3dError(f"engine must be None, 'auto' or one of {engine_names()}, got {name!r}")
 
 
 # ---- epilogue modules that PyTorch lacks (each also runs unfused, for reference) ---------------
@@ -147,12 +175,16 @@ class FusedConvTranspose3d(nn.Module):
 
     conv: an nn.ConvTranspose3d (padding_mode 'zeros'); its weight and bias are used as they are.
     epilogue: modules / functions / numbers, see the module docstring.
-    math: "fp32" (accurate, default), "tf32" (operands rounded to TF32, as cuDNN by default) or
-    "half" (operands rounded to 16 bits).
+    math: None (default: follow torch.backends.cudnn.allow_tf32 at each call, see pytorch_math()),
+    "fp32" (accurate), "tf32" (operands rounded to TF32, as cuDNN by default) or "half" (operands
+    rounded to 16 bits). An explicit mode wins over PyTorch's setting.
+    engine: None (the library chooses) or an engine name from engine_names(), forcing that engine;
+    an engine that cannot implement the problem raises FusedConv3dError with the library's reason.
+    After a call, last_math and last_engine hold the math mode and the engine that ran.
     The modules are registered as submodules (conv, epilogue.0, ...), so .cuda(), .to(),
     state_dict() and train()/eval() reach them."""
 
-    def __init__(self, conv, *epilogue, math="fp32"):
+    def __init__(self, conv, *epilogue, math=None, engine=None):
         super().__init__()
         if not isinstance(conv, nn.ConvTranspose3d):
             raise FusedConv3dError(f"conv must be an nn.ConvTranspose3d, got {_describe_entry(conv)}")
@@ -167,21 +199,42 @@ class FusedConvTranspose3d(nn.Module):
         self.conv = conv
         self.epilogue = nn.ModuleList(entries)
         self.math = math
+        self.engine = engine
         self._plans = {}
         self._zero_bias = {}
+        self.last_math = None    # the math mode of the last successful call
+        self.last_engine = None  # the engine name of the last successful call
 
     @property
     def math(self):
+        """The math setting: None (follows PyTorch, see pytorch_math()) or a mode of MATH_MODES."""
         return self._math
 
     @math.setter
     def math(self, value):
-        if value not in MATH_MODES:
-            raise FusedConv3dError(f"math must be one of {MATH_MODES}, got {value!r}")
+        if value is not None and value not in MATH_MODES:
+            raise FusedConv3dError(f"math must be one of {MATH_MODES} or None, got {value!r}")
         self._math = value
 
+    def math_now(self):
+        """The math mode a call would use now: the explicit one, or PyTorch's current setting."""
+        return self._math if self._math is not None else pytorch_math()
+
+    @property
+    def engine(self):
+        """The engine setting: None (the library chooses) or an engine name (checked at the call)."""
+        return self._engine
+
+    @engine.setter
+    def engine(self, value):
+        if value == "auto":
+            value = None
+        if value is not None and not isinstance(value, str):
+            raise FusedConv3dError(f"engine must be None or an engine name (str), got {value!r}")
+        self._engine = value
+
     def extra_repr(self):
-        return f"math={self._math!r}"
+        return f"math={self._math!r}, engine={self._engine!r}"
 
     # -- lowering ---------------------------------------------------------------------------------
     def _lower_ops(self, ext, conv_dims):
@@ -297,7 +350,7 @@ class FusedConvTranspose3d(nn.Module):
                                        "unbatched meaning in PyTorch; pass a 5D batch (x.unsqueeze(0))")
 
     def _plan_for(self, x):
-        """(plan, memory format of y, per-op tensor binders) for a 5D x; no side effects."""
+        """(plan, memory format of y, per-op tensor binders, math mode) for a 5D x; no side effects."""
         conv = self.conv
         w, b = conv.weight, conv.bias
         if x.dim() != 5:
@@ -328,20 +381,22 @@ class FusedConvTranspose3d(nn.Module):
         conv_dims = [N, conv.out_channels] + [(i - 1) * st - 2 * pd + d * (kk - 1) + o + 1
                                               for i, st, pd, d, kk, o in zip((D, H, W), s, p, dl, k, op_)]
         ops, binders = self._lower_ops(ext, conv_dims)
-        key = (tuple(conv_vals), layout, x.dtype, self._math, tuple(ops))
+        math = self.math_now()
+        engine = _engine_id(ext, self._engine)
+        key = (tuple(conv_vals), layout, x.dtype, math, engine, tuple(ops))
         plan = self._plans.get(key)
         if plan is None:
             plan = ext.Plan(conv_vals, getattr(ext, layout), getattr(ext, _DTYPES[x.dtype]),
-                            getattr(ext, _MATH[self._math]), ops)
+                            getattr(ext, _MATH[math]), ops, engine)
             if plan.result != ext.SUCCESS:
                 raise FusedConv3dError(plan.message, plan.result)
             if len(self._plans) > 64:
                 self._plans.clear()
             self._plans[key] = plan
-        return plan, fmt, binders
+        return plan, fmt, binders, math
 
     def _forward5d(self, x):
-        plan, fmt, binders = self._plan_for(x)
+        plan, fmt, binders, math = self._plan_for(x)
         ext = load_extension()
         w, b = self.conv.weight, self.conv.bias
         # every op tensor float32, contiguous, on x's device; running statistics that are not are
@@ -383,6 +438,7 @@ class FusedConvTranspose3d(nn.Module):
                 bn.num_batches_tracked.add_(1)
         for src, dev in write_back:
             src.copy_(dev)
+        self.last_math, self.last_engine = math, plan.engine_name
         return y
 
     def plan_description(self, x):
@@ -391,3 +447,14 @@ class FusedConvTranspose3d(nn.Module):
             self._check_unbatched()
             x = x.unsqueeze(0)
         return self._plan_for(x)[0].describe()
+
+    def plan_info(self, x):
+        """What the plan for forward(x) would be, as a dict (nothing runs): engine (its name), math,
+        flops (2 * multiply-adds of the convolution, dense count), num_passes, workspace_bytes,
+        y_dims."""
+        if x.dim() == 4:
+            self._check_unbatched()
+            x = x.unsqueeze(0)
+        plan, _, _, math = self._plan_for(x)
+        return {"engine": plan.engine_name, "math": math, "flops": plan.flops, "num_passes": plan.num_passes,
+                "workspace_bytes": plan.workspace_bytes, "y_dims": tuple(plan.y_dims)}

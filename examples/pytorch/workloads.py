@@ -6,8 +6,12 @@ same weights and state_dicts load both ways) and a forward computed by one fused
     with torch.no_grad():
         y = model(x)
 
-Each drop-in takes a keyword-only `math` ("fp32" default, "tf32", "half"), settable later as
-model.math. SIZES holds each workload's constructor arguments and input shape at full size.
+Each drop-in takes keyword-only `math` (None, the default, follows PyTorch's
+torch.backends.cudnn.allow_tf32 at each call, as the reference's cuDNN convolution does; or "fp32",
+"tf32", "half") and `engine` (None: the library chooses; or an engine name), settable later as
+model.math and model.engine; model.last_math and model.last_engine say what the last call ran.
+SIZES holds each workload's constructor arguments and input shape at full size, OLDER_SIZES the same
+problems at KernelBench's older sizes.
 """
 import torch
 import torch.nn as nn
@@ -92,8 +96,8 @@ class _DropIn:
     named_parameters() match the reference exactly; the fused module refers to the same conv and
     norm modules, which .cuda()/.to()/train()/eval() reach through the drop-in itself."""
 
-    def _fuse(self, conv, *epilogue, math):
-        self.__dict__["_fused"] = FusedConvTranspose3d(conv, *epilogue, math=math)
+    def _fuse(self, conv, *epilogue, math, engine):
+        self.__dict__["_fused"] = FusedConvTranspose3d(conv, *epilogue, math=math, engine=engine)
 
     @property
     def math(self):
@@ -103,41 +107,66 @@ class _DropIn:
     def math(self, value):
         self.__dict__["_fused"].math = value
 
+    @property
+    def engine(self):
+        return self.__dict__["_fused"].engine
+
+    @engine.setter
+    def engine(self, value):
+        self.__dict__["_fused"].engine = value
+
+    @property
+    def last_math(self):
+        return self.__dict__["_fused"].last_math
+
+    @property
+    def last_engine(self):
+        return self.__dict__["_fused"].last_engine
+
+    @property
+    def fused(self):
+        """The FusedConvTranspose3d that computes the forward."""
+        return self.__dict__["_fused"]
+
     def forward(self, x):
         return self.__dict__["_fused"](x)
 
 
 class L2_15(_DropIn, RefL2_15):
-    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, bias=True, *, math="fp32"):
+    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, bias=True, *, math=None,
+                 engine=None):
         RefL2_15.__init__(self, in_channels, out_channels, kernel_size, stride, padding, bias)
-        self._fuse(self.conv_transpose, self.batch_norm, SubtractSpatialMean(), math=math)
+        self._fuse(self.conv_transpose, self.batch_norm, SubtractSpatialMean(), math=math, engine=engine)
 
 
 class L2_77(_DropIn, RefL2_77):
     def __init__(self, in_channels, out_channels, kernel_size, scale_factor, eps=1e-5, momentum=0.1, *,
-                 math="fp32"):
+                 math=None, engine=None):
         RefL2_77.__init__(self, in_channels, out_channels, kernel_size, scale_factor, eps, momentum)
-        self._fuse(self.conv_transpose, Scale(scale_factor), self.batch_norm, self.global_avg_pool, math=math)
+        self._fuse(self.conv_transpose, Scale(scale_factor), self.batch_norm, self.global_avg_pool, math=math,
+                   engine=engine)
 
 
 class L2_34(_DropIn, RefL2_34):
     def __init__(self, in_channels, out_channels, kernel_size, stride, padding, bias=True, eps=1e-5,
-                 scaling_factor=1.0, *, math="fp32"):
+                 scaling_factor=1.0, *, math=None, engine=None):
         RefL2_34.__init__(self, in_channels, out_channels, kernel_size, stride, padding, bias, eps, scaling_factor)
-        self._fuse(self.conv_transpose, self.layer_norm, nn.GELU(), Scale(scaling_factor), math=math)
+        self._fuse(self.conv_transpose, self.layer_norm, nn.GELU(), Scale(scaling_factor), math=math,
+                   engine=engine)
 
 
 class L2_61(_DropIn, RefL2_61):
-    def __init__(self, in_channels, out_channels, kernel_size, groups, bias=False, *, math="fp32"):
+    def __init__(self, in_channels, out_channels, kernel_size, groups, bias=False, *, math=None,
+                 engine=None):
         RefL2_61.__init__(self, in_channels, out_channels, kernel_size, groups, bias)
-        self._fuse(self.conv_transpose, self.relu, self.group_norm, math=math)
+        self._fuse(self.conv_transpose, self.relu, self.group_norm, math=math, engine=engine)
 
 
 class L1_77(_DropIn, RefL1_77):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, bias=False, *,
-                 math="fp32"):
+                 math=None, engine=None):
         RefL1_77.__init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation, bias)
-        self._fuse(self.conv_transpose3d, math=math)
+        self._fuse(self.conv_transpose3d, math=math, engine=engine)
 
 
 # id: (reference class, drop-in class, constructor args, input shape) at PROBLEMS.md's full size
@@ -147,4 +176,12 @@ SIZES = {
     "L2/34": (RefL2_34, L2_34, (32, 64, 4, 2, 1, True, 1e-5, 1.0), (32, 32, 16, 32, 32)),
     "L2/61": (RefL2_61, L2_61, (64, 128, 3, 8, False), (16, 64, 32, 32, 32)),
     "L1/77": (RefL1_77, L1_77, (32, 64, 3, 2, 1, 2), (16, 32, 16, 32, 32)),
+}
+
+# the same problems at KernelBench's older sizes (PROBLEMS.md), keyed by the workload they vary:
+# id: (reference class, drop-in class, constructor args, input shape, what differs)
+OLDER_SIZES = {
+    "L2/77": (RefL2_77, L2_77, (64, 32, 3, 2.0), (16, 64, 16, 32, 32), "C_out 32, k3"),
+    "L2/34": (RefL2_34, L2_34, (32, 64, 4, 2, 1, True, 1e-5, 1.0), (128, 32, 16, 32, 32), "N 128"),
+    "L2/61": (RefL2_61, L2_61, (64, 128, 3, 8, False), (16, 64, 8, 16, 16), "D,H,W 8,16,16"),
 }
