@@ -1038,7 +1038,7 @@ static void _fc3d_conv_dims(const fc3d_geom_* g, int64_t cd[5]) {
 enum {
     _FC3D_WS_INTERMEDIATE = 0,             /* float32 conv-output-sized buffer, y's layout */
     _FC3D_WS_PARTIALS = 1,                 /* double2 per (group, slot) of the current pass */
-    _FC3D_WS_STATS = 2,                    /* + op index: float2 (mean, 1/std) per group */
+    _FC3D_WS_STATS = 2,                    /* + op index: double2 (mean, 1/std) per group */
     _FC3D_WS_ENGINE = 2 + FC3D_MAX_OPS     /* + k: the chosen engine's k-th region */
 };
 #define _FC3D_ALIGN 256
@@ -1140,7 +1140,7 @@ typedef struct _fc3d_dev_op {
     const float* bias;
     const float* running_mean;
     const float* running_var;
-    const float2* stats_of; /* (mean, 1/std) per statistics group, in the workspace */
+    const double2* stats_of; /* (mean, 1/std) per statistics group, in the workspace */
 } _fc3d_dev_op;
 
 typedef struct _fc3d_dev_chain {
@@ -1170,14 +1170,17 @@ static __device__ float _fc3d_apply_ops(const _fc3d_dev_chain& ch, int begin, in
             break;
         default:
             if (op.stats == _FC3D_ST_NORMALIZE) {
-                const float2 st = op.stats_of[_fc3d_group_of(op.keep, op.cpg, ext, co)];
-                v = (v - st.x) * st.y;
+                /* in double, rounded once: (v - mean) cancels, and in float the rounding of the
+                   mean and of the difference would be all the error of an FP32 chain */
+                const double2 st = op.stats_of[_fc3d_group_of(op.keep, op.cpg, ext, co)];
+                double t = ((double)v - st.x) * st.y;
                 if (op.flags & FC3D_OP_AFFINE) {
                     const int64_t a = op.affine == _FC3D_AFF_CHANNEL ? c : _fc3d_position_in(op.keep, ext, co);
-                    v = v * op.weight[a] + op.bias[a];
+                    t = t * (double)op.weight[a] + (double)op.bias[a];
                 }
+                v = (float)t;
             } else if (op.stats == _FC3D_ST_SUB_MEAN) {
-                v -= op.stats_of[_fc3d_group_of(op.keep, op.cpg, ext, co)].x;
+                v = (float)((double)v - op.stats_of[_fc3d_group_of(op.keep, op.cpg, ext, co)].x);
             }
             break; /* a reduction is never applied per element: its finalize writes y */
         }
@@ -1213,7 +1216,7 @@ typedef struct _fc3d_finalize_params {
     float eps, momentum;
     fc3d_stat_geom_ sg;
     const double2* partials; /* groups x slots */
-    float2* stats_of;
+    double2* stats_of;
     float* running_mean;
     float* running_var;
     float* save_mean;
@@ -1244,7 +1247,7 @@ static __device__ void _fc3d_finalize_group(const _fc3d_finalize_params& F, int6
         _fc3d_store((T*)F.y, grp, (float)mean);
         return;
     }
-    F.stats_of[grp] = make_float2((float)mean, (float)invstd);
+    F.stats_of[grp] = make_double2(mean, invstd);
     if (F.flags & FC3D_OP_UPDATE_RUNNING_STATS) {
         const double m = F.momentum;
         F.running_mean[grp] = (float)((1.0 - m) * F.running_mean[grp] + m * mean);
@@ -1388,10 +1391,18 @@ static __device__ __forceinline__ double2 _fc3d_direct_unit(const _fc3d_direct_p
     t /= g.d;
     const int64_t c = t % g.cout, n = t / g.cout;
     const int64_t rows = h0 + P.unit_rows <= g.h ? P.unit_rows : g.h - h0;
+    /* A unit has one row, or fewer than _FC3D_UNIT_TARGET + W elements: an element's number in it
+       fits an int (W does), so the row/column split is 32-bit; inside one (n, c, d) plane the y
+       index is linear in that number in both layouts. */
+    const int W = (int)g.w;
+    const int64_t nel = rows * g.w;
+    const int64_t yi0 = _fc3d_y_index(g, n, c, d, h0, 0);
+    const int64_t ystep = g.layout == FC3D_LAYOUT_NDHWC ? g.cout : 1;
     double2 part = make_double2(0.0, 0.0);
-    for (int64_t e = lane; e < rows * g.w; e += lanes) {
-        const int64_t co[5] = {n, c, d, h0 + e / g.w, e % g.w};
-        const int64_t yi = _fc3d_y_index(g, n, c, d, co[3], co[4]);
+    for (int64_t e = lane; e < nel; e += lanes) {
+        const int ei = (int)e, hh = ei / W;
+        const int64_t co[5] = {n, c, d, h0 + hh, ei - hh * W};
+        const int64_t yi = yi0 + (int64_t)e * ystep;
         float v = SOURCE == FC3D_SOURCE_CONV ? _fc3d_conv_at<T, MATH>(P, n, c, d, co[3], co[4]) : P.inter[yi];
         v = _fc3d_apply_ops(P.chain, P.op_begin, P.op_end, v, ext, co);
         if (P.store == FC3D_STORE_INTERMEDIATE) {
@@ -1400,8 +1411,10 @@ static __device__ __forceinline__ double2 _fc3d_direct_unit(const _fc3d_direct_p
             _fc3d_store(y, yi, v);
             v = _fc3d_round_to(v, y); /* statistics of what was stored */
         }
-        part.x += (double)v;
-        part.y += (double)v * (double)v;
+        if (P.gather) {
+            part.x += (double)v;
+            part.y += (double)v * (double)v;
+        }
     }
     return part;
 }
@@ -1520,12 +1533,17 @@ static void _fc3d_direct_workspace(fc3d_plan* p) { (void)p; /* the shared region
    consecutive x addresses for one (tap, channel). Taps that no row of the tile can reach are
    skipped (per-dim contiguous ranges). B comes from a per-run re-layout of the weight,
    [group][kd][kh][kw][ci][co padded to BN], already rounded/split for the math mode.
-   3xTF32 (the FP32 math mode) sums each 32-deep K chunk's small*big + big*small + big*big in a
-   fresh tensor-core accumulator and adds it into an FP32 register accumulator with IEEE adds, so
-   the tensor core's own accumulation never carries a sum along more than 32 of K. (Splitting the
-   big and small terms into separate accumulators per 8-deep step measured worse: 1.8e-5 against
-   1.0e-5 rel-L2 on the hardest chain of the GPU tests, since the tensor core adds its accumulator
-   input to the products in one step.) */
+   3xTF32 (the FP32 math mode): each operand is split into big = rna(v) and small = rna(v - big),
+   which leaves v - big - small below 2^-24 |v|. Each 8-deep step computes small*big + big*small +
+   big*big into a fresh tensor-core accumulator (its truncating accumulation then never carries a
+   running sum); the steps of a 32-deep chunk are summed with IEEE adds, and each chunk's sum is
+   added into the FP32 accumulator. Measured on random dot products against float64 (H100):
+   K = 32: 9.5e-8 rel-L2 (FP32 FMAs in sequence: 1.0e-7; one tensor-core accumulator per chunk:
+   2.4e-7); K = 1024: 1.4e-7 (sequential FP32: 5.7e-7); K = 8000: 3.0e-7 (sequential FP32: 1.6e-6;
+   one accumulator for the whole K: 5.6e-5). The rounding of the products themselves (the dropped
+   small*small and the residues of the split, each up to 2^-24 of a product) dominates where K is
+   short, so tiles of at most 8 chunks also add small*small (a fourth MMA where the MMAs are not
+   what limits the time). */
 enum { _FC3D_TC_TF32 = 0, _FC3D_TC_3XTF32 = 1, _FC3D_TC_HALF = 2 };
 /* TF32 operand rounding: 0 = truncation (raw fp32 bits into the tensor core, which uses the top 10
    mantissa bits), 1 = cvt.rna. See NOTES.md for which matches cuDNN. */
@@ -1552,6 +1570,12 @@ typedef struct _fc3d_tc_kparams {
     int groups, ntn, layout, store, stats;
     int out_f32;           /* y is float whatever T is (a float32 intermediate) */
     int64_t ws_half; /* float elements of one weight copy (3xTF32 keeps two) */
+    /* Whole-row tiles (>>engine-implicit-gemm, "Row tiles"): a tile is `rrows` consecutive
+       (qd, qh) rows of one (rd, rh) phase pair, with every W phase of them. */
+    int row_ok;            /* the geometry allows row tiles */
+    int rrows;
+    int64_t rprefix[5];    /* row tiles before (d, h) class c, within one sample */
+    int64_t rcls_nres[4];  /* (rd, rh) pairs in class c */
 } _fc3d_tc_kparams;
 
 typedef struct _fc3d_tc_plan {
@@ -1559,6 +1583,7 @@ typedef struct _fc3d_tc_plan {
     int bn;              /* output-channel tile: 32, 64 or 128 */
     int math;
     int64_t tiles_per_sample;
+    int64_t row_tiles_per_sample; /* with whole-row tiles (0 where kp.row_ok is 0) */
     size_t ws_bytes;
     int ok;
 } _fc3d_tc_plan;
@@ -1612,6 +1637,14 @@ static __device__ __forceinline__ void _fc3d_tc_mma_tf32(float* c, const uint32_
                  "{%0,%1,%2,%3};\n"
                  : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+/* d = a*b with a zero accumulator input (no register to clear) */
+static __device__ __forceinline__ void _fc3d_tc_mma_tf32_fresh(float* d, const uint32_t* a, const uint32_t* b)
+{
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%10,%10,%10,%10};\n"
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(0.0f));
 }
 template <bool BF> static __device__ __forceinline__ void _fc3d_tc_mma_k16(float* c, const uint32_t* a, const uint32_t* b)
 {
@@ -1707,9 +1740,122 @@ struct _fc3d_tc_cfg {
     static constexpr int WN = BN / 2;   /* 4 warps: 2 along M (64 rows each) x 2 along N */
     static constexpr int NT8 = WN / 8;
     static_assert((size_t)(BN * (_FC3D_TC_BM + 4) + 4 + 16 * BN) * 4 <= PIPE, "epilogue staging must fit");
+    /* whole-row tiles (BN <= 64): at most 2 x BM positions per channel */
+    static_assert(BN > 64 || (size_t)(BN * (2 * _FC3D_TC_BM + 4)) * 4 <= PIPE, "row staging must fit");
 };
 
-template <typename T, int MATH, int RND, int BN, typename Epi>
+/* Whole-row tiles: one W phase's accumulators into the staging area, at [channel][row][ow]. */
+template <int NT8, int A>
+static __device__ __forceinline__ void _fc3d_tc_stage_row(float* Cs, int CS, const float (&a)[A][NT8][4], int p,
+                                                          int q2, int nrows, int wout, int s2, int wm, int wn, int g,
+                                                          int t)
+{
+    const int mcount = nrows * q2;
+#pragma unroll
+    for (int mi = 0; mi < A; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < NT8; ++ni)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int m = wm * 64 + mi * 16 + g + 8 * h, nn = wn * (NT8 * 8) + ni * 8 + 2 * t;
+                if (m < mcount) {
+                    const int rr = m / q2, qw = m - rr * q2;
+                    const int idx = rr * wout + s2 * qw + p;
+                    Cs[nn * CS + idx] = a[mi][ni][2 * h];
+                    Cs[(nn + 1) * CS + idx] = a[mi][ni][2 * h + 1];
+                }
+            }
+}
+
+/* The epilogue of whole-row tiles: both W phases staged into whole output rows, then one warp per
+   channel walks the tile's rows with the row in registers (W <= 128: 4 values per lane), applies
+   the ops (row statistics ops from the row itself, >>engine-implicit-gemm), stores whole rows and
+   gathers the step's statistics partials per channel. */
+template <typename T, int BN, int A0, typename Epi>
+static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kparams& P, const T* __restrict__ bias,
+                                                             T* __restrict__ y, const Epi& epi,
+                                                             const float (&a0)[A0][BN / 16][4],
+                                                             const float (&a1)[4][BN / 16][4], int r0, int r1, int Q1,
+                                                             int row0, int nrows, int nph, int64_t tile)
+{
+    extern __shared__ __align__(16) unsigned char _fc3d_tc_sm[];
+    float* Cs = reinterpret_cast<float*>(_fc3d_tc_sm);
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int wm = warp & 1, wn = warp >> 1, g = lane >> 2, t = lane & 3;
+    const int ntile = blockIdx.y % P.ntn, gi = blockIdx.y / P.ntn;
+    const int64_t n = blockIdx.z;
+    const int wout = P.out[2], s2 = P.s[2];
+    const int CS = nrows * wout + 4;
+    for (int p = 0; p < nph; ++p) {
+        const int q2 = wout / s2 + (p < wout % s2 ? 1 : 0);
+        if (q2 == 0) continue;
+        if (p == 0 && nph > 1)
+            _fc3d_tc_stage_row<BN / 16, A0>(Cs, CS, a0, p, q2, nrows, wout, s2, wm, wn, g, t);
+        else
+            _fc3d_tc_stage_row<BN / 16, 4>(Cs, CS, a1, p, q2, nrows, wout, s2, wm, wn, g, t);
+    }
+    __syncthreads();
+    const int64_t cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * BN;
+    const int nvalid = (int)((P.cout_g - (int64_t)ntile * BN) < BN ? (P.cout_g - (int64_t)ntile * BN) : BN);
+    const int64_t HW = (int64_t)P.out[1] * wout;
+    for (int cl = warp; cl < nvalid; cl += 4) {
+        const int64_t cg = cbase + cl;
+        const float bv = bias ? _fc3d_tc_tof(bias[cg]) : 0.f;
+        double s = 0.0, ss = 0.0;
+        for (int rr = 0; rr < nrows; ++rr) {
+            const int row = row0 + rr, qd = row / Q1, qh = row - qd * Q1;
+            const int64_t od = (int64_t)P.s[0] * qd + r0, oh = (int64_t)P.s[1] * qh + r1;
+            float v[4];
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                const int ow = lane + 32 * j;
+                v[j] = ow < wout ? Cs[cl * CS + rr * wout + ow] + bv : 0.f;
+            }
+            epi.apply_row(v, wout, n, cg, od, oh, lane);
+            const int64_t yrow = P.layout == 1 ? ((n * P.cout + cg) * P.out[0] + od) * HW + oh * wout : 0;
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                const int ow = lane + 32 * j;
+                if (ow < wout) {
+                    float vs = v[j];
+                    if (P.store && !P.out_f32) vs = _fc3d_tc_tof(_fc3d_tc_fromf<T>(vs)); /* statistics of the stored value */
+                    if (P.store && P.layout == 1) {
+                        if (P.out_f32) reinterpret_cast<float*>(y)[yrow + ow] = vs;
+                        else y[yrow + ow] = _fc3d_tc_fromf<T>(vs);
+                    } else if (P.store) {
+                        Cs[cl * CS + rr * wout + ow] = vs; /* NDHWC: stored below along channels */
+                    }
+                    s += vs; ss += (double)vs * vs;
+                }
+            }
+        }
+        if (P.stats) {
+#pragma unroll
+            for (int o = 16; o > 0; o >>= 1) {
+                s += __shfl_xor_sync(0xffffffffu, s, o);
+                ss += __shfl_xor_sync(0xffffffffu, ss, o);
+            }
+            if (lane == 0) epi.partial(n, cg, tile, gridDim.x, s, ss);
+        }
+    }
+    if (P.store && P.layout != 1) {
+        __syncthreads();
+        const int npos = nrows * wout;
+        for (int idx = warp; idx < npos; idx += 4) {
+            const int rr = idx / wout, ow = idx - rr * wout;
+            const int row = row0 + rr, qd = row / Q1, qh = row - qd * Q1;
+            const int64_t od = (int64_t)P.s[0] * qd + r0, oh = (int64_t)P.s[1] * qh + r1;
+            const int64_t yb = (((n * P.out[0] + od) * P.out[1] + oh) * wout + ow) * P.cout + cbase;
+            for (int cl = lane; cl < nvalid; cl += 32) {
+                const float v = Cs[cl * CS + idx];
+                if (P.out_f32) reinterpret_cast<float*>(y)[yb + cl] = v;
+                else y[yb + cl] = _fc3d_tc_fromf<T>(v);
+            }
+        }
+    }
+}
+
+template <typename T, int MATH, int RND, int BN, bool ROW, typename Epi>
 static __global__ void __launch_bounds__(_FC3D_TC_NT, 2)
 _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restrict__ wt, const T* __restrict__ bias,
               T* __restrict__ y, Epi epi)
@@ -1732,23 +1878,63 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
     const int gi = blockIdx.y / P.ntn;
     const int64_t n = blockIdx.z;
 
-    int cls = 0;
-    while (cls < 7 && tile >= P.prefix[cls + 1]) ++cls;
-    const int local = (int)(tile - P.prefix[cls]);
-    const int nres = (int)P.cls_nres[cls];
-    const int tl = local / nres;
-    int ph = local - tl * nres;
-    int r[3], Q[3];
-    {
+    int r[3], Q[3], m0, mcount;
+    int row0 = 0, nrows = 0, nph = 1; /* whole-row tiles: the tile's first row, its rows, W phases */
+    if (!ROW) {
+        int cls = 0;
+        while (cls < 7 && tile >= P.prefix[cls + 1]) ++cls;
+        const int local = (int)(tile - P.prefix[cls]);
+        const int nres = (int)P.cls_nres[cls];
+        const int tl = local / nres;
+        int ph = local - tl * nres;
         const int cw = P.cls_cnt[cls][2], ch = P.cls_cnt[cls][1];
         r[2] = P.cls_base[cls][2] + ph % cw; ph /= cw;
         r[1] = P.cls_base[cls][1] + ph % ch;
         r[0] = P.cls_base[cls][0] + ph / ch;
         Q[0] = P.cls_q[cls][0]; Q[1] = P.cls_q[cls][1]; Q[2] = P.cls_q[cls][2];
+        const int Mp = Q[0] * Q[1] * Q[2];
+        m0 = tl * BM;
+        mcount = (Mp - m0) < BM ? (Mp - m0) : BM;
+    } else {
+        int c4 = 0;
+        while (c4 < 3 && tile >= P.rprefix[c4 + 1]) ++c4;
+        const int cls = c4 << 1;
+        const int local = (int)(tile - P.rprefix[c4]);
+        const int nres = (int)P.rcls_nres[c4];
+        const int tl = local / nres;
+        const int ph = local - tl * nres;
+        const int ch = P.cls_cnt[cls][1];
+        r[1] = P.cls_base[cls][1] + ph % ch;
+        r[0] = P.cls_base[cls][0] + ph / ch;
+        r[2] = 0;
+        Q[0] = P.cls_q[cls][0]; Q[1] = P.cls_q[cls][1]; Q[2] = 0;
+        row0 = tl * P.rrows;
+        nrows = Q[0] * Q[1] - row0 < P.rrows ? Q[0] * Q[1] - row0 : P.rrows;
+        nph = P.s[2];
+        m0 = 0; mcount = 0;
     }
-    const int Mp = Q[0] * Q[1] * Q[2];
-    const int m0 = tl * BM;
-    const int mcount = (Mp - m0) < BM ? (Mp - m0) : BM;
+
+    constexpr int NT8 = C::NT8;
+    const int wm = warp & 1, wn = warp >> 1;
+    const int g = lane >> 2, t = lane & 3;
+    float acc[4][NT8][4];
+    float acc0[ROW ? 4 : 1][NT8][4]; /* whole-row tiles: the first W phase's result */
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < NT8; ++j)
+#pragma unroll
+            for (int q = 0; q < 4; ++q) acc[i][j][q] = 0.f;
+
+    for (int pw = 0; pw < nph; ++pw) {
+    if (ROW) {
+        /* W phase pw of the tile's rows: its positions are rows x Q2, contiguous in the phase */
+        r[2] = pw;
+        Q[2] = P.out[2] / P.s[2] + (pw < P.out[2] % P.s[2] ? 1 : 0);
+        m0 = row0 * Q[2];
+        mcount = nrows * Q[2];
+        if (mcount <= 0) continue; /* uniform over the CTA */
+    }
     const int QHW = Q[1] * Q[2];
 
     /* per-dim taps and the range of them that some row of this tile can reach */
@@ -1811,6 +1997,8 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
     const int na0 = DI[0], na1 = DI[8], na2 = DI[16];
     const int Kact = na0 * na1 * na2 * (int)P.cin_g;
     const int nchunks = (Kact + BK - 1) / BK;
+    /* 3xTF32 with a short K (at most 8 chunks): also small*small, see the section note */
+    const bool sxs = MATH == _FC3D_TC_3XTF32 && nchunks <= 8;
     const int cin_g = (int)P.cin_g;
     const bool uni = (cin_g % BK) == 0;
 
@@ -1926,17 +2114,6 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
         }
     };
 
-    constexpr int NT8 = C::NT8;
-    const int wm = warp & 1, wn = warp >> 1;
-    const int g = lane >> 2, t = lane & 3;
-    float acc[4][NT8][4];
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-#pragma unroll
-        for (int j = 0; j < NT8; ++j)
-#pragma unroll
-            for (int q = 0; q < 4; ++q) acc[i][j][q] = 0.f;
-
     if (nchunks > 0) {
         if (warp == 0)
             for (int c = 0; c < ST && c < nchunks; ++c) kinfo(c);
@@ -2008,7 +2185,8 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
 #pragma unroll
                         for (int ni = 0; ni < NT8; ++ni) _fc3d_tc_mma_tf32(acc[mi][ni], af[mi], bf[ni]);
                 }
-            } else { /* 3xTF32: per-chunk partial sums, added into acc with IEEE fp32 adds */
+            } else { /* 3xTF32: per-step products in a fresh accumulator, summed per chunk with IEEE
+                        adds, each chunk's sum added into acc */
                 float tmp[4][NT8][4];
 #pragma unroll
                 for (int i = 0; i < 4; ++i)
@@ -2040,9 +2218,17 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
                         bsm[1] = __float_as_uint(b0[BK * SB + ni * 8 + 4 * SB]);
 #pragma unroll
                         for (int mi = 0; mi < 4; ++mi) {
-                            _fc3d_tc_mma_tf32(tmp[mi][ni], asm_[mi], bb);
-                            _fc3d_tc_mma_tf32(tmp[mi][ni], ab[mi], bsm);
-                            _fc3d_tc_mma_tf32(tmp[mi][ni], ab[mi], bb);
+                            float d[4];
+                            if (sxs) {
+                                _fc3d_tc_mma_tf32_fresh(d, asm_[mi], bsm);
+                                _fc3d_tc_mma_tf32(d, asm_[mi], bb);
+                            } else {
+                                _fc3d_tc_mma_tf32_fresh(d, asm_[mi], bb);
+                            }
+                            _fc3d_tc_mma_tf32(d, ab[mi], bsm);
+                            _fc3d_tc_mma_tf32(d, ab[mi], bb);
+#pragma unroll
+                            for (int q = 0; q < 4; ++q) tmp[mi][ni][q] += d[q];
                         }
                     }
                 }
@@ -2056,6 +2242,27 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
         }
         _fc3d_tc_wait<0>();
         __syncthreads();
+    }
+    if (ROW) {
+        if (pw == 0 && nph > 1) {
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+#pragma unroll
+                for (int j = 0; j < NT8; ++j)
+#pragma unroll
+                    for (int q = 0; q < 4; ++q) {
+                        acc0[ROW ? i : 0][j][q] = acc[i][j][q];
+                        acc[i][j][q] = 0.f;
+                    }
+        }
+        __syncthreads(); /* the next phase rewrites the tap and row tables */
+    }
+    } /* W phases */
+
+    if (ROW) {
+        _fc3d_tc_row_epilogue<T, BN, ROW ? 4 : 1>(P, bias, y, epi, acc0, acc, r[0], r[1], Q[1], row0, nrows, nph,
+                                                  tile);
+        return;
     }
 
     /* ---- epilogue: stage the tile in shared memory so stores run along the contiguous axis */
@@ -2162,8 +2369,13 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
 }
 
 /* ---------------------------------------------------------------- host side */
-/* Plan: no CUDA calls. math: _FC3D_TC_*. Returns 0 on success. */
-static int _fc3d_tc_plan_init(_fc3d_tc_plan* pl, const _fc3d_tc_geom* g, int math)
+/* Output-channel tile of whole-row tiles: the second W phase's accumulators stay in registers
+   while the first's are kept, so the tile is at most 64 wide (32 for 3xTF32). */
+static int _fc3d_tc_row_bn(int math) { return math == _FC3D_TC_3XTF32 ? 32 : 64; }
+
+/* Plan: no CUDA calls. math: _FC3D_TC_*; rows: whole-row tiles will be used (caps the channel
+   tile). Returns 0 on success. */
+static int _fc3d_tc_plan_init(_fc3d_tc_plan* pl, const _fc3d_tc_geom* g, int math, int rows)
 {
     _fc3d_tc_kparams& P = pl->kp;
     pl->ok = 0;
@@ -2184,6 +2396,7 @@ static int _fc3d_tc_plan_init(_fc3d_tc_plan* pl, const _fc3d_tc_geom* g, int mat
     P.odhw = O[0] * O[1] * O[2];
     int bn = P.cout_g <= 32 ? 32 : (P.cout_g <= 64 ? 64 : 128);
     if (math == _FC3D_TC_3XTF32 && bn > 64) bn = 64;
+    if (rows && bn > _fc3d_tc_row_bn(math)) bn = _fc3d_tc_row_bn(math);
     pl->bn = bn;
     pl->math = math;
     P.cout_pad = (P.cout_g + bn - 1) / bn * bn;
@@ -2218,6 +2431,29 @@ static int _fc3d_tc_plan_init(_fc3d_tc_plan* pl, const _fc3d_tc_geom* g, int mat
     P.prefix[8] = tot;
     pl->tiles_per_sample = tot;
     if (tot <= 0 || tot > 0x7fffffffLL) return 5;
+    /* whole-row tiles: every W phase of a row in one tile (at most 2 of them: their accumulators
+       are registers), a row of the output at most 4 values per lane (W <= 128) */
+    P.row_ok = 0;
+    P.rrows = 0;
+    pl->row_tiles_per_sample = 0;
+    if (g->s[2] <= 2 && O[2] <= 128) {
+        const int q2max = (int)((O[2] + g->s[2] - 1) / g->s[2]);
+        int64_t rtot = 0;
+        P.rrows = _FC3D_TC_BM / q2max;
+        for (int c = 0; c < 4; ++c) {
+            const int c8 = c << 1; /* the W class bit is 0: the W phases run inside the tile */
+            const int64_t nres = (int64_t)P.cls_cnt[c8][0] * P.cls_cnt[c8][1];
+            const int64_t rows = (int64_t)P.cls_q[c8][0] * P.cls_q[c8][1];
+            P.rprefix[c] = rtot;
+            P.rcls_nres[c] = nres > 0 ? nres : 1;
+            rtot += nres * ((rows + P.rrows - 1) / P.rrows);
+        }
+        P.rprefix[4] = rtot;
+        if (rtot > 0 && rtot <= 0x7fffffffLL) {
+            P.row_ok = 1;
+            pl->row_tiles_per_sample = rtot;
+        }
+    }
     if ((int64_t)g->groups * P.ntn > 65535 || g->n > 65535 || g->n <= 0) return 6;
     pl->ok = 1;
     return 0;
@@ -2225,12 +2461,12 @@ static int _fc3d_tc_plan_init(_fc3d_tc_plan* pl, const _fc3d_tc_geom* g, int mat
 
 static size_t _fc3d_tc_workspace_bytes(const _fc3d_tc_plan* pl) { return pl->ws_bytes; }
 
-template <typename T, int MATH, int RND, int BN, typename Epi>
+template <typename T, int MATH, int RND, int BN, bool ROW, typename Epi>
 static cudaError_t _fc3d_tc_launch_main(const _fc3d_tc_kparams& P, int64_t tiles, const T* x, const float* ws,
                                         const T* bias, T* y, const Epi& epi, cudaStream_t st)
 {
     typedef _fc3d_tc_cfg<BN, MATH> C;
-    auto kern = _fc3d_tc_main<T, MATH, RND, BN, Epi>;
+    auto kern = _fc3d_tc_main<T, MATH, RND, BN, ROW, Epi>;
     cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)C::SMEM);
     if (e != cudaSuccess) return e;
     dim3 grid((unsigned)tiles, (unsigned)(P.groups * P.ntn), (unsigned)P.n);
@@ -2243,12 +2479,31 @@ static cudaError_t _fc3d_tc_launch_main(const _fc3d_tc_kparams& P, int64_t tiles
    pass that computes the convolution. Passes that read the intermediate back, and statistics the
    GEMM tiles cannot gather (groups that keep D, H or W, e.g. a LayerNorm over W), run as direct
    passes over the stored intermediate.
-   Step arguments of _FC3D_STEP_TC_CONV: arg[0] store, arg[1] op_begin, arg[2] op_end;
-   variant (both TC steps) = _FC3D_TC_* math. */
+   Step arguments of _FC3D_STEP_TC_CONV: arg[0] store, arg[1] op_begin, arg[2] op_end, arg[3] whole-row
+   tiles, arg[4] the row ops they take statistics for (a bit per op); variant (both TC steps) =
+   _FC3D_TC_* math. */
 typedef char _fc3d_tc_plan_fits[sizeof(_fc3d_tc_plan) <= FC3D_ENGINE_DATA_BYTES_ ? 1 : -1];
 
 static int _fc3d_tc_math_of(int math) {
     return math == FC3D_MATH_TF32 ? _FC3D_TC_TF32 : math == FC3D_MATH_HALF ? _FC3D_TC_HALF : _FC3D_TC_3XTF32;
+}
+
+/* Row ops: statistics over single rows along W (a LayerNorm over W). Whole-row tiles hold every
+   value of such a group, so they take its mean and variance from the row itself, in the epilogue,
+   and no pass needs to gather them. */
+static unsigned _fc3d_tc_rowops(const fc3d_plan* p) {
+    unsigned m = 0u;
+    int i;
+    for (i = 0; i < p->desc.num_ops; i++) {
+        const int st = _fc3d_op_info_of(&p->desc.ops[i])->stats;
+        if ((st == _FC3D_ST_NORMALIZE || st == _FC3D_ST_SUB_MEAN) &&
+            p->_private.stat[i].keep == (unsigned)(_FC3D_K_N | _FC3D_K_C | _FC3D_K_D | _FC3D_K_H))
+            m |= 1u << i;
+    }
+    return m;
+}
+static unsigned _fc3d_ops_in(int begin, int end) {
+    return (end >= 32 ? 0xffffffffu : ((1u << end) - 1u)) & ~((1u << begin) - 1u);
 }
 
 static int _fc3d_tc_plan_of(const fc3d_plan* p, _fc3d_tc_plan* tp) {
@@ -2261,7 +2516,14 @@ static int _fc3d_tc_plan_of(const fc3d_plan* p, _fc3d_tc_plan* tp) {
     tg.groups = g->groups;
     tg.layout = g->layout;
     memset(tp, 0, sizeof *tp);
-    return _fc3d_tc_plan_init(tp, &tg, _fc3d_tc_math_of(_fc3d_enum_int(&p->desc.math)));
+    const int math = _fc3d_tc_math_of(_fc3d_enum_int(&p->desc.math));
+    const int rows = _fc3d_tc_rowops(p) != 0;
+    int code = _fc3d_tc_plan_init(tp, &tg, math, rows);
+    if (code == 0 && rows && !tp->kp.row_ok) { /* no row tiles for this geometry: no cap on the channel tile */
+        memset(tp, 0, sizeof *tp);
+        code = _fc3d_tc_plan_init(tp, &tg, math, 0);
+    }
+    return code;
 }
 
 /* Whether the GEMM tiles of a conv pass can write op i's partials: a tile covers one phase of one
@@ -2284,7 +2546,8 @@ static int _fc3d_igemm_can_implement(const fc3d_plan* p, char* why, size_t n) {
     }
     for (i = 0; i < p->num_passes; i++) {
         const fc3d_pass* ps = &p->passes[i];
-        if (p->strategy == FC3D_STRATEGY_RECOMPUTE && ps->stat_op >= 0 && !_fc3d_tc_gathers(p, ps->stat_op)) {
+        if (p->strategy == FC3D_STRATEGY_RECOMPUTE && ps->stat_op >= 0 && !_fc3d_tc_gathers(p, ps->stat_op) &&
+            !(tp.kp.row_ok && ((_fc3d_tc_rowops(p) >> ps->stat_op) & 1u))) {
             snprintf(why, n, "ops[%d] (%s) keeps statistics per row or plane, which a recomputing pass cannot gather "
                              "from GEMM tiles", ps->stat_op, _fc3d_op_info_of(&p->desc.ops[ps->stat_op])->name);
             return 0;
@@ -2304,30 +2567,49 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
     s->variant = tp->math;
     s->block = 256;
     s->grid = (unsigned)((tp->kp.ws_half + 255) / 256 < 4096 ? (tp->kp.ws_half + 255) / 256 : 4096);
+    const unsigned rowmask = tp->kp.row_ok ? _fc3d_tc_rowops(p) : 0u;
     for (i = 0; i < p->num_passes; i++) {
         const fc3d_pass* ps = &p->passes[i];
+        const int first = i;
+        int op_end = ps->op_end, store = ps->store, stat_op = ps->stat_op;
         if (ps->source != FC3D_SOURCE_CONV) {
             _fc3d_direct_add_pass(p, i, ps->source, ps->op_begin, ps->op_end, ps->store, ps->stat_op);
             continue;
         }
-        const int tiles_gather = ps->stat_op >= 0 && _fc3d_tc_gathers(p, ps->stat_op);
-        s = _fc3d_add_step(pr, _FC3D_STEP_TC_CONV, i, tiles_gather ? ps->stat_op : -1);
+        if (stat_op >= 0 && ((rowmask >> stat_op) & 1u)) {
+            /* a row op's statistics come from whole-row tiles: a recomputing pass that would gather
+               them has nothing to do (the passes after it convolve again and take them from their
+               rows); a materialising one takes over the pass that reads its output back */
+            if (p->strategy == FC3D_STRATEGY_RECOMPUTE) continue;
+            while (stat_op >= 0 && ((rowmask >> stat_op) & 1u) && i + 1 < p->num_passes &&
+                   p->passes[i + 1].source == FC3D_SOURCE_INTERMEDIATE) {
+                i++;
+                op_end = p->passes[i].op_end;
+                store = p->passes[i].store;
+                stat_op = p->passes[i].stat_op;
+            }
+        }
+        const unsigned rows = rowmask & _fc3d_ops_in(ps->op_begin, op_end);
+        const int64_t tiles = rows ? tp->row_tiles_per_sample : tp->tiles_per_sample;
+        const int tiles_gather = stat_op >= 0 && _fc3d_tc_gathers(p, stat_op);
+        s = _fc3d_add_step(pr, _FC3D_STEP_TC_CONV, first, tiles_gather ? stat_op : -1);
         s->variant = tp->math;
         s->block = _FC3D_TC_NT;
-        s->grid = (unsigned)tp->tiles_per_sample;
-        s->arg[0] = ps->store;
+        s->grid = (unsigned)tiles;
+        s->arg[0] = store;
         s->arg[1] = ps->op_begin;
-        s->arg[2] = ps->op_end;
+        s->arg[2] = op_end;
+        s->arg[3] = rows != 0u;
+        s->arg[4] = rows;
         if (tiles_gather) {
-            fc3d_stat_geom_* sg = &pr->stat[ps->stat_op];
+            fc3d_stat_geom_* sg = &pr->stat[stat_op];
             /* slots: (n, channel within group) where the group does not keep them, then the tile */
             sg->slots = ((sg->keep & _FC3D_K_N) ? 1 : pr->geom.n) * ((sg->keep & _FC3D_K_C) ? sg->cpg : pr->geom.cout) *
-                        tp->tiles_per_sample;
-            _fc3d_add_finalize(pr, i, ps->stat_op);
-        } else if (ps->stat_op >= 0) {
+                        tiles;
+            _fc3d_add_finalize(pr, first, stat_op);
+        } else if (stat_op >= 0) {
             /* the stored intermediate read back once for statistics the tiles cannot gather */
-            _fc3d_direct_add_pass(p, i, FC3D_SOURCE_INTERMEDIATE, ps->op_end, ps->op_end, FC3D_STORE_NONE,
-                                  ps->stat_op);
+            _fc3d_direct_add_pass(p, first, FC3D_SOURCE_INTERMEDIATE, op_end, op_end, FC3D_STORE_NONE, stat_op);
         }
     }
 }
@@ -2342,6 +2624,7 @@ static void _fc3d_igemm_workspace(fc3d_plan* p) {
 typedef struct _fc3d_tc_epi {
     _fc3d_dev_chain chain;
     int op_begin, op_end;
+    unsigned rowops; /* ops whose statistics whole-row tiles take from the row itself */
     int64_t ext[5];
     double2* partials;
     fc3d_stat_geom_ sg;
@@ -2349,6 +2632,52 @@ typedef struct _fc3d_tc_epi {
         if (op_begin == op_end) return v;
         const int64_t co[5] = {n, c, od, oh, ow};
         return _fc3d_apply_ops(chain, op_begin, op_end, v, ext, co);
+    }
+    /* The ops on one output row held by a warp (ow = lane + 32 j < wout). A row op's mean and
+       variance are the row's, in double and in a fixed butterfly order (every lane gets the same
+       bits; the result is reproducible), applied in double as _fc3d_apply_ops does. */
+    __device__ void apply_row(float (&v)[4], int wout, int64_t n, int64_t c, int64_t od, int64_t oh, int lane) const {
+        int b = op_begin;
+        while (b < op_end) {
+            int ri = b;
+            while (ri < op_end && !((rowops >> ri) & 1u)) ++ri;
+            if (b < ri) {
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    const int64_t co[5] = {n, c, od, oh, lane + 32 * j};
+                    if (lane + 32 * j < wout) v[j] = _fc3d_apply_ops(chain, b, ri, v[j], ext, co);
+                }
+            }
+            if (ri == op_end) break;
+            double sm = 0.0, sq = 0.0;
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                if (lane + 32 * j < wout) sm += (double)v[j];
+            for (int o = 16; o > 0; o >>= 1) sm += __shfl_xor_sync(0xffffffffu, sm, o);
+            const double mean = sm / wout;
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                if (lane + 32 * j < wout) sq += ((double)v[j] - mean) * ((double)v[j] - mean);
+            for (int o = 16; o > 0; o >>= 1) sq += __shfl_xor_sync(0xffffffffu, sq, o);
+            const _fc3d_dev_op& op = chain.ops[ri];
+            const double is = 1.0 / sqrt(sq / wout + (double)op.eps);
+#pragma unroll
+            for (int j = 0; j < 4; ++j) { /* as _fc3d_apply_ops: in double, rounded once */
+                if (lane + 32 * j >= wout) continue;
+                if (op.stats == _FC3D_ST_SUB_MEAN) {
+                    v[j] = (float)((double)v[j] - mean);
+                    continue;
+                }
+                double tv = ((double)v[j] - mean) * is;
+                if (op.flags & FC3D_OP_AFFINE) {
+                    const int64_t co[5] = {n, c, od, oh, lane + 32 * j};
+                    const int64_t a = op.affine == _FC3D_AFF_CHANNEL ? c : _fc3d_position_in(op.keep, ext, co);
+                    tv = tv * (double)op.weight[a] + (double)op.bias[a];
+                }
+                v[j] = (float)tv;
+            }
+            b = ri + 1;
+        }
     }
     __device__ void partial(int64_t n, int64_t c, int64_t tile, int64_t tiles, double sum, double sumsq) const {
         const int keep_n = (sg.keep & _FC3D_K_N) != 0, keep_c = (sg.keep & _FC3D_K_C) != 0;
@@ -2435,7 +2764,7 @@ static void _fc3d_workspace_layout(fc3d_plan* p, const _fc3d_engine_info* e) {
     _fc3d_ws_add(pr, _FC3D_WS_PARTIALS, partials);
     for (i = 0; i < p->desc.num_ops; i++)
         if (pr->stat[i].groups && _fc3d_op_info_of(&p->desc.ops[i])->stats != _FC3D_ST_REDUCE)
-            _fc3d_ws_add(pr, _FC3D_WS_STATS + i, (size_t)pr->stat[i].groups * 2 * sizeof(float));
+            _fc3d_ws_add(pr, _FC3D_WS_STATS + i, (size_t)pr->stat[i].groups * 2 * sizeof(double));
     e->workspace(p);
 }
 
@@ -2616,10 +2945,20 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                           _fc3d_op_info_of(&p->desc.ops[ps->stat_op])->name, (long long)pr->stat[ps->stat_op].groups,
                           (long long)pr->stat[ps->stat_op].slots);
             _FC3D_PUT("\n");
+            int own = 0;
             for (k = 0; k < pr->num_steps; k++)
-                if (pr->steps[k].pass == i)
-                    _FC3D_PUT("    step %d: %s, grid %u x %u\n", k, _fc3d_step_name[pr->steps[k].kind],
-                              pr->steps[k].grid, pr->steps[k].block);
+                if (pr->steps[k].pass == i) {
+                    const fc3d_step_* st = &pr->steps[k];
+                    own += st->kind != _FC3D_STEP_TC_PREP;
+                    _FC3D_PUT("    step %d: %s, grid %u x %u", k, _fc3d_step_name[st->kind], st->grid, st->block);
+                    if (st->kind == _FC3D_STEP_TC_CONV)
+                        _FC3D_PUT(" (ops [%d,%d)%s)", (int)st->arg[1], (int)st->arg[2],
+                                  st->arg[3] ? ", whole-row tiles: row statistics in the epilogue" : "");
+                    _FC3D_PUT("\n");
+                }
+            if (!own)
+                _FC3D_PUT("    no step of its own: a step above or below covers it (row statistics from whole-row "
+                          "tiles)\n");
         }
     }
 #undef _FC3D_PUT
@@ -2806,7 +3145,7 @@ static void _fc3d_bind_chain(const fc3d_plan_private_* pr, const fc3d_run_args* 
         o->bias = a->ops[i].bias;
         o->running_mean = a->ops[i].running_mean;
         o->running_var = a->ops[i].running_var;
-        o->stats_of = (const float2*)_fc3d_ws_at(pr, base, _FC3D_WS_STATS + i);
+        o->stats_of = (const double2*)_fc3d_ws_at(pr, base, _FC3D_WS_STATS + i);
     }
 }
 
@@ -2823,7 +3162,7 @@ static fc3d_result _fc3d_launch_finalize(const _fc3d_bound* b, const fc3d_step_*
     F.momentum = op->momentum;
     F.sg = pr->stat[s->stat_op];
     F.partials = (const double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_PARTIALS);
-    F.stats_of = (float2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_STATS + s->stat_op);
+    F.stats_of = (double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_STATS + s->stat_op);
     F.running_mean = t->running_mean;
     F.running_var = t->running_var;
     F.save_mean = t->save_mean;
@@ -2895,18 +3234,27 @@ static fc3d_result _fc3d_launch_tc_prep(const _fc3d_bound* b, const fc3d_step_* 
 }
 
 template <typename T, int MATH>
-static cudaError_t _fc3d_tc_launch_bn(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp, const T* x, const float* ws,
-                                      const T* bias, void* y, const _fc3d_tc_epi& e, cudaStream_t st) {
+static cudaError_t _fc3d_tc_launch_bn(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp, int row, const T* x,
+                                      const float* ws, const T* bias, void* y, const _fc3d_tc_epi& e, cudaStream_t st) {
+    const int64_t tiles = row ? tp->row_tiles_per_sample : tp->tiles_per_sample;
+    /* whole-row tiles come in the channel tiles _fc3d_tc_row_bn allows (the plan capped bn) */
+    constexpr int RBN = MATH == _FC3D_TC_3XTF32 ? 32 : 64;
+    if (row && tp->bn == 32)
+        return _fc3d_tc_launch_main<T, MATH, _FC3D_TC_TF32_RND, 32, true, _fc3d_tc_epi>(kp, tiles, x, ws, bias, (T*)y,
+                                                                                       e, st);
+    if (row)
+        return _fc3d_tc_launch_main<T, MATH, _FC3D_TC_TF32_RND, RBN, true, _fc3d_tc_epi>(kp, tiles, x, ws, bias,
+                                                                                        (T*)y, e, st);
     switch (tp->bn) {
     case 32:
-        return _fc3d_tc_launch_main<T, MATH, _FC3D_TC_TF32_RND, 32, _fc3d_tc_epi>(kp, tp->tiles_per_sample, x, ws,
-                                                                                 bias, (T*)y, e, st);
+        return _fc3d_tc_launch_main<T, MATH, _FC3D_TC_TF32_RND, 32, false, _fc3d_tc_epi>(kp, tiles, x, ws, bias, (T*)y,
+                                                                                        e, st);
     case 64:
-        return _fc3d_tc_launch_main<T, MATH, _FC3D_TC_TF32_RND, 64, _fc3d_tc_epi>(kp, tp->tiles_per_sample, x, ws,
-                                                                                 bias, (T*)y, e, st);
+        return _fc3d_tc_launch_main<T, MATH, _FC3D_TC_TF32_RND, 64, false, _fc3d_tc_epi>(kp, tiles, x, ws, bias, (T*)y,
+                                                                                        e, st);
     default: /* 128; 3xTF32 plans never exceed 64 */
-        return _fc3d_tc_launch_main<T, MATH, _FC3D_TC_TF32_RND, MATH == _FC3D_TC_3XTF32 ? 64 : 128, _fc3d_tc_epi>(
-            kp, tp->tiles_per_sample, x, ws, bias, (T*)y, e, st);
+        return _fc3d_tc_launch_main<T, MATH, _FC3D_TC_TF32_RND, MATH == _FC3D_TC_3XTF32 ? 64 : 128, false,
+                                    _fc3d_tc_epi>(kp, tiles, x, ws, bias, (T*)y, e, st);
     }
 }
 
@@ -2932,17 +3280,22 @@ static fc3d_result _fc3d_launch_tc_conv(const _fc3d_bound* b, const fc3d_step_* 
     e.op_begin = (int)s->arg[1];
     e.op_end = (int)s->arg[2];
     _fc3d_conv_dims(&pr->geom, e.ext);
+    e.rowops = (unsigned)s->arg[4];
     e.partials = (double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_PARTIALS);
     if (s->stat_op >= 0) e.sg = pr->stat[s->stat_op];
+    const int row = (int)s->arg[3];
     switch (s->variant) {
     case _FC3D_TC_TF32:
-        err = _fc3d_tc_launch_bn<T, _FC3D_TC_TF32>(tp, kp, (const T*)a->x, ws, (const T*)a->bias, y, e, b->stream);
+        err = _fc3d_tc_launch_bn<T, _FC3D_TC_TF32>(tp, kp, row, (const T*)a->x, ws, (const T*)a->bias, y, e,
+                                                   b->stream);
         break;
     case _FC3D_TC_3XTF32:
-        err = _fc3d_tc_launch_bn<T, _FC3D_TC_3XTF32>(tp, kp, (const T*)a->x, ws, (const T*)a->bias, y, e, b->stream);
+        err = _fc3d_tc_launch_bn<T, _FC3D_TC_3XTF32>(tp, kp, row, (const T*)a->x, ws, (const T*)a->bias, y, e,
+                                                     b->stream);
         break;
     default:
-        err = _fc3d_tc_launch_bn<T, _FC3D_TC_HALF>(tp, kp, (const T*)a->x, ws, (const T*)a->bias, y, e, b->stream);
+        err = _fc3d_tc_launch_bn<T, _FC3D_TC_HALF>(tp, kp, row, (const T*)a->x, ws, (const T*)a->bias, y, e,
+                                                   b->stream);
         break;
     }
     if (err != cudaSuccess) return _fc3d_fail(msg, FC3D_ERROR_CUDA, "implicit_gemm kernel: %s", cudaGetErrorString(err));

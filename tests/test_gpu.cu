@@ -339,6 +339,15 @@ static void describe_case(const host_case* hc, char* buf, size_t n) {
         k += snprintf(buf + k, n - (size_t)k, "-%d", (int)p->desc.ops[i].kind);
 }
 
+/* Random cases whose plan has a GEMM step with whole-row tiles (a LayerNorm over W taking its
+   statistics from the rows in the epilogue): the engine's row path is exercised, not assumed. */
+static int row_tile_cases = 0;
+static int uses_row_tiles(const fc3d_plan* p) {
+    for (int i = 0; i < p->_private.num_steps; i++)
+        if (p->_private.steps[i].kind == _FC3D_STEP_TC_CONV && p->_private.steps[i].arg[3]) return 1;
+    return 0;
+}
+
 static void test_random(int cases, int big_cases) {
     for (int k = 0; k < cases + big_cases; k++) {
         host_case hc;
@@ -346,6 +355,7 @@ static void test_random(int cases, int big_cases) {
         char desc[200], name[260];
         memset(ref_ops, 0, sizeof ref_ops);
         make_random_case(&hc, k >= cases);
+        row_tile_cases += uses_row_tiles(&hc.plan);
         describe_case(&hc, desc, sizeof desc);
         snprintf(name, sizeof name, "%s.random.%03d.%s", fc3d_engine_name(engine_under_test), k, desc);
         double* ref = cpu_reference(&hc, ref_ops);
@@ -424,12 +434,22 @@ static int compare_engines(const char* name, host_case* hc, fc3d_engine ea, fc3d
     }
     device_case dc;
     device_case_upload(hc, &dc);
+    /* the engines' workspaces differ (whole-row tiles need no partials for a row op): one buffer
+       large enough for both, each run told its own plan's size */
+    const size_t ws_need = pl[0].workspace_bytes > pl[1].workspace_bytes ? pl[0].workspace_bytes : pl[1].workspace_bytes;
+    if (ws_need > hc->plan.workspace_bytes) {
+        if (dc.ws) CUDA_OK(cudaFree(dc.ws));
+        CUDA_OK(cudaMalloc(&dc.ws, ws_need));
+        CUDA_OK(cudaMemset(dc.ws, 0xff, ws_need));
+    }
     const int64_t n = hc->plan.y_elements;
     double* out[2];
     for (int k = 0; k < 2; k++) {
         fc3d_message msg;
         device_case_poison(hc, &dc);
         fc3d_run_args a = device_case_args(hc, &dc, 0);
+        a.workspace = dc.ws;
+        a.workspace_bytes = pl[k].workspace_bytes;
         const fc3d_result r = fc3d_plan_run(&pl[k], &a, &msg);
         CUDA_OK(cudaDeviceSynchronize());
         out[k] = (double*)malloc((size_t)n * sizeof(double));
@@ -588,11 +608,16 @@ int main(int argc, char** argv) {
     for (int e = 0; e < _FC3D_NUM_ENGINES; e++) {
         engine_under_test = _fc3d_engines[e].id;
         refused_by_engine = 0;
+        row_tile_cases = 0;
         test_goldens(dir, quick);
         test_random(cases, quick ? 4 : cases / 10);
         test_determinism(quick ? 3 : 20);
-        printf("# engine %s: %d descs refused (redrawn, or reported above for goldens)\n",
-               fc3d_engine_name(engine_under_test), refused_by_engine);
+        printf("# engine %s: %d descs refused (redrawn, or reported above for goldens); %d random cases on "
+               "whole-row tiles\n",
+               fc3d_engine_name(engine_under_test), refused_by_engine, row_tile_cases);
+        if (engine_under_test == FC3D_ENGINE_IMPLICIT_GEMM && !quick)
+            check(row_tile_cases >= 5, "implicit_gemm.row_tiles_exercised", "%d random cases used whole-row tiles",
+                  row_tile_cases);
     }
     test_cross_engine(quick ? 4 : 40);
     if (!quick) test_pending_error(); /* it plants a failing cudaMalloc, which memcheck reports */

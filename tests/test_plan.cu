@@ -89,8 +89,10 @@ static void test_engine_refusals(void) {
     }
     {
         /* statistics per row (a LayerNorm over W) in a chain that recomputes the convolution for a
-           pool: the GEMM tiles cannot gather them */
+           pool, with output rows too long for whole-row tiles (W = 159 > 128): the GEMM tiles
+           cannot gather them */
         fc3d_plan_desc d = base_desc();
+        d.conv.in_size[2] = 80;
         d.ops[0].kind = FC3D_OP_LAYERNORM;
         d.ops[0].norm_dims = 1;
         d.ops[0].flags = 0;
@@ -99,10 +101,21 @@ static void test_engine_refusals(void) {
         d.engine = FC3D_ENGINE_IMPLICIT_GEMM;
         expect_invalid("engine_refused_row_statistics", &d, FC3D_ERROR_ENGINE_REFUSED, "ops[0] (layernorm)",
                        "recomputing");
+        /* with W = 63 a tile holds whole rows: the LayerNorm takes its statistics from them, the
+           pass that would gather them has no step, and one GEMM step gathers the pool */
+        fc3d_plan p;
+        d.conv.in_size[2] = 32;
+        const fc3d_result r = fc3d_plan_init(&p, &d);
+        fc3d_plan_describe(&p, text, sizeof text);
+        check(r == FC3D_SUCCESS && p.num_passes == 2 && p._private.num_steps == 3 && strstr(text, "whole-row tiles") &&
+                  strstr(text, "no step of its own") && !strstr(text, "direct pass"),
+              "engine.implicit_gemm_row_statistics_recompute", "result %d (%s); describe:\n%s", (int)r, p.message,
+              text);
     }
     {
-        /* the same LayerNorm in a materializing chain is implemented: the stored intermediate is
-           read back once for its statistics, so the conv pass has more than one step */
+        /* the same LayerNorm in a materializing chain: with whole-row tiles one GEMM step applies
+           the chain and stores y; with rows past 128 the stored intermediate is read back once for
+           its statistics, so the conv pass has more than one step */
         fc3d_plan_desc d = base_desc();
         fc3d_plan p;
         d.ops[0].kind = FC3D_OP_LAYERNORM;
@@ -111,9 +124,16 @@ static void test_engine_refusals(void) {
         d.ops[1].kind = FC3D_OP_GELU;
         d.num_ops = 2;
         d.engine = FC3D_ENGINE_IMPLICIT_GEMM;
-        const fc3d_result r = fc3d_plan_init(&p, &d);
+        fc3d_result r = fc3d_plan_init(&p, &d);
         fc3d_plan_describe(&p, text, sizeof text);
-        check(r == FC3D_SUCCESS && p.num_passes == 2 && strstr(text, "implicit GEMM") &&
+        check(r == FC3D_SUCCESS && p.num_passes == 2 && p._private.num_steps == 2 && strstr(text, "whole-row tiles") &&
+                  strstr(text, "weight re-layout") && !strstr(text, "direct pass") && !strstr(text, "finalize"),
+              "engine.implicit_gemm_row_statistics_in_epilogue", "result %d (%s); describe:\n%s", (int)r, p.message,
+              text);
+        d.conv.in_size[2] = 80;
+        r = fc3d_plan_init(&p, &d);
+        fc3d_plan_describe(&p, text, sizeof text);
+        check(r == FC3D_SUCCESS && p.num_passes == 2 && strstr(text, "implicit GEMM") && !strstr(text, "whole-row") &&
                   strstr(text, "weight re-layout") && strstr(text, "direct pass") && strstr(text, "finalize"),
               "engine.implicit_gemm_row_statistics_read_back", "result %d (%s); describe:\n%s", (int)r, p.message,
               text);
