@@ -1741,7 +1741,8 @@ struct _fc3d_tc_cfg {
     static constexpr int NT8 = WN / 8;
     static_assert((size_t)(BN * (_FC3D_TC_BM + 4) + 4 + 16 * BN) * 4 <= PIPE, "epilogue staging must fit");
     /* whole-row tiles (BN <= 64): at most 2 x BM positions per channel */
-    static_assert(BN > 64 || (size_t)(BN * (2 * _FC3D_TC_BM + 4)) * 4 <= PIPE, "row staging must fit");
+    static_assert(BN > 64 || (size_t)(BN * (2 * _FC3D_TC_BM + 1) + 4) * 4 + _FC3D_TC_NT * 16 <= PIPE,
+                  "row staging must fit");
 };
 
 /* Whole-row tiles: one W phase's accumulators into the staging area, at [channel][row][ow]. */
@@ -1754,23 +1755,27 @@ static __device__ __forceinline__ void _fc3d_tc_stage_row(float* Cs, int CS, con
 #pragma unroll
     for (int mi = 0; mi < A; ++mi)
 #pragma unroll
-        for (int ni = 0; ni < NT8; ++ni)
+        for (int h = 0; h < 2; ++h) {
+            const int m = wm * 64 + mi * 16 + g + 8 * h;
+            if (m >= mcount) continue;
+            const int rr = m / q2, qw = m - rr * q2; /* one division per row of the fragment */
+            const int idx = rr * wout + s2 * qw + p;
 #pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                const int m = wm * 64 + mi * 16 + g + 8 * h, nn = wn * (NT8 * 8) + ni * 8 + 2 * t;
-                if (m < mcount) {
-                    const int rr = m / q2, qw = m - rr * q2;
-                    const int idx = rr * wout + s2 * qw + p;
-                    Cs[nn * CS + idx] = a[mi][ni][2 * h];
-                    Cs[(nn + 1) * CS + idx] = a[mi][ni][2 * h + 1];
-                }
+            for (int ni = 0; ni < NT8; ++ni) {
+                const int nn = wn * (NT8 * 8) + ni * 8 + 2 * t;
+                Cs[nn * CS + idx] = a[mi][ni][2 * h];
+                Cs[(nn + 1) * CS + idx] = a[mi][ni][2 * h + 1];
             }
+        }
 }
 
-/* The epilogue of whole-row tiles: both W phases staged into whole output rows, then one warp per
-   channel walks the tile's rows with the row in registers (W <= 128: 4 values per lane), applies
-   the ops (row statistics ops from the row itself, >>engine-implicit-gemm), stores whole rows and
-   gathers the step's statistics partials per channel. */
+/* The epilogue of whole-row tiles. The W phases' accumulators are staged as whole output rows
+   ([channel][row][ow], an odd channel stride so the lanes of a warp, one channel each, hit 32
+   banks); each thread then owns one channel and every (128 / BN)-th row of the tile and walks its
+   rows in shared memory: the ops before a row op, the row's mean and variance (double, in ow
+   order), the normalisation, the ops after it, and the statistics partial of the step; the
+   threads of one channel combine their partials in thread order. Whole rows are then stored by
+   warps along W (NCDHW) or along the channels (NDHWC). Every order is fixed: reproducible. */
 template <typename T, int BN, int A0, typename Epi>
 static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kparams& P, const T* __restrict__ bias,
                                                              T* __restrict__ y, const Epi& epi,
@@ -1780,12 +1785,13 @@ static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kpar
 {
     extern __shared__ __align__(16) unsigned char _fc3d_tc_sm[];
     float* Cs = reinterpret_cast<float*>(_fc3d_tc_sm);
+    constexpr int TPC = _FC3D_TC_NT / BN; /* threads per channel */
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int wm = warp & 1, wn = warp >> 1, g = lane >> 2, t = lane & 3;
     const int ntile = blockIdx.y % P.ntn, gi = blockIdx.y / P.ntn;
     const int64_t n = blockIdx.z;
     const int wout = P.out[2], s2 = P.s[2];
-    const int CS = nrows * wout + 4;
+    const int RS = nrows * wout, CS = RS | 1;
     for (int p = 0; p < nph; ++p) {
         const int q2 = wout / s2 + (p < wout % s2 ? 1 : 0);
         if (q2 == 0) continue;
@@ -1797,59 +1803,67 @@ static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kpar
     __syncthreads();
     const int64_t cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * BN;
     const int nvalid = (int)((P.cout_g - (int64_t)ntile * BN) < BN ? (P.cout_g - (int64_t)ntile * BN) : BN);
-    const int64_t HW = (int64_t)P.out[1] * wout;
-    for (int cl = warp; cl < nvalid; cl += 4) {
+    const int cl = tid % BN, rsub = tid / BN;
+    double ps = 0.0, pss = 0.0;
+    if (cl < nvalid) {
         const int64_t cg = cbase + cl;
         const float bv = bias ? _fc3d_tc_tof(bias[cg]) : 0.f;
-        double s = 0.0, ss = 0.0;
-        for (int rr = 0; rr < nrows; ++rr) {
+        for (int rr = rsub; rr < nrows; rr += TPC) {
             const int row = row0 + rr, qd = row / Q1, qh = row - qd * Q1;
             const int64_t od = (int64_t)P.s[0] * qd + r0, oh = (int64_t)P.s[1] * qh + r1;
-            float v[4];
-#pragma unroll
-            for (int j = 0; j < 4; ++j) {
-                const int ow = lane + 32 * j;
-                v[j] = ow < wout ? Cs[cl * CS + rr * wout + ow] + bv : 0.f;
-            }
-            epi.apply_row(v, wout, n, cg, od, oh, lane);
-            const int64_t yrow = P.layout == 1 ? ((n * P.cout + cg) * P.out[0] + od) * HW + oh * wout : 0;
-#pragma unroll
-            for (int j = 0; j < 4; ++j) {
-                const int ow = lane + 32 * j;
-                if (ow < wout) {
-                    float vs = v[j];
-                    if (P.store && !P.out_f32) vs = _fc3d_tc_tof(_fc3d_tc_fromf<T>(vs)); /* statistics of the stored value */
-                    if (P.store && P.layout == 1) {
-                        if (P.out_f32) reinterpret_cast<float*>(y)[yrow + ow] = vs;
-                        else y[yrow + ow] = _fc3d_tc_fromf<T>(vs);
-                    } else if (P.store) {
-                        Cs[cl * CS + rr * wout + ow] = vs; /* NDHWC: stored below along channels */
-                    }
-                    s += vs; ss += (double)vs * vs;
+            float* vr = Cs + cl * CS + rr * wout;
+            for (int ow = 0; ow < wout; ++ow) vr[ow] += bv;
+            epi.apply_row_smem(vr, wout, n, cg, od, oh);
+            if (P.store && !P.out_f32) /* statistics of the stored value */
+                for (int ow = 0; ow < wout; ++ow) vr[ow] = _fc3d_tc_tof(_fc3d_tc_fromf<T>(vr[ow]));
+            if (P.stats)
+                for (int ow = 0; ow < wout; ++ow) {
+                    const double v = vr[ow];
+                    ps += v;
+                    pss += v * v;
                 }
-            }
-        }
-        if (P.stats) {
-#pragma unroll
-            for (int o = 16; o > 0; o >>= 1) {
-                s += __shfl_xor_sync(0xffffffffu, s, o);
-                ss += __shfl_xor_sync(0xffffffffu, ss, o);
-            }
-            if (lane == 0) epi.partial(n, cg, tile, gridDim.x, s, ss);
         }
     }
-    if (P.store && P.layout != 1) {
+    if (P.stats) {
+        /* the TPC threads of a channel: partials in thread order, after the staging area */
+        double2* red = reinterpret_cast<double2*>(Cs + ((BN * CS + 3) & ~3));
+        red[tid] = make_double2(ps, pss);
         __syncthreads();
-        const int npos = nrows * wout;
-        for (int idx = warp; idx < npos; idx += 4) {
+        if (tid < nvalid) {
+            double s = 0.0, ss = 0.0;
+#pragma unroll
+            for (int k = 0; k < TPC; ++k) {
+                s += red[k * BN + tid].x;
+                ss += red[k * BN + tid].y;
+            }
+            epi.partial(n, cbase + tid, tile, gridDim.x, s, ss);
+        }
+    }
+    if (!P.store) return;
+    __syncthreads();
+    if (P.layout == 1) {
+        const int64_t HW = (int64_t)P.out[1] * wout;
+        for (int pr = warp; pr < nvalid * nrows; pr += 4) {
+            const int c = pr / nrows, rr = pr - c * nrows;
+            const int row = row0 + rr, qd = row / Q1, qh = row - qd * Q1;
+            const int64_t od = (int64_t)P.s[0] * qd + r0, oh = (int64_t)P.s[1] * qh + r1;
+            const int64_t yrow = ((n * P.cout + cbase + c) * P.out[0] + od) * HW + oh * wout;
+            const float* vr = Cs + c * CS + rr * wout;
+            for (int ow = lane; ow < wout; ow += 32) {
+                if (P.out_f32) reinterpret_cast<float*>(y)[yrow + ow] = vr[ow];
+                else y[yrow + ow] = _fc3d_tc_fromf<T>(vr[ow]);
+            }
+        }
+    } else {
+        for (int idx = warp; idx < RS; idx += 4) {
             const int rr = idx / wout, ow = idx - rr * wout;
             const int row = row0 + rr, qd = row / Q1, qh = row - qd * Q1;
             const int64_t od = (int64_t)P.s[0] * qd + r0, oh = (int64_t)P.s[1] * qh + r1;
             const int64_t yb = (((n * P.out[0] + od) * P.out[1] + oh) * wout + ow) * P.cout + cbase;
-            for (int cl = lane; cl < nvalid; cl += 32) {
-                const float v = Cs[cl * CS + idx];
-                if (P.out_f32) reinterpret_cast<float*>(y)[yb + cl] = v;
-                else y[yb + cl] = _fc3d_tc_fromf<T>(v);
+            for (int c = lane; c < nvalid; c += 32) {
+                const float v = Cs[c * CS + idx];
+                if (P.out_f32) reinterpret_cast<float*>(y)[yb + c] = v;
+                else y[yb + c] = _fc3d_tc_fromf<T>(v);
             }
         }
     }
@@ -2633,48 +2647,45 @@ typedef struct _fc3d_tc_epi {
         const int64_t co[5] = {n, c, od, oh, ow};
         return _fc3d_apply_ops(chain, op_begin, op_end, v, ext, co);
     }
-    /* The ops on one output row held by a warp (ow = lane + 32 j < wout). A row op's mean and
-       variance are the row's, in double and in a fixed butterfly order (every lane gets the same
-       bits; the result is reproducible), applied in double as _fc3d_apply_ops does. */
-    __device__ void apply_row(float (&v)[4], int wout, int64_t n, int64_t c, int64_t od, int64_t oh, int lane) const {
+    /* The ops on one output row of wout values in shared memory, in place (one thread per row).
+       A row op's mean and variance are the row's, summed in double in ow order, and it is
+       applied in double as _fc3d_apply_ops does. */
+    __device__ void apply_row_smem(float* vr, int wout, int64_t n, int64_t c, int64_t od, int64_t oh) const {
         int b = op_begin;
         while (b < op_end) {
             int ri = b;
             while (ri < op_end && !((rowops >> ri) & 1u)) ++ri;
-            if (b < ri) {
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {
-                    const int64_t co[5] = {n, c, od, oh, lane + 32 * j};
-                    if (lane + 32 * j < wout) v[j] = _fc3d_apply_ops(chain, b, ri, v[j], ext, co);
+            double sm = 0.0;
+            for (int ow = 0; ow < wout; ++ow) {
+                float v = vr[ow];
+                if (b < ri) {
+                    const int64_t co[5] = {n, c, od, oh, ow};
+                    v = _fc3d_apply_ops(chain, b, ri, v, ext, co);
+                    vr[ow] = v;
                 }
+                sm += (double)v;
             }
             if (ri == op_end) break;
-            double sm = 0.0, sq = 0.0;
-#pragma unroll
-            for (int j = 0; j < 4; ++j)
-                if (lane + 32 * j < wout) sm += (double)v[j];
-            for (int o = 16; o > 0; o >>= 1) sm += __shfl_xor_sync(0xffffffffu, sm, o);
             const double mean = sm / wout;
-#pragma unroll
-            for (int j = 0; j < 4; ++j)
-                if (lane + 32 * j < wout) sq += ((double)v[j] - mean) * ((double)v[j] - mean);
-            for (int o = 16; o > 0; o >>= 1) sq += __shfl_xor_sync(0xffffffffu, sq, o);
+            double sq = 0.0;
+            for (int ow = 0; ow < wout; ++ow) {
+                const double d = (double)vr[ow] - mean;
+                sq += d * d;
+            }
             const _fc3d_dev_op& op = chain.ops[ri];
             const double is = 1.0 / sqrt(sq / wout + (double)op.eps);
-#pragma unroll
-            for (int j = 0; j < 4; ++j) { /* as _fc3d_apply_ops: in double, rounded once */
-                if (lane + 32 * j >= wout) continue;
+            for (int ow = 0; ow < wout; ++ow) {
                 if (op.stats == _FC3D_ST_SUB_MEAN) {
-                    v[j] = (float)((double)v[j] - mean);
+                    vr[ow] = (float)((double)vr[ow] - mean);
                     continue;
                 }
-                double tv = ((double)v[j] - mean) * is;
+                double tv = ((double)vr[ow] - mean) * is;
                 if (op.flags & FC3D_OP_AFFINE) {
-                    const int64_t co[5] = {n, c, od, oh, lane + 32 * j};
+                    const int64_t co[5] = {n, c, od, oh, ow};
                     const int64_t a = op.affine == _FC3D_AFF_CHANNEL ? c : _fc3d_position_in(op.keep, ext, co);
                     tv = tv * (double)op.weight[a] + (double)op.bias[a];
                 }
-                v[j] = (float)tv;
+                vr[ow] = (float)tv;
             }
             b = ri + 1;
         }
