@@ -115,7 +115,9 @@
    it writes y, which op's statistics it gathers), whatever engine runs them. The engine turns each
    pass into one or more kernel launches (its steps): the statistics of a pass are gathered as
    partial sums by the kernels that produce the values, then one finalize launch per pass reduces
-   them in a fixed order.
+   them in a fixed order. An engine may also cover two logical passes with one step: the
+   implicit-GEMM engine's whole-row tiles take a LayerNorm over W's statistics from the rows they
+   hold, so the pass that would gather them has no step of its own (describe says so).
 
    Workspace. Statistics are reduced through the workspace: call fc3d_plan_init, allocate
    plan.workspace_bytes of device memory (any alignment: the size includes the slack to align it),
@@ -594,14 +596,20 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      inserts), run as an implicit GEMM on tensor cores with mma.sync (sm_80 and up): TF32 with
      round-to-nearest operands (what cuDNN's TF32 matches), FP32-accurate math as 3xTF32, HALF as
      f16/bf16 operands. The pass's ops run on the accumulators before the one store; statistics
-     partials come from the tiles. It refuses descs past its grid and indexing limits, and chains
-     that would need per-row or per-plane statistics in a recomputing pass; passes that read the
-     intermediate back run as direct passes. Measured (H100, f32 NCDHW, TF32, convolution alone,
-     bench/RESULTS.md): 0.73 / 6.1 / 3.4 / 2.7 / 1.4 ms on L2/15 / L2/77 / L2/34 / L2/61 / L1/77
-     against cuDNN's 0.78 / 4.9 / 2.5 / 2.8 / 2.0 (85-87 useful TFLOP/s on the two large ones);
-     3xTF32 costs 1.5x (small K) to 3.6x (L2/77). It is latency-bound (ncu: 30 % issue
-     utilisation, 0.34 eligible warps per scheduler, DRAM 8 %): a haloed input block that removes
-     the per-tap re-gather measured slower, so the per-tap cp.async gather stays.
+     partials come from the tiles. Whole-row tiles (W phases <= 2, output W <= 128) hold every W
+     phase of some output rows, so a LayerNorm over W takes its statistics from the rows in the
+     epilogue: a materializing chain then stores y once with no pass over the intermediate (L2/34:
+     one GEMM step), a recomputing one drops the pass that would gather them. It refuses descs past
+     its grid and indexing limits, and per-row or per-plane statistics in a recomputing pass that
+     whole-row tiles cannot hold; other passes that read the intermediate back run as direct
+     passes. Measured (H100, f32 NCDHW, TF32, convolution alone, bench/RESULTS.md): 0.73 / 6.1 /
+     3.4 / 2.7 / 1.4 ms on L2/15 / L2/77 / L2/34 / L2/61 / L1/77 against cuDNN's 0.78 / 4.9 / 2.5 /
+     2.8 / 2.0 (85-87 useful TFLOP/s on the two large ones); 3xTF32 costs 1.5x (small K) to 4x
+     (L2/77). It is latency-bound (ncu: 30 % issue utilisation, 0.34 eligible warps per
+     scheduler, DRAM 8 %): a haloed input block that removes the per-tap re-gather measured
+     slower, so the per-tap cp.async gather stays. L2/34 on whole-row tiles: 8.3 ms against 10.6
+     with the read-back passes; its epilogue (LayerNorm, erf GELU, one thread per row of 64 in
+     shared memory) still costs more than the GEMM (3.4 ms).
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
@@ -647,7 +655,11 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
 
    Numerics. Products and sums of the convolution are float32 (after the math mode's operand
    rounding); partials and group statistics are double, the variance E[x^2] - mean^2 taken in
-   double, which stays accurate while |mean| / std is below about 1e6; the epilogue is float32.
+   double, which stays accurate while |mean| / std is below about 1e6. The elementwise epilogue is
+   float32; a normalisation or mean subtraction is applied in double from double (mean, 1/std) and
+   rounded once: in float the rounding of the mean and of v - mean is amplified by the
+   normalisation, and a chain of scale, GELU, LayerNorm over (D,H,W) and a pool measured 2.8e-5
+   rel-L2 that way on a CPU emulation (1.6e-7 with the normalisation in double).
 
    Adding an elementwise op: a row in >>optable, its case in _fc3d_apply_ops (>>device-helpers),
    its case in fusedconv3d_cpu.h, and a golden (tests/golden/make_goldens.py). A statistics op
