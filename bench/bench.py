@@ -413,9 +413,9 @@ def main():
     import workloads
 
     t_start = time.time()
-    todo = selected(args, workloads)
+    chosen = selected(args, workloads)
     print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, CUDA {torch.version.cuda}, "
-          f"cuDNN {torch.backends.cudnn.version()}; {len(todo)} workloads, median of {reps} runs", flush=True)
+          f"cuDNN {torch.backends.cudnn.version()}; {len(chosen)} workloads, median of {reps} runs", flush=True)
     t0 = time.time()
     fc.load_extension()
     engines = list(fc.engine_names())
@@ -427,7 +427,7 @@ def main():
                                      + (["--reps", str(args.reps)] if args.reps else []))},
            "workloads": []}
     timer = Timer(torch, reps, warmup=2)
-    for wid, label, rc, nc, init, shape in todo:
+    for wid, label, rc, nc, init, shape in chosen:
         t0 = time.time()
         w = bench_workload(torch, F, fc, timer, wid, label, rc, nc, init, shape)
         res["workloads"].append(w)

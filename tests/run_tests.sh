@@ -22,17 +22,23 @@ skip() {
 }
 
 # check NAME COMMAND...: one check that passes when COMMAND exits 0.
+# report NAME OK: counts a finished check (OK = 0 means it passed) and shows a failure's log tail
+report() {
+    if [ "$2" = 0 ]; then
+        echo "ok $1"
+        passed=$((passed + 1))
+    else
+        echo "FAIL $1 (log: $L/$1.log)"
+        sed 's/^/    /' "$L/$1.log" | tail -n 20
+        failed=$((failed + 1))
+    fi
+}
+
 check() {
     local name=$1
     shift
-    if "$@" >"$L/$name.log" 2>&1; then
-        echo "ok $name"
-        passed=$((passed + 1))
-    else
-        echo "FAIL $name (log: $L/$name.log)"
-        sed 's/^/    /' "$L/$name.log" | tail -n 20
-        failed=$((failed + 1))
-    fi
+    "$@" >"$L/$name.log" 2>&1
+    report "$name" $?
 }
 
 # background NAME COMMAND...: starts a check that takes long (an nvcc build of the implementation)
@@ -48,14 +54,7 @@ collect() {
     local name=$1 pid
     eval "pid=\$pid_$name"
     wait "$pid"
-    if [ "$(cat "$L/$name.rc" 2>/dev/null)" = 0 ]; then
-        echo "ok $name"
-        passed=$((passed + 1))
-    else
-        echo "FAIL $name (log: $L/$name.log)"
-        sed 's/^/    /' "$L/$name.log" | tail -n 20
-        failed=$((failed + 1))
-    fi
+    report "$name" "$(cat "$L/$name.rc" 2>/dev/null)"
 }
 
 # suite NAME PROGRAM ARGS...: a test program; its closing "N passed, M failed" line is added in.

@@ -66,6 +66,19 @@ static void expect_invalid(const char* test, const fc3d_plan_desc* d, fc3d_resul
         expect_invalid(test, &d, code, name1, name2); \
     } while (0)
 
+/* base_desc's convolution (output W = 63, two W phases) with a LayerNorm over W and then `next`,
+   on the implicit-GEMM engine. */
+static fc3d_plan_desc row_norm_desc(fc3d_op_kind next) {
+    fc3d_plan_desc d = base_desc();
+    memset(d.ops, 0, sizeof d.ops);
+    d.ops[0].kind = FC3D_OP_LAYERNORM;
+    d.ops[0].norm_dims = 1;
+    d.ops[1].kind = next;
+    d.num_ops = 2;
+    d.engine = FC3D_ENGINE_IMPLICIT_GEMM;
+    return d;
+}
+
 /* Forcing an engine that cannot implement a desc fails with FC3D_ERROR_ENGINE_REFUSED and the
    engine's reason; the automatic choice takes the next engine in priority order and describe says
    why the first refused. */
@@ -91,14 +104,8 @@ static void test_engine_refusals(void) {
         /* statistics per row (a LayerNorm over W) in a chain that recomputes the convolution for a
            pool, with output rows too long for whole-row tiles (W = 159 > 128): the GEMM tiles
            cannot gather them */
-        fc3d_plan_desc d = base_desc();
+        fc3d_plan_desc d = row_norm_desc(FC3D_OP_GLOBAL_AVG_POOL);
         d.conv.in_size[2] = 80;
-        d.ops[0].kind = FC3D_OP_LAYERNORM;
-        d.ops[0].norm_dims = 1;
-        d.ops[0].flags = 0;
-        d.ops[1].kind = FC3D_OP_GLOBAL_AVG_POOL;
-        d.num_ops = 2;
-        d.engine = FC3D_ENGINE_IMPLICIT_GEMM;
         expect_invalid("engine_refused_row_statistics", &d, FC3D_ERROR_ENGINE_REFUSED, "ops[0] (layernorm)",
                        "recomputing");
         /* with W = 63 a tile holds whole rows: the LayerNorm takes its statistics from them, the
@@ -116,14 +123,8 @@ static void test_engine_refusals(void) {
         /* the same LayerNorm in a materializing chain: with whole-row tiles one GEMM step applies
            the chain and stores y; with rows past 128 the stored intermediate is read back once for
            its statistics, so the conv pass has more than one step */
-        fc3d_plan_desc d = base_desc();
+        fc3d_plan_desc d = row_norm_desc(FC3D_OP_GELU);
         fc3d_plan p;
-        d.ops[0].kind = FC3D_OP_LAYERNORM;
-        d.ops[0].norm_dims = 1;
-        d.ops[0].flags = 0;
-        d.ops[1].kind = FC3D_OP_GELU;
-        d.num_ops = 2;
-        d.engine = FC3D_ENGINE_IMPLICIT_GEMM;
         fc3d_result r = fc3d_plan_init(&p, &d);
         fc3d_plan_describe(&p, text, sizeof text);
         check(r == FC3D_SUCCESS && p.num_passes == 2 && p._private.num_steps == 2 && strstr(text, "whole-row tiles") &&

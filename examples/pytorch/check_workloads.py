@@ -55,22 +55,16 @@ def bn_modules(model):
     return [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm3d)]
 
 
-class pytorch_default_precision:
-    """PyTorch's default precision settings: cuDNN may use TF32, float32 matmuls do not."""
+class cudnn_tf32:
+    """cuDNN's TF32 switch set to `allowed` (float32 matmuls never use TF32), restored on exit.
+    cudnn_tf32(True) is PyTorch's default precision."""
+
+    def __init__(self, allowed):
+        self.allowed = allowed
 
     def __enter__(self):
         self.saved = (torch.backends.cudnn.allow_tf32, torch.backends.cuda.matmul.allow_tf32)
-        torch.backends.cudnn.allow_tf32 = True
-        torch.backends.cuda.matmul.allow_tf32 = False
-
-    def __exit__(self, *exc):
-        torch.backends.cudnn.allow_tf32, torch.backends.cuda.matmul.allow_tf32 = self.saved
-
-
-class tf32_off:
-    def __enter__(self):
-        self.saved = (torch.backends.cudnn.allow_tf32, torch.backends.cuda.matmul.allow_tf32)
-        torch.backends.cudnn.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = self.allowed
         torch.backends.cuda.matmul.allow_tf32 = False
 
     def __exit__(self, *exc):
@@ -111,7 +105,7 @@ def check(wid, mode, args, seed=1234):
             x = torch.rand(*shape, device="cuda")
             y_new = new(x)
             y_ref = ref(x)                 # PyTorch as it runs by default (cuDNN TF32 allowed)
-            with tf32_off():
+            with cudnn_tf32(False):
                 y_notf = ref_notf(x)
             y64 = ref64(x.double())
             torch.cuda.synchronize()
@@ -167,7 +161,7 @@ def kernelbench(wid, trials, seed=1234):
     torch.manual_seed(seed)
     new = new_cls(*init).cuda()  # default math: follows torch.backends.cudnn.allow_tf32
     row = {"workload": wid, "mode": "kernelbench", "trials": [], "atol": KB_ATOL, "rtol": KB_RTOL}
-    with pytorch_default_precision(), torch.no_grad():
+    with cudnn_tf32(True), torch.no_grad():
         for t in range(trials):
             torch.manual_seed(seed + 1000 + t)
             x = torch.rand(*shape, device="cuda")
