@@ -1292,6 +1292,7 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_finalize_kernel(co
    variant = source * 4 + math. */
 #define _FC3D_UNIT_TARGET 4096   /* elements a unit aims for: work for a block, few partials */
 #define _FC3D_WARP_UNIT_MAX 1024 /* units this small go one per warp */
+#define _FC3D_READ_ILP 4         /* elements a thread of a read-back pass loads before using one */
 
 typedef struct _fc3d_direct_params {
     fc3d_geom_ g;
@@ -1411,11 +1412,11 @@ static __device__ __forceinline__ double2 _fc3d_direct_unit(const _fc3d_direct_p
     const int64_t yi0 = _fc3d_y_index(g, n, c, d, h0, 0);
     const int64_t ystep = g.layout == FC3D_LAYOUT_NDHWC ? g.cout : 1;
     double2 part = make_double2(0.0, 0.0);
-    for (int64_t e = lane; e < nel; e += lanes) {
+    /* the ops, the store and the statistics of element e, whose value is v */
+    auto finish = [&](int64_t e, float v) {
         const int ei = (int)e, hh = ei / W;
         const int64_t co[5] = {n, c, d, h0 + hh, ei - hh * W};
-        const int64_t yi = yi0 + (int64_t)e * ystep;
-        float v = SOURCE == FC3D_SOURCE_CONV ? _fc3d_conv_at<T, MATH>(P, n, c, d, co[3], co[4]) : P.inter[yi];
+        const int64_t yi = yi0 + e * ystep;
         v = _fc3d_apply_ops(P.chain, P.op_begin, P.op_end, v, ext, co);
         if (P.store == FC3D_STORE_INTERMEDIATE) {
             P.inter[yi] = v;
@@ -1426,6 +1427,28 @@ static __device__ __forceinline__ double2 _fc3d_direct_unit(const _fc3d_direct_p
         if (P.gather) {
             part.x += (double)v;
             part.y += (double)v * (double)v;
+        }
+    };
+    if (SOURCE == FC3D_SOURCE_CONV) {
+        for (int64_t e = lane; e < nel; e += lanes) {
+            const int ei = (int)e, hh = ei / W;
+            finish(e, _fc3d_conv_at<T, MATH>(P, n, c, d, h0 + hh, ei - hh * W));
+        }
+    } else {
+        /* reading the intermediate back: _FC3D_READ_ILP loads in flight per thread before any op, or
+           the pass waits on one DRAM latency per element */
+        for (int64_t e0 = lane; e0 < nel; e0 += (int64_t)_FC3D_READ_ILP * lanes) {
+            float v[_FC3D_READ_ILP];
+#pragma unroll
+            for (int j = 0; j < _FC3D_READ_ILP; j++) {
+                const int64_t e = e0 + (int64_t)j * lanes;
+                v[j] = e < nel ? P.inter[yi0 + e * ystep] : 0.0f;
+            }
+#pragma unroll
+            for (int j = 0; j < _FC3D_READ_ILP; j++) {
+                const int64_t e = e0 + (int64_t)j * lanes;
+                if (e < nel) finish(e, v[j]);
+            }
         }
     }
     return part;
@@ -1605,6 +1628,8 @@ typedef struct _fc3d_tc_plan {
 #define _FC3D_TC_NT 128
 #define _FC3D_TC_ST 3
 #define _FC3D_TC_SA (_FC3D_TC_BM + 8)
+#define _FC3D_TC_ROW_EPL 16  /* whole-row tiles: a lane walks up to 16 values of a row in the epilogue */
+#define _FC3D_TC_ROW_WMAX 128 /* whole-row tiles: the widest row (the accumulators of 2 W phases) */
 
 typedef struct _fc3d_tc_kinfo { int64_t xoff, woff; int cd, ch, cw, valid; } _fc3d_tc_kinfo;
 typedef struct _fc3d_tc_row { int64_t xbase, ospat; int qd, qh, qw, pad; } _fc3d_tc_row;
@@ -1753,7 +1778,7 @@ struct _fc3d_tc_cfg {
     static constexpr int NT8 = WN / 8;
     static_assert((size_t)(BN * (_FC3D_TC_BM + 4) + 4 + 16 * BN) * 4 <= PIPE, "epilogue staging must fit");
     /* whole-row tiles (BN <= 64): at most 2 x BM positions per channel */
-    static_assert(BN > 64 || (size_t)(BN * (2 * _FC3D_TC_BM + 1) + 4) * 4 + _FC3D_TC_NT * 16 <= PIPE,
+    static_assert(BN > 64 || (size_t)(BN * (2 * _FC3D_TC_BM + 32) + 4) * 4 + _FC3D_TC_NT * 16 <= PIPE,
                   "row staging must fit");
 };
 
@@ -1782,12 +1807,15 @@ static __device__ __forceinline__ void _fc3d_tc_stage_row(float* Cs, int CS, con
 }
 
 /* The epilogue of whole-row tiles. The W phases' accumulators are staged as whole output rows
-   ([channel][row][ow], an odd channel stride so the lanes of a warp, one channel each, hit 32
-   banks); each thread then owns one channel and every (128 / BN)-th row of the tile and walks its
-   rows in shared memory: the ops before a row op, the row's mean and variance (double, in ow
-   order), the normalisation, the ops after it, and the statistics partial of the step; the
-   threads of one channel combine their partials in thread order. Whole rows are then stored by
-   warps along W (NCDHW) or along the channels (NDHWC). Every order is fixed: reproducible. */
+   ([channel][row][ow], a channel stride of L mod 32 so that the groups of a warp hit distinct
+   banks). A row is then walked in shared memory by a group of L lanes, L the least power of two
+   with L * _FC3D_TC_ROW_EPL >= W (W = 64: 4 lanes of 16 values, 8 rows per warp at once), lane s of
+   the group taking ow = s + L e. Each group owns channels and walks all rows of the tile for them:
+   the ops before a row op, the row's mean and variance (double, the lanes combined by a fixed
+   butterfly), the normalisation, the ops after it, the one store (NCDHW: L consecutive floats per
+   group and instruction) and the statistics partial of the step, the group's lanes combined by
+   the same butterfly. NDHWC writes the rows back to shared memory and stores them along the
+   channels. Every order is fixed: reproducible. */
 template <typename T, int BN, int A0, typename Epi>
 static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kparams& P, const T* __restrict__ bias,
                                                              T* __restrict__ y, const Epi& epi,
@@ -1797,13 +1825,15 @@ static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kpar
 {
     extern __shared__ __align__(16) unsigned char _fc3d_tc_sm[];
     float* Cs = reinterpret_cast<float*>(_fc3d_tc_sm);
-    constexpr int TPC = _FC3D_TC_NT / BN; /* threads per channel */
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int wm = warp & 1, wn = warp >> 1, g = lane >> 2, t = lane & 3;
     const int ntile = blockIdx.y % P.ntn, gi = blockIdx.y / P.ntn;
     const int64_t n = blockIdx.z;
     const int wout = P.out[2], s2 = P.s[2];
-    const int RS = nrows * wout, CS = RS | 1;
+    int L = 1;
+    while (L * _FC3D_TC_ROW_EPL < wout) L <<= 1;
+    const int G = 32 / L, grp = lane / L, sub = lane - grp * L;
+    const int RS = nrows * wout, CS = RS + (((L & 31) - RS) & 31);
     for (int p = 0; p < nph; ++p) {
         const int q2 = wout / s2 + (p < wout % s2 ? 1 : 0);
         if (q2 == 0) continue;
@@ -1815,68 +1845,55 @@ static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kpar
     __syncthreads();
     const int64_t cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * BN;
     const int nvalid = (int)((P.cout_g - (int64_t)ntile * BN) < BN ? (P.cout_g - (int64_t)ntile * BN) : BN);
-    const int cl = tid % BN, rsub = tid / BN;
-    double ps = 0.0, pss = 0.0;
-    if (cl < nvalid) {
+    const int64_t HW = (int64_t)P.out[1] * wout;
+    /* warp w, group j: channels w G + j, then every 4 G-th; the loop is warp-uniform (shuffles),
+       a group past the last channel computes on a valid channel and keeps nothing */
+    for (int c0 = warp * G; c0 < nvalid; c0 += (_FC3D_TC_NT / 32) * G) {
+        const bool act = c0 + grp < nvalid;
+        const int cl = act ? c0 + grp : c0;
         const int64_t cg = cbase + cl;
         const float bv = bias ? _fc3d_tc_tof(bias[cg]) : 0.f;
-        for (int rr = rsub; rr < nrows; rr += TPC) {
+        double ps = 0.0, pss = 0.0;
+        for (int rr = 0; rr < nrows; ++rr) {
             const int row = row0 + rr, qd = row / Q1, qh = row - qd * Q1;
             const int64_t od = (int64_t)P.s[0] * qd + r0, oh = (int64_t)P.s[1] * qh + r1;
             float* vr = Cs + cl * CS + rr * wout;
-            for (int ow = 0; ow < wout; ++ow) vr[ow] += bv;
-            epi.apply_row_smem(vr, wout, n, cg, od, oh);
-            if (P.store && !P.out_f32) /* statistics of the stored value */
-                for (int ow = 0; ow < wout; ++ow) vr[ow] = _fc3d_tc_tof(_fc3d_tc_fromf<T>(vr[ow]));
-            if (P.stats)
-                for (int ow = 0; ow < wout; ++ow) {
-                    const double v = vr[ow];
-                    ps += v;
-                    pss += v * v;
+            const float rest = epi.apply_row_group(vr, bv, wout, sub, L, n, cg, od, oh);
+            const int64_t yrow = ((n * P.cout + cg) * P.out[0] + od) * HW + oh * wout;
+#pragma unroll 4
+            for (int ow = sub; ow < wout; ow += L) {
+                const float v = vr[ow] + rest;
+                float o = v;
+                if (P.store && !P.out_f32) o = _fc3d_tc_tof(_fc3d_tc_fromf<T>(o)); /* statistics of the stored value */
+                if (P.stats && act) {
+                    ps += (double)o;
+                    pss += (double)o * (double)o;
                 }
-        }
-    }
-    if (P.stats) {
-        /* the TPC threads of a channel: partials in thread order, after the staging area */
-        double2* red = reinterpret_cast<double2*>(Cs + ((BN * CS + 3) & ~3));
-        red[tid] = make_double2(ps, pss);
-        __syncthreads();
-        if (tid < nvalid) {
-            double s = 0.0, ss = 0.0;
-#pragma unroll
-            for (int k = 0; k < TPC; ++k) {
-                s += red[k * BN + tid].x;
-                ss += red[k * BN + tid].y;
+                if (!P.store || !act) continue;
+                if (P.layout != 1) vr[ow] = v; /* NDHWC: stored along the channels below */
+                else if (P.out_f32) reinterpret_cast<float*>(y)[yrow + ow] = v;
+                else y[yrow + ow] = _fc3d_tc_fromf<T>(v);
             }
-            epi.partial(n, cbase + tid, tile, gridDim.x, s, ss);
+        }
+        if (P.stats) { /* the channel's partial: the group's lanes combined by a fixed butterfly */
+            for (int m = L >> 1; m > 0; m >>= 1) {
+                ps += __shfl_xor_sync(0xffffffffu, ps, m);
+                pss += __shfl_xor_sync(0xffffffffu, pss, m);
+            }
+            if (act && sub == 0) epi.partial(n, cg, tile, gridDim.x, ps, pss);
         }
     }
-    if (!P.store) return;
+    if (!P.store || P.layout == 1) return;
     __syncthreads();
-    if (P.layout == 1) {
-        const int64_t HW = (int64_t)P.out[1] * wout;
-        for (int pr = warp; pr < nvalid * nrows; pr += 4) {
-            const int c = pr / nrows, rr = pr - c * nrows;
-            const int row = row0 + rr, qd = row / Q1, qh = row - qd * Q1;
-            const int64_t od = (int64_t)P.s[0] * qd + r0, oh = (int64_t)P.s[1] * qh + r1;
-            const int64_t yrow = ((n * P.cout + cbase + c) * P.out[0] + od) * HW + oh * wout;
-            const float* vr = Cs + c * CS + rr * wout;
-            for (int ow = lane; ow < wout; ow += 32) {
-                if (P.out_f32) reinterpret_cast<float*>(y)[yrow + ow] = vr[ow];
-                else y[yrow + ow] = _fc3d_tc_fromf<T>(vr[ow]);
-            }
-        }
-    } else {
-        for (int idx = warp; idx < RS; idx += 4) {
-            const int rr = idx / wout, ow = idx - rr * wout;
-            const int row = row0 + rr, qd = row / Q1, qh = row - qd * Q1;
-            const int64_t od = (int64_t)P.s[0] * qd + r0, oh = (int64_t)P.s[1] * qh + r1;
-            const int64_t yb = (((n * P.out[0] + od) * P.out[1] + oh) * wout + ow) * P.cout + cbase;
-            for (int c = lane; c < nvalid; c += 32) {
-                const float v = Cs[c * CS + idx];
-                if (P.out_f32) reinterpret_cast<float*>(y)[yb + c] = v;
-                else y[yb + c] = _fc3d_tc_fromf<T>(v);
-            }
+    for (int idx = warp; idx < RS; idx += _FC3D_TC_NT / 32) {
+        const int rr = idx / wout, ow = idx - rr * wout;
+        const int row = row0 + rr, qd = row / Q1, qh = row - qd * Q1;
+        const int64_t od = (int64_t)P.s[0] * qd + r0, oh = (int64_t)P.s[1] * qh + r1;
+        const int64_t yb = (((n * P.out[0] + od) * P.out[1] + oh) * wout + ow) * P.cout + cbase;
+        for (int c = lane; c < nvalid; c += 32) {
+            const float v = Cs[c * CS + idx];
+            if (P.out_f32) reinterpret_cast<float*>(y)[yb + c] = v;
+            else y[yb + c] = _fc3d_tc_fromf<T>(v);
         }
     }
 }
@@ -2028,15 +2045,29 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
     const int cin_g = (int)P.cin_g;
     const bool uni = (cin_g % BK) == 0;
 
-    auto kinfo = [&](int c) { /* warp 0 */
+    /* warp 0 describes the chunks in order, lane l the k = c * BK + l of chunk c: its (channel,
+       tap) position advances by BK per chunk without a division */
+    int kci = 0, kjw = 0, kjh = 0, kjd = 0;
+    if (warp == 0 && Kact > 0) {
+        int tap = lane / cin_g;
+        kci = lane - tap * cin_g;
+        kjw = tap % na2; tap /= na2;
+        kjh = tap % na1;
+        kjd = tap / na1;
+    }
+    auto kinfo = [&](int c) { /* warp 0, c = 0, 1, 2, ... */
         const int k = c * BK + lane;
         _fc3d_tc_kinfo ki;
         if (k < Kact) {
-            int tap = k / cin_g;
-            const int ci = k - tap * cin_g;
-            const int jw = tap % na2; tap /= na2;
-            const int jh = tap % na1;
-            const int jd = tap / na1;
+            const int ci = kci, jw = kjw, jh = kjh, jd = kjd;
+            kci += BK;
+            while (kci >= cin_g) {
+                kci -= cin_g;
+                if (++kjw == na2) {
+                    kjw = 0;
+                    if (++kjh == na1) { kjh = 0; ++kjd; }
+                }
+            }
             const int td = DI[1] + jd * DI[2], cd = DI[3] - jd * DI[4];
             const int th = DI[9] + jh * DI[10], chh = DI[11] - jh * DI[12];
             const int tw = DI[17] + jw * DI[18], cw = DI[19] - jw * DI[20];
@@ -2458,11 +2489,11 @@ static int _fc3d_tc_plan_init(_fc3d_tc_plan* pl, const _fc3d_tc_geom* g, int mat
     pl->tiles_per_sample = tot;
     if (tot <= 0 || tot > 0x7fffffffLL) return 5;
     /* whole-row tiles: every W phase of a row in one tile (at most 2 of them: their accumulators
-       are registers), a row of the output at most 4 values per lane (W <= 128) */
+       are registers), W <= _FC3D_TC_ROW_WMAX */
     P.row_ok = 0;
     P.rrows = 0;
     pl->row_tiles_per_sample = 0;
-    if (g->s[2] <= 2 && O[2] <= 128) {
+    if (g->s[2] <= 2 && O[2] <= _FC3D_TC_ROW_WMAX) {
         const int q2max = (int)((O[2] + g->s[2] - 1) / g->s[2]);
         int64_t rtot = 0;
         P.rrows = _FC3D_TC_BM / q2max;
@@ -2659,34 +2690,44 @@ typedef struct _fc3d_tc_epi {
         const int64_t co[5] = {n, c, od, oh, ow};
         return _fc3d_apply_ops(chain, op_begin, op_end, v, ext, co);
     }
-    /* The ops on one output row of wout values in shared memory, in place (one thread per row).
-       A row op's mean and variance are the row's, summed in double in ow order, and it is
-       applied in double as _fc3d_apply_ops does. */
-    __device__ void apply_row_smem(float* vr, int wout, int64_t n, int64_t c, int64_t od, int64_t oh) const {
+    /* The ops on one output row of wout values in shared memory, vr[ow], walked by a group of L
+       lanes (L a power of two), lane s of the group taking ow = s + L e; add (the bias) is added
+       on the first read. A row op's mean and variance are the row's, in double, the group's lanes
+       combined by a fixed butterfly (every lane gets the same bits), and it is applied in double as
+       _fc3d_apply_ops does. The row is left in vr; returns what is still to be added to it (the
+       bias when no op ran). Each lane touches only its own positions: no barrier. */
+    __device__ float apply_row_group(float* vr, float add, int wout, int sub, int L, int64_t n, int64_t c,
+                                     int64_t od, int64_t oh) const {
         int b = op_begin;
         while (b < op_end) {
             int ri = b;
             while (ri < op_end && !((rowops >> ri) & 1u)) ++ri;
             double sm = 0.0;
-            for (int ow = 0; ow < wout; ++ow) {
-                float v = vr[ow];
+#pragma unroll 4
+            for (int ow = sub; ow < wout; ow += L) {
+                float v = vr[ow] + add;
                 if (b < ri) {
                     const int64_t co[5] = {n, c, od, oh, ow};
                     v = _fc3d_apply_ops(chain, b, ri, v, ext, co);
-                    vr[ow] = v;
                 }
+                vr[ow] = v;
                 sm += (double)v;
             }
+            add = 0.f;
             if (ri == op_end) break;
+            for (int m = L >> 1; m > 0; m >>= 1) sm += __shfl_xor_sync(0xffffffffu, sm, m);
             const double mean = sm / wout;
             double sq = 0.0;
-            for (int ow = 0; ow < wout; ++ow) {
+#pragma unroll 4
+            for (int ow = sub; ow < wout; ow += L) {
                 const double d = (double)vr[ow] - mean;
                 sq += d * d;
             }
+            for (int m = L >> 1; m > 0; m >>= 1) sq += __shfl_xor_sync(0xffffffffu, sq, m);
             const _fc3d_dev_op& op = chain.ops[ri];
             const double is = 1.0 / sqrt(sq / wout + (double)op.eps);
-            for (int ow = 0; ow < wout; ++ow) {
+#pragma unroll 4
+            for (int ow = sub; ow < wout; ow += L) {
                 if (op.stats == _FC3D_ST_SUB_MEAN) {
                     vr[ow] = (float)((double)vr[ow] - mean);
                     continue;
@@ -2701,6 +2742,7 @@ typedef struct _fc3d_tc_epi {
             }
             b = ri + 1;
         }
+        return add;
     }
     __device__ void partial(int64_t n, int64_t c, int64_t tile, int64_t tiles, double sum, double sumsq) const {
         const int keep_n = (sg.keep & _FC3D_K_N) != 0, keep_c = (sg.keep & _FC3D_K_C) != 0;
