@@ -1569,16 +1569,16 @@ static void _fc3d_direct_workspace(fc3d_plan* p) { (void)p; /* the shared region
    skipped (per-dim contiguous ranges). B comes from a per-run re-layout of the weight,
    [group][kd][kh][kw][ci][co padded to BN], already rounded/split for the math mode.
    3xTF32 (the FP32 math mode): each operand is split into big = rna(v) and small = rna(v - big),
-   which leaves v - big - small below 2^-24 |v|. Each 8-deep step computes small*big + big*small +
-   big*big into a fresh tensor-core accumulator (its truncating accumulation then never carries a
-   running sum); the steps of a 32-deep chunk are summed with IEEE adds, and each chunk's sum is
-   added into the FP32 accumulator. Measured on random dot products against float64 (H100):
-   K = 32: 9.5e-8 rel-L2 (FP32 FMAs in sequence: 1.0e-7; one tensor-core accumulator per chunk:
-   2.4e-7); K = 1024: 1.4e-7 (sequential FP32: 5.7e-7); K = 8000: 3.0e-7 (sequential FP32: 1.6e-6;
-   one accumulator for the whole K: 5.6e-5). The rounding of the products themselves (the dropped
-   small*small and the residues of the split, each up to 2^-24 of a product) dominates where K is
-   short, so tiles of at most 8 chunks also add small*small (a fourth MMA where the MMAs are not
-   what limits the time). */
+   which leaves v - big - small below 2^-24 |v|. Each 32-deep chunk computes small*big + big*small
+   + big*big into a fresh tensor-core accumulator (its truncating accumulation then never carries
+   a running sum of more than 32 products), and each chunk's sum is added into the FP32
+   accumulator with an IEEE add. Tiles of at most 8 chunks (short K, where the rounding of the
+   products dominates) take each 8-deep step in a fresh accumulator, sum the steps with IEEE adds
+   and also add small*small. Measured on random dot products against float64 (H100,
+   bench/tf32x3_accuracy.cu): one accumulator per chunk 2.4e-7 / 2.6e-7 / 3.7e-7 rel-L2 at K = 32 /
+   1024 / 8000 (FP32 FMAs in sequence: 1.0e-7 / 5.7e-7 / 1.6e-6; one accumulator for the whole K:
+   5.6e-5 at 8000); a fresh accumulator per step: 9.5e-8 at K = 32, 3.0e-7 at 8000, but 4 IEEE adds
+   per 3 MMAs cost 57 ms against 46 on L2/77's FP32 chain, so long K keeps the per-chunk sums. */
 enum { _FC3D_TC_TF32 = 0, _FC3D_TC_3XTF32 = 1, _FC3D_TC_HALF = 2 };
 /* TF32 operand rounding: 0 = truncation (raw fp32 bits into the tensor core, which uses the top 10
    mantissa bits), 1 = cvt.rna. See NOTES.md for which matches cuDNN. */
@@ -1770,15 +1770,18 @@ struct _fc3d_tc_cfg {
     static constexpr int NB = (MATH == _FC3D_TC_3XTF32) ? 2 : 1;
     static constexpr int A_FL = _FC3D_TC_BK * _FC3D_TC_SA;
     static constexpr int B_FL = _FC3D_TC_BK * SB * NB;
-    static constexpr size_t PIPE = (size_t)_FC3D_TC_ST * (A_FL + B_FL) * 4;
-    static constexpr size_t KINFO = (size_t)(_FC3D_TC_ST + 1) * _FC3D_TC_BK * sizeof(_fc3d_tc_kinfo);
+    /* 3xTF32 double-buffers: its chunk takes 3x the MMAs to hide the next chunk's loads behind,
+       and 3 stages of its two B copies (116 KB at BN = 64) would leave one CTA per SM */
+    static constexpr int ST = MATH == _FC3D_TC_3XTF32 ? 2 : _FC3D_TC_ST;
+    static constexpr size_t PIPE = (size_t)ST * (A_FL + B_FL) * 4;
+    static constexpr size_t KINFO = (size_t)(ST + 1) * _FC3D_TC_BK * sizeof(_fc3d_tc_kinfo);
     static constexpr size_t ROWS = (size_t)_FC3D_TC_BM * sizeof(_fc3d_tc_row);
     static constexpr size_t SMEM = PIPE + KINFO + ROWS + 256;
     static constexpr int WN = BN / 2;   /* 4 warps: 2 along M (64 rows each) x 2 along N */
     static constexpr int NT8 = WN / 8;
     static_assert((size_t)(BN * (_FC3D_TC_BM + 4) + 4 + 16 * BN) * 4 <= PIPE, "epilogue staging must fit");
-    /* whole-row tiles (BN <= 64): at most 2 x BM positions per channel */
-    static_assert(BN > 64 || (size_t)(BN * (2 * _FC3D_TC_BM + 32) + 4) * 4 + _FC3D_TC_NT * 16 <= PIPE,
+    /* whole-row tiles (BN <= 64, 32 for 3xTF32): at most 2 x BM positions per channel */
+    static_assert(BN > 64 || (MATH == _FC3D_TC_3XTF32 && BN > 32) || (size_t)(BN * (2 * _FC3D_TC_BM + 32) + 4) * 4 + _FC3D_TC_NT * 16 <= PIPE,
                   "row staging must fit");
 };
 
@@ -1907,7 +1910,7 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
     __trap(); /* mma.sync TF32 and cp.async need sm_80; the run refuses older devices before launching */
 #else
     typedef _fc3d_tc_cfg<BN, MATH> C;
-    constexpr int BM = _FC3D_TC_BM, BK = _FC3D_TC_BK, ST = _FC3D_TC_ST, SA = _FC3D_TC_SA, SB = C::SB;
+    constexpr int BM = _FC3D_TC_BM, BK = _FC3D_TC_BK, ST = C::ST, SA = _FC3D_TC_SA, SB = C::SB;
     extern __shared__ __align__(16) unsigned char _fc3d_tc_sm[];
     float* As = reinterpret_cast<float*>(_fc3d_tc_sm);
     float* Bs = As + ST * C::A_FL;
@@ -2242,8 +2245,8 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
 #pragma unroll
                         for (int ni = 0; ni < NT8; ++ni) _fc3d_tc_mma_tf32(acc[mi][ni], af[mi], bf[ni]);
                 }
-            } else { /* 3xTF32: per-step products in a fresh accumulator, summed per chunk with IEEE
-                        adds, each chunk's sum added into acc */
+            } else { /* 3xTF32: each 32-deep chunk in a fresh accumulator, added into acc with IEEE
+                        adds; tiles of at most 8 chunks take each 8-deep step in a fresh one */
                 float tmp[4][NT8][4];
 #pragma unroll
                 for (int i = 0; i < 4; ++i)
@@ -2266,27 +2269,41 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
                         }
                     }
                     const float* b0 = bs + (kk * 8 + t) * SB;
+                    uint32_t bb[NT8][2], bsm[NT8][2];
 #pragma unroll
                     for (int ni = 0; ni < NT8; ++ni) {
-                        uint32_t bb[2], bsm[2];
-                        bb[0] = __float_as_uint(b0[ni * 8]);
-                        bb[1] = __float_as_uint(b0[ni * 8 + 4 * SB]);
-                        bsm[0] = __float_as_uint(b0[BK * SB + ni * 8]);
-                        bsm[1] = __float_as_uint(b0[BK * SB + ni * 8 + 4 * SB]);
+                        bb[ni][0] = __float_as_uint(b0[ni * 8]);
+                        bb[ni][1] = __float_as_uint(b0[ni * 8 + 4 * SB]);
+                        bsm[ni][0] = __float_as_uint(b0[BK * SB + ni * 8]);
+                        bsm[ni][1] = __float_as_uint(b0[BK * SB + ni * 8 + 4 * SB]);
+                    }
+                    if (sxs) { /* short K: a fresh accumulator per step, and small*small */
 #pragma unroll
-                        for (int mi = 0; mi < 4; ++mi) {
-                            float d[4];
-                            if (sxs) {
-                                _fc3d_tc_mma_tf32_fresh(d, asm_[mi], bsm);
-                                _fc3d_tc_mma_tf32(d, asm_[mi], bb);
-                            } else {
-                                _fc3d_tc_mma_tf32_fresh(d, asm_[mi], bb);
+                        for (int ni = 0; ni < NT8; ++ni)
+#pragma unroll
+                            for (int mi = 0; mi < 4; ++mi) {
+                                float d[4];
+                                _fc3d_tc_mma_tf32_fresh(d, asm_[mi], bsm[ni]);
+                                _fc3d_tc_mma_tf32(d, asm_[mi], bb[ni]);
+                                _fc3d_tc_mma_tf32(d, ab[mi], bsm[ni]);
+                                _fc3d_tc_mma_tf32(d, ab[mi], bb[ni]);
+#pragma unroll
+                                for (int q = 0; q < 4; ++q) tmp[mi][ni][q] += d[q];
                             }
-                            _fc3d_tc_mma_tf32(d, ab[mi], bsm);
-                            _fc3d_tc_mma_tf32(d, ab[mi], bb);
+                    } else { /* long K: the chunk's sum in one accumulator; each term over every
+                                (mi, ni) before the next, so consecutive MMAs are independent */
 #pragma unroll
-                            for (int q = 0; q < 4; ++q) tmp[mi][ni][q] += d[q];
-                        }
+                        for (int mi = 0; mi < 4; ++mi)
+#pragma unroll
+                            for (int ni = 0; ni < NT8; ++ni) _fc3d_tc_mma_tf32(tmp[mi][ni], asm_[mi], bb[ni]);
+#pragma unroll
+                        for (int mi = 0; mi < 4; ++mi)
+#pragma unroll
+                            for (int ni = 0; ni < NT8; ++ni) _fc3d_tc_mma_tf32(tmp[mi][ni], ab[mi], bsm[ni]);
+#pragma unroll
+                        for (int mi = 0; mi < 4; ++mi)
+#pragma unroll
+                            for (int ni = 0; ni < NT8; ++ni) _fc3d_tc_mma_tf32(tmp[mi][ni], ab[mi], bb[ni]);
                     }
                 }
 #pragma unroll
