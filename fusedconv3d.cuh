@@ -602,14 +602,16 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      one GEMM step), a recomputing one drops the pass that would gather them. It refuses descs past
      its grid and indexing limits, and per-row or per-plane statistics in a recomputing pass that
      whole-row tiles cannot hold; other passes that read the intermediate back run as direct
-     passes. Measured (H100, f32 NCDHW, TF32, convolution alone, bench/RESULTS.md): 0.73 / 6.1 /
-     3.4 / 2.7 / 1.4 ms on L2/15 / L2/77 / L2/34 / L2/61 / L1/77 against cuDNN's 0.78 / 4.9 / 2.5 /
-     2.8 / 2.0 (85-87 useful TFLOP/s on the two large ones); 3xTF32 costs 1.5x (small K) to 4x
-     (L2/77). It is latency-bound (ncu: 30 % issue utilisation, 0.34 eligible warps per
-     scheduler, DRAM 8 %): a haloed input block that removes the per-tap re-gather measured
-     slower, so the per-tap cp.async gather stays. L2/34 on whole-row tiles: 8.3 ms against 10.6
-     with the read-back passes; its epilogue (LayerNorm, erf GELU, one thread per row of 64 in
-     shared memory) still costs more than the GEMM (3.4 ms).
+     passes. Measured (H100, f32 NCDHW, TF32, convolution alone, `make bench` in bench/RESULTS.md):
+     0.73 / 6.0 / 3.4 / 2.7 / 1.3 ms on L2/15 / L2/77 / L2/34 / L2/61 / L1/77 against cuDNN's
+     0.76 / 4.9 / 2.6 / 2.8 / 2.0 (85-89 useful TFLOP/s on the two large ones); FP32 math (3xTF32)
+     costs 1.2x (L1/77) to 2.4x (L2/77, 36.6 TFLOP/s). It is latency-bound (ncu, L2/61 TF32: tensor
+     pipe 31 %, issue 37 %, 0.43 eligible warps per scheduler, DRAM 4 %, top stalls wait and short
+     scoreboard): a haloed input block that removes the per-tap re-gather measured slower, so the
+     per-tap cp.async gather stays. L2/34 on whole-row tiles: 8.0 ms against 10.6 with the
+     read-back passes; its epilogue (LayerNorm statistics and normalisation in double, erf GELU)
+     still costs more than the GEMM (3.4 ms): one warp per row measured 11.9 ms, one thread per
+     row 8.4, a group of 4 lanes per row of 64 7.9.
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
