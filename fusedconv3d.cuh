@@ -1783,7 +1783,8 @@ struct _fc3d_tc_cfg {
     static constexpr int NT8 = WN / 8;
     static_assert((size_t)(BN * (_FC3D_TC_BM + 4) + 4 + 16 * BN) * 4 <= PIPE, "epilogue staging must fit");
     /* whole-row tiles (BN <= 64, 32 for 3xTF32): at most 2 x BM positions per channel */
-    static_assert(BN > 64 || (MATH == _FC3D_TC_3XTF32 && BN > 32) || (size_t)(BN * (2 * _FC3D_TC_BM + 32) + 4) * 4 + _FC3D_TC_NT * 16 <= PIPE,
+    static_assert(BN > 64 || (MATH == _FC3D_TC_3XTF32 && BN > 32) ||
+                      (size_t)(BN * (2 * _FC3D_TC_BM + 32) + 4) * 4 + _FC3D_TC_NT * 16 <= PIPE,
                   "row staging must fit");
 };
 
