@@ -1627,7 +1627,7 @@ typedef struct _fc3d_tc_plan {
 
 #define _FC3D_TC_BM 128
 #define _FC3D_TC_BK 32
-#define _FC3D_TC_NT 128
+#define _FC3D_TC_NT 128 /* threads of a 4-warp CTA; TF32 and most HALF tiles run 8 warps (_fc3d_tc_cfg::NW) */
 #define _FC3D_TC_ST 3
 #define _FC3D_TC_SA (_FC3D_TC_BM + 8)
 #define _FC3D_TC_ROW_EPL 16  /* whole-row tiles: a lane walks up to 16 values of a row in the epilogue */
@@ -1779,17 +1779,25 @@ struct _fc3d_tc_cfg {
     static constexpr size_t KINFO = (size_t)(ST + 1) * _FC3D_TC_BK * sizeof(_fc3d_tc_kinfo);
     static constexpr size_t ROWS = (size_t)_FC3D_TC_BM * sizeof(_fc3d_tc_row);
     static constexpr size_t SMEM = PIPE + KINFO + ROWS + 256;
-    static constexpr int WN = BN / 2;   /* 4 warps: 2 along M (64 rows each) x 2 along N */
+    /* Warps: 8 (4 along M, 32 rows each, x 2 along N) for TF32, and for HALF up to BN = 64; else 4
+       (2 x 2, 64 rows each): 3xTF32's per-chunk accumulators need the registers that more warps would
+       take, and HALF at BN = 128 is bound by shared-memory loads, which smaller warp tiles multiply
+       (H100, conv alone: 8 warps took TF32 L2/61 from 2.62 to 2.46 ms and HALF from 2.59 to 2.86) */
+    static constexpr int NW = MATH == _FC3D_TC_3XTF32 || (MATH == _FC3D_TC_HALF && BN > 64) ? 4 : 8;
+    static constexpr int NT = 32 * NW;
+    static constexpr int WM = _FC3D_TC_BM / (NW / 2); /* rows of a warp's tile */
+    static constexpr int MI = WM / 16;                /* its 16-row MMA blocks */
+    static constexpr int WN = BN / 2;
     static constexpr int NT8 = WN / 8;
     static_assert((size_t)(BN * (_FC3D_TC_BM + 4) + 4 + 16 * BN) * 4 <= PIPE, "epilogue staging must fit");
     /* whole-row tiles (BN <= 64, 32 for 3xTF32): at most 2 x BM positions per channel */
     static_assert(BN > 64 || (MATH == _FC3D_TC_3XTF32 && BN > 32) ||
-                      (size_t)(BN * (2 * _FC3D_TC_BM + 32) + 4) * 4 + _FC3D_TC_NT * 16 <= PIPE,
+                      (size_t)(BN * (2 * _FC3D_TC_BM + 32) + 4) * 4 + NT * 16 <= PIPE,
                   "row staging must fit");
 };
 
 /* Whole-row tiles: one W phase's accumulators into the staging area, at [channel][row][ow]. */
-template <int NT8, int A>
+template <int NT8, int A, int WM>
 static __device__ __forceinline__ void _fc3d_tc_stage_row(float* Cs, int CS, const float (&a)[A][NT8][4], int p,
                                                           int q2, int nrows, int wout, int s2, int wm, int wn, int g,
                                                           int t)
@@ -1799,7 +1807,7 @@ static __device__ __forceinline__ void _fc3d_tc_stage_row(float* Cs, int CS, con
     for (int mi = 0; mi < A; ++mi)
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
-            const int m = wm * 64 + mi * 16 + g + 8 * h;
+            const int m = wm * WM + mi * 16 + g + 8 * h;
             if (m >= mcount) continue;
             const int rr = m / q2, qw = m - rr * q2; /* one division per row of the fragment */
             const int idx = rr * wout + s2 * qw + p;
@@ -1822,17 +1830,20 @@ static __device__ __forceinline__ void _fc3d_tc_stage_row(float* Cs, int CS, con
    group and instruction) and the statistics partial of the step, the group's lanes combined by
    the same butterfly. NDHWC writes the rows back to shared memory and stores them along the
    channels. Every order is fixed: reproducible. */
-template <typename T, int BN, int A0, typename Epi>
+template <typename T, int BN, int MATH, int A0, typename Epi>
 static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kparams& P, const T* __restrict__ bias,
                                                              T* __restrict__ y, const Epi& epi,
                                                              const float (&a0)[A0][BN / 16][4],
-                                                             const float (&a1)[4][BN / 16][4], int r0, int r1, int Q1,
+                                                             const float (&a1)[_fc3d_tc_cfg<BN, MATH>::MI][BN / 16][4],
+                                                             int r0, int r1, int Q1,
                                                              int row0, int nrows, int nph, int64_t tile)
 {
     extern __shared__ __align__(16) unsigned char _fc3d_tc_sm[];
     float* Cs = reinterpret_cast<float*>(_fc3d_tc_sm);
+    typedef _fc3d_tc_cfg<BN, MATH> C;
+    constexpr int NW = C::NW;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int wm = warp & 1, wn = warp >> 1, g = lane >> 2, t = lane & 3;
+    const int wm = warp % (NW / 2), wn = warp / (NW / 2), g = lane >> 2, t = lane & 3;
     const int ntile = blockIdx.y % P.ntn, gi = blockIdx.y / P.ntn;
     const int64_t n = blockIdx.z;
     const int wout = P.out[2], s2 = P.s[2];
@@ -1844,17 +1855,17 @@ static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kpar
         const int q2 = wout / s2 + (p < wout % s2 ? 1 : 0);
         if (q2 == 0) continue;
         if (p == 0 && nph > 1)
-            _fc3d_tc_stage_row<BN / 16, A0>(Cs, CS, a0, p, q2, nrows, wout, s2, wm, wn, g, t);
+            _fc3d_tc_stage_row<BN / 16, A0, C::WM>(Cs, CS, a0, p, q2, nrows, wout, s2, wm, wn, g, t);
         else
-            _fc3d_tc_stage_row<BN / 16, 4>(Cs, CS, a1, p, q2, nrows, wout, s2, wm, wn, g, t);
+            _fc3d_tc_stage_row<BN / 16, C::MI, C::WM>(Cs, CS, a1, p, q2, nrows, wout, s2, wm, wn, g, t);
     }
     __syncthreads();
     const int64_t cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * BN;
     const int nvalid = (int)((P.cout_g - (int64_t)ntile * BN) < BN ? (P.cout_g - (int64_t)ntile * BN) : BN);
     const int64_t HW = (int64_t)P.out[1] * wout;
-    /* warp w, group j: channels w G + j, then every 4 G-th; the loop is warp-uniform (shuffles),
+    /* warp w, group j: channels w G + j, then every NW G-th; the loop is warp-uniform (shuffles),
        a group past the last channel computes on a valid channel and keeps nothing */
-    for (int c0 = warp * G; c0 < nvalid; c0 += (_FC3D_TC_NT / 32) * G) {
+    for (int c0 = warp * G; c0 < nvalid; c0 += NW * G) {
         const bool act = c0 + grp < nvalid;
         const int cl = act ? c0 + grp : c0;
         const int64_t cg = cbase + cl;
@@ -1891,7 +1902,7 @@ static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kpar
     }
     if (!P.store || P.layout == 1) return;
     __syncthreads();
-    for (int idx = warp; idx < RS; idx += _FC3D_TC_NT / 32) {
+    for (int idx = warp; idx < RS; idx += NW) {
         const int rr = idx / wout, ow = idx - rr * wout;
         const int row = row0 + rr, qd = row / Q1, qh = row - qd * Q1;
         const int64_t od = (int64_t)P.s[0] * qd + r0, oh = (int64_t)P.s[1] * qh + r1;
@@ -1905,7 +1916,7 @@ static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kpar
 }
 
 template <typename T, int MATH, int RND, int BN, bool ROW, typename Epi>
-static __global__ void __launch_bounds__(_FC3D_TC_NT, 2)
+static __global__ void __launch_bounds__(_fc3d_tc_cfg<BN, MATH>::NT, 2)
 _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restrict__ wt, const T* __restrict__ bias,
               T* __restrict__ y, Epi epi)
 {
@@ -1963,13 +1974,13 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
         m0 = 0; mcount = 0;
     }
 
-    constexpr int NT8 = C::NT8;
-    const int wm = warp & 1, wn = warp >> 1;
+    constexpr int NT8 = C::NT8, NW = C::NW, NT = C::NT, MI = C::MI;
+    const int wm = warp % (NW / 2), wn = warp / (NW / 2);
     const int g = lane >> 2, t = lane & 3;
-    float acc[4][NT8][4];
-    float acc0[ROW ? 4 : 1][NT8][4]; /* whole-row tiles: the first W phase's result */
+    float acc[MI][NT8][4];
+    float acc0[ROW ? MI : 1][NT8][4]; /* whole-row tiles: the first W phase's result */
 #pragma unroll
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < MI; ++i)
 #pragma unroll
         for (int j = 0; j < NT8; ++j)
 #pragma unroll
@@ -2020,8 +2031,8 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
         DI[d * 8 + 4] = cstep;
     }
     /* row table: input base offset and phase coordinates of each row */
-    {
-        const int m = tid; /* BM == NT */
+    if (tid < BM) {
+        const int m = tid;
         _fc3d_tc_row rw;
         if (m < mcount) {
             const int pp = m0 + m;
@@ -2095,27 +2106,31 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
         float* as = As + (c % ST) * C::A_FL;
         float* bs = Bs + (c % ST) * C::B_FL;
         const unsigned I0 = P.in[0], I1 = P.in[1], I2 = P.in[2];
+        /* NCDHW: thread tid gathers row tid % BM for the KL consecutive k from (tid / BM) KL;
+           NDHWC: 8 consecutive k x 4 rows per warp and instruction */
+        constexpr int KL = BK / (NT / BM);
+        const int mr = tid % BM, kr0 = (tid / BM) * KL;
         if (uni) { /* the chunk is BK consecutive channels of one tap: one bounds test per row */
             const _fc3d_tc_kinfo e = ki[0];
             if (P.layout == 1) {
-                const _fc3d_tc_row rw = RW[tid];
+                const _fc3d_tc_row rw = RW[mr];
                 const bool ok = (unsigned)(rw.qd + e.cd) < I0 && (unsigned)(rw.qh + e.ch) < I1 &&
                                 (unsigned)(rw.qw + e.cw) < I2;
-                const T* src = ok ? x + rw.xbase + e.xoff : x;
                 const int64_t step = ok ? P.idhw : 0;
+                const T* src = ok ? x + rw.xbase + e.xoff + kr0 * step : x;
 #pragma unroll
-                for (int kl = 0; kl < BK; ++kl) {
+                for (int kl = kr0; kl < kr0 + KL; ++kl) {
                     if (sizeof(T) == 4)
-                        _fc3d_tc_cp4(as + kl * SA + tid, src, ok);
+                        _fc3d_tc_cp4(as + kl * SA + mr, src, ok);
                     else
-                        as[kl * SA + tid] = ok ? _fc3d_tc_tof(*src) : 0.f;
+                        as[kl * SA + mr] = ok ? _fc3d_tc_tof(*src) : 0.f;
                     src += step;
                 }
             } else {
                 const int kl0 = lane & 7, ml = lane >> 3;
 #pragma unroll
-                for (int j = 0; j < BM / 16; ++j) {
-                    const int m = (j * 4 + warp) * 4 + ml;
+                for (int j = 0; j < BM / (4 * NW); ++j) {
+                    const int m = (j * NW + warp) * 4 + ml;
                     const _fc3d_tc_row rw = RW[m];
                     const bool ok = (unsigned)(rw.qd + e.cd) < I0 && (unsigned)(rw.qh + e.ch) < I1 &&
                                     (unsigned)(rw.qw + e.cw) < I2;
@@ -2131,23 +2146,23 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
                 }
             }
         } else if (P.layout == 1) {
-            const _fc3d_tc_row rw = RW[tid];
+            const _fc3d_tc_row rw = RW[mr];
             const T* xb = x + rw.xbase;
 #pragma unroll 8
-            for (int kl = 0; kl < BK; ++kl) {
+            for (int kl = kr0; kl < kr0 + KL; ++kl) {
                 const _fc3d_tc_kinfo& e = ki[kl];
                 const bool ok = (unsigned)(rw.qd + e.cd) < I0 && (unsigned)(rw.qh + e.ch) < I1 &&
                                 (unsigned)(rw.qw + e.cw) < I2;
                 if (sizeof(T) == 4)
-                    _fc3d_tc_cp4(as + kl * SA + tid, ok ? (const void*)(xb + e.xoff) : (const void*)x, ok);
+                    _fc3d_tc_cp4(as + kl * SA + mr, ok ? (const void*)(xb + e.xoff) : (const void*)x, ok);
                 else
-                    as[kl * SA + tid] = ok ? _fc3d_tc_tof(xb[e.xoff]) : 0.f;
+                    as[kl * SA + mr] = ok ? _fc3d_tc_tof(xb[e.xoff]) : 0.f;
             }
         } else {
             const int kl0 = lane & 7, ml = lane >> 3;
 #pragma unroll
-            for (int j = 0; j < BM / 16; ++j) {
-                const int m = (j * 4 + warp) * 4 + ml;
+            for (int j = 0; j < BM / (4 * NW); ++j) {
+                const int m = (j * NW + warp) * 4 + ml;
                 const _fc3d_tc_row rw = RW[m];
                 const T* xb = x + rw.xbase;
 #pragma unroll
@@ -2165,8 +2180,8 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
         }
         constexpr int SEGS = BK * BN / 4;
 #pragma unroll
-        for (int i = 0; i < SEGS / _FC3D_TC_NT; ++i) {
-            const int sg = tid + i * _FC3D_TC_NT;
+        for (int i = 0; i < SEGS / NT; ++i) {
+            const int sg = tid + i * NT;
             const int row = sg / (BN / 4), c4 = (sg % (BN / 4)) * 4;
             const _fc3d_tc_kinfo& e = ki[row];
             const bool ok = e.valid != 0;
@@ -2192,16 +2207,16 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
             if (c + ST - 1 < nchunks) load(c + ST - 1);
             _fc3d_tc_commit();
             if (warp == 0 && c + ST < nchunks) kinfo(c + ST);
-            const float* as = As + (c % ST) * C::A_FL + wm * 64 + g;
+            const float* as = As + (c % ST) * C::A_FL + wm * C::WM + g;
             const float* bs = Bs + (c % ST) * C::B_FL + wn * C::WN + g;
             if (MATH == _FC3D_TC_HALF) {
                 constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
 #pragma unroll
                 for (int kk = 0; kk < BK / 16; ++kk) {
                     const float* a0 = as + (kk * 16 + 2 * t) * SA;
-                    uint32_t af[4][4], bf[NT8][2];
+                    uint32_t af[MI][4], bf[NT8][2];
 #pragma unroll
-                    for (int mi = 0; mi < 4; ++mi) {
+                    for (int mi = 0; mi < MI; ++mi) {
                         const float* ap = a0 + mi * 16;
                         af[mi][0] = _fc3d_tc_pack<BF>(ap[0], ap[SA]);
                         af[mi][1] = _fc3d_tc_pack<BF>(ap[8], ap[SA + 8]);
@@ -2216,7 +2231,7 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
                         bf[ni][1] = _fc3d_tc_pack<BF>(bp[8 * SB], bp[9 * SB]);
                     }
 #pragma unroll
-                    for (int mi = 0; mi < 4; ++mi)
+                    for (int mi = 0; mi < MI; ++mi)
 #pragma unroll
                         for (int ni = 0; ni < NT8; ++ni) _fc3d_tc_mma_k16<BF>(acc[mi][ni], af[mi], bf[ni]);
                 }
@@ -2224,9 +2239,9 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
 #pragma unroll
                 for (int kk = 0; kk < BK / 8; ++kk) {
                     const float* a0 = as + (kk * 8 + t) * SA;
-                    uint32_t af[4][4], bf[NT8][2];
+                    uint32_t af[MI][4], bf[NT8][2];
 #pragma unroll
-                    for (int mi = 0; mi < 4; ++mi) {
+                    for (int mi = 0; mi < MI; ++mi) {
                         const float* ap = a0 + mi * 16;
                         const float v0 = ap[0], v1 = ap[8], v2 = ap[4 * SA], v3 = ap[4 * SA + 8];
                         if (RND) {
@@ -2244,15 +2259,15 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
                         bf[ni][1] = __float_as_uint(b0[ni * 8 + 4 * SB]);
                     }
 #pragma unroll
-                    for (int mi = 0; mi < 4; ++mi)
+                    for (int mi = 0; mi < MI; ++mi)
 #pragma unroll
                         for (int ni = 0; ni < NT8; ++ni) _fc3d_tc_mma_tf32(acc[mi][ni], af[mi], bf[ni]);
                 }
             } else { /* 3xTF32: each 32-deep chunk in a fresh accumulator, added into acc with IEEE
                         adds; tiles of at most 8 chunks take each 8-deep step in a fresh one */
-                float tmp[4][NT8][4];
+                float tmp[MI][NT8][4];
 #pragma unroll
-                for (int i = 0; i < 4; ++i)
+                for (int i = 0; i < MI; ++i)
 #pragma unroll
                     for (int j = 0; j < NT8; ++j)
 #pragma unroll
@@ -2260,9 +2275,9 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
 #pragma unroll
                 for (int kk = 0; kk < BK / 8; ++kk) {
                     const float* a0 = as + (kk * 8 + t) * SA;
-                    uint32_t ab[4][4], asm_[4][4];
+                    uint32_t ab[MI][4], asm_[MI][4];
 #pragma unroll
-                    for (int mi = 0; mi < 4; ++mi) {
+                    for (int mi = 0; mi < MI; ++mi) {
                         const float* ap = a0 + mi * 16;
                         const float v[4] = {ap[0], ap[8], ap[4 * SA], ap[4 * SA + 8]};
 #pragma unroll
@@ -2284,7 +2299,7 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
 #pragma unroll
                         for (int ni = 0; ni < NT8; ++ni)
 #pragma unroll
-                            for (int mi = 0; mi < 4; ++mi) {
+                            for (int mi = 0; mi < MI; ++mi) {
                                 float d[4];
                                 _fc3d_tc_mma_tf32_fresh(d, asm_[mi], bsm[ni]);
                                 _fc3d_tc_mma_tf32(d, asm_[mi], bb[ni]);
@@ -2296,21 +2311,21 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
                     } else { /* long K: the chunk's sum in one accumulator; each term over every
                                 (mi, ni) before the next, so consecutive MMAs are independent */
 #pragma unroll
-                        for (int mi = 0; mi < 4; ++mi)
+                        for (int mi = 0; mi < MI; ++mi)
 #pragma unroll
                             for (int ni = 0; ni < NT8; ++ni) _fc3d_tc_mma_tf32(tmp[mi][ni], asm_[mi], bb[ni]);
 #pragma unroll
-                        for (int mi = 0; mi < 4; ++mi)
+                        for (int mi = 0; mi < MI; ++mi)
 #pragma unroll
                             for (int ni = 0; ni < NT8; ++ni) _fc3d_tc_mma_tf32(tmp[mi][ni], ab[mi], bsm[ni]);
 #pragma unroll
-                        for (int mi = 0; mi < 4; ++mi)
+                        for (int mi = 0; mi < MI; ++mi)
 #pragma unroll
                             for (int ni = 0; ni < NT8; ++ni) _fc3d_tc_mma_tf32(tmp[mi][ni], ab[mi], bb[ni]);
                     }
                 }
 #pragma unroll
-                for (int i = 0; i < 4; ++i)
+                for (int i = 0; i < MI; ++i)
 #pragma unroll
                     for (int j = 0; j < NT8; ++j)
 #pragma unroll
@@ -2323,7 +2338,7 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
     if (ROW) {
         if (pw == 0 && nph > 1) {
 #pragma unroll
-            for (int i = 0; i < 4; ++i)
+            for (int i = 0; i < MI; ++i)
 #pragma unroll
                 for (int j = 0; j < NT8; ++j)
 #pragma unroll
@@ -2337,8 +2352,8 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
     } /* W phases */
 
     if (ROW) {
-        _fc3d_tc_row_epilogue<T, BN, ROW ? 4 : 1>(P, bias, y, epi, acc0, acc, r[0], r[1], Q[1], row0, nrows, nph,
-                                                  tile);
+        _fc3d_tc_row_epilogue<T, BN, MATH, ROW ? MI : 1>(P, bias, y, epi, acc0, acc, r[0], r[1], Q[1], row0, nrows,
+                                                         nph, tile);
         return;
     }
 
@@ -2346,10 +2361,10 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
     const int CS = P.layout == 1 ? BM + 4 : BM + 1;
     float* Cs = As;
 #pragma unroll
-    for (int mi = 0; mi < 4; ++mi)
+    for (int mi = 0; mi < MI; ++mi)
 #pragma unroll
         for (int ni = 0; ni < NT8; ++ni) {
-            const int m = wm * 64 + mi * 16 + g, nn = wn * C::WN + ni * 8 + 2 * t;
+            const int m = wm * C::WM + mi * 16 + g, nn = wn * C::WN + ni * 8 + 2 * t;
             Cs[nn * CS + m] = acc[mi][ni][0];
             Cs[(nn + 1) * CS + m] = acc[mi][ni][1];
             Cs[nn * CS + m + 8] = acc[mi][ni][2];
@@ -2360,7 +2375,7 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
     const int nvalid = (int)((P.cout_g - (int64_t)ntile * BN) < BN ? (P.cout_g - (int64_t)ntile * BN) : BN);
     const int64_t tps = gridDim.x;
     if (P.layout == 1) {
-        for (int cl = warp; cl < nvalid; cl += 4) {
+        for (int cl = warp; cl < nvalid; cl += NW) {
             const int64_t cg = cbase + cl;
             const float bv = bias ? _fc3d_tc_tof(bias[cg]) : 0.f;
             T* yc = y + (n * P.cout + cg) * P.odhw;
@@ -2404,7 +2419,7 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
             s[j] = 0.0; ss[j] = 0.0;
             bv[j] = (bias && cl < nvalid) ? _fc3d_tc_tof(bias[cbase + cl]) : 0.f;
         }
-        for (int m = warp; m < mcount; m += 4) {
+        for (int m = warp; m < mcount; m += NW) {
             const _fc3d_tc_row& rw = RW[m];
             const int64_t od = (int64_t)P.s[0] * rw.qd + r[0];
             const int64_t oh = (int64_t)P.s[1] * rw.qh + r[1];
@@ -2431,10 +2446,10 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
 #pragma unroll
             for (int j = 0; j < NJ; ++j) red[warp * BN + lane + 32 * j] = make_double2(s[j], ss[j]);
             __syncthreads();
-            for (int cl = tid; cl < nvalid; cl += _FC3D_TC_NT) {
+            for (int cl = tid; cl < nvalid; cl += NT) {
                 double ds = 0.0, dss = 0.0;
 #pragma unroll
-                for (int w = 0; w < 4; ++w) {
+                for (int w = 0; w < NW; ++w) {
                     const double2 v = red[w * BN + cl];
                     ds += v.x; dss += v.y;
                 }
@@ -2547,7 +2562,7 @@ static cudaError_t _fc3d_tc_launch_main(const _fc3d_tc_kparams& P, int64_t tiles
     cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)C::SMEM);
     if (e != cudaSuccess) return e;
     dim3 grid((unsigned)tiles, (unsigned)(P.groups * P.ntn), (unsigned)P.n);
-    kern<<<grid, _FC3D_TC_NT, C::SMEM, st>>>(P, x, ws, bias, y, epi);
+    kern<<<grid, C::NT, C::SMEM, st>>>(P, x, ws, bias, y, epi);
     return cudaPeekAtLastError();
 }
 
@@ -2671,7 +2686,8 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
         const int tiles_gather = stat_op >= 0 && _fc3d_tc_gathers(p, stat_op);
         s = _fc3d_add_step(pr, _FC3D_STEP_TC_CONV, first, tiles_gather ? stat_op : -1);
         s->variant = tp->math;
-        s->block = _FC3D_TC_NT;
+        s->block = tp->math == _FC3D_TC_3XTF32 || (tp->math == _FC3D_TC_HALF && tp->bn > 64) ? _FC3D_TC_NT
+                                                                                          : 2 * _FC3D_TC_NT;
         s->grid = (unsigned)tiles;
         s->arg[0] = store;
         s->arg[1] = ps->op_begin;
