@@ -1789,10 +1789,11 @@ struct _fc3d_tc_cfg {
     static constexpr int MI = WM / 16;                /* its 16-row MMA blocks */
     static constexpr int WN = BN / 2;
     static constexpr int NT8 = WN / 8;
-    static_assert((size_t)(BN * (_FC3D_TC_BM + 4) + 4 + 16 * BN) * 4 <= PIPE, "epilogue staging must fit");
+    /* the staged tile, then (NDHWC statistics) a double2 per warp and channel */
+    static_assert((size_t)(BN * (_FC3D_TC_BM + 4) + 4 + 4 * NW * BN) * 4 <= PIPE, "epilogue staging must fit");
     /* whole-row tiles (BN <= 64, 32 for 3xTF32): at most 2 x BM positions per channel */
     static_assert(BN > 64 || (MATH == _FC3D_TC_3XTF32 && BN > 32) ||
-                      (size_t)(BN * (2 * _FC3D_TC_BM + 32) + 4) * 4 + NT * 16 <= PIPE,
+                      (size_t)(BN * (2 * _FC3D_TC_BM + 32) + 4) * 4 <= PIPE,
                   "row staging must fit");
 };
 
@@ -2110,39 +2111,39 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
            NDHWC: 8 consecutive k x 4 rows per warp and instruction */
         constexpr int KL = BK / (NT / BM);
         const int mr = tid % BM, kr0 = (tid / BM) * KL;
-        if (uni) { /* the chunk is BK consecutive channels of one tap: one bounds test per row */
+        if (P.layout == 1 && cin_g % KL == 0) {
+            /* a thread's KL k are consecutive channels of one tap (or past K): one bounds test */
+            const _fc3d_tc_kinfo e = ki[kr0];
+            const _fc3d_tc_row rw = RW[mr];
+            const bool ok = (unsigned)(rw.qd + e.cd) < I0 && (unsigned)(rw.qh + e.ch) < I1 &&
+                            (unsigned)(rw.qw + e.cw) < I2;
+            const int64_t step = ok ? P.idhw : 0;
+            const T* src = ok ? x + rw.xbase + e.xoff : x;
+#pragma unroll
+            for (int kl = kr0; kl < kr0 + KL; ++kl) {
+                if (sizeof(T) == 4)
+                    _fc3d_tc_cp4(as + kl * SA + mr, src, ok);
+                else
+                    as[kl * SA + mr] = ok ? _fc3d_tc_tof(*src) : 0.f;
+                src += step;
+            }
+        } else if (uni) { /* NDHWC, the chunk BK consecutive channels of one tap: one bounds test per row */
             const _fc3d_tc_kinfo e = ki[0];
-            if (P.layout == 1) {
-                const _fc3d_tc_row rw = RW[mr];
+            const int kl0 = lane & 7, ml = lane >> 3;
+#pragma unroll
+            for (int j = 0; j < BM / (4 * NW); ++j) {
+                const int m = (j * NW + warp) * 4 + ml;
+                const _fc3d_tc_row rw = RW[m];
                 const bool ok = (unsigned)(rw.qd + e.cd) < I0 && (unsigned)(rw.qh + e.ch) < I1 &&
                                 (unsigned)(rw.qw + e.cw) < I2;
-                const int64_t step = ok ? P.idhw : 0;
-                const T* src = ok ? x + rw.xbase + e.xoff + kr0 * step : x;
+                const T* src = ok ? x + rw.xbase + e.xoff + kl0 : x;
 #pragma unroll
-                for (int kl = kr0; kl < kr0 + KL; ++kl) {
+                for (int jj = 0; jj < BK / 8; ++jj) {
+                    const int kl = jj * 8 + kl0;
                     if (sizeof(T) == 4)
-                        _fc3d_tc_cp4(as + kl * SA + mr, src, ok);
+                        _fc3d_tc_cp4(as + kl * SA + m, ok ? src + jj * 8 : x, ok);
                     else
-                        as[kl * SA + mr] = ok ? _fc3d_tc_tof(*src) : 0.f;
-                    src += step;
-                }
-            } else {
-                const int kl0 = lane & 7, ml = lane >> 3;
-#pragma unroll
-                for (int j = 0; j < BM / (4 * NW); ++j) {
-                    const int m = (j * NW + warp) * 4 + ml;
-                    const _fc3d_tc_row rw = RW[m];
-                    const bool ok = (unsigned)(rw.qd + e.cd) < I0 && (unsigned)(rw.qh + e.ch) < I1 &&
-                                    (unsigned)(rw.qw + e.cw) < I2;
-                    const T* src = ok ? x + rw.xbase + e.xoff + kl0 : x;
-#pragma unroll
-                    for (int jj = 0; jj < BK / 8; ++jj) {
-                        const int kl = jj * 8 + kl0;
-                        if (sizeof(T) == 4)
-                            _fc3d_tc_cp4(as + kl * SA + m, ok ? src + jj * 8 : x, ok);
-                        else
-                            as[kl * SA + m] = ok ? _fc3d_tc_tof(src[jj * 8]) : 0.f;
-                    }
+                        as[kl * SA + m] = ok ? _fc3d_tc_tof(src[jj * 8]) : 0.f;
                 }
             }
         } else if (P.layout == 1) {
@@ -2374,29 +2375,34 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
     const int64_t cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * BN;
     const int nvalid = (int)((P.cout_g - (int64_t)ntile * BN) < BN ? (P.cout_g - (int64_t)ntile * BN) : BN);
     const int64_t tps = gridDim.x;
+    /* uniform: a pass with no ops needs no output coordinates, one without statistics no sums */
+    const bool ops = epi.op_begin != epi.op_end, stats = P.stats != 0;
     if (P.layout == 1) {
         for (int cl = warp; cl < nvalid; cl += NW) {
             const int64_t cg = cbase + cl;
             const float bv = bias ? _fc3d_tc_tof(bias[cg]) : 0.f;
-            T* yc = y + (n * P.cout + cg) * P.odhw;
+            const int64_t ybase = (n * P.cout + cg) * P.odhw;
             double s = 0.0, ss = 0.0; /* squares in double, as the direct engine: E[x^2] - mean^2 cancels */
 #pragma unroll
             for (int i = 0; i < BM / 32; ++i) {
                 const int m = lane + 32 * i;
                 if (m < mcount) {
                     const _fc3d_tc_row& rw = RW[m];
-                    const int64_t od = (int64_t)P.s[0] * rw.qd + r[0];
-                    const int64_t oh = (int64_t)P.s[1] * rw.qh + r[1];
-                    const int64_t ow = (int64_t)P.s[2] * rw.qw + r[2];
-                    float v = epi.apply(Cs[cl * CS + m] + bv, n, cg, od, oh, ow);
+                    float v = Cs[cl * CS + m] + bv;
+                    if (ops) {
+                        const int64_t od = (int64_t)P.s[0] * rw.qd + r[0];
+                        const int64_t oh = (int64_t)P.s[1] * rw.qh + r[1];
+                        const int64_t ow = (int64_t)P.s[2] * rw.qw + r[2];
+                        v = epi.apply(v, n, cg, od, oh, ow);
+                    }
                     if (P.store && P.out_f32) {
-                        reinterpret_cast<float*>(y)[(n * P.cout + cg) * P.odhw + rw.ospat] = v;
+                        reinterpret_cast<float*>(y)[ybase + rw.ospat] = v;
                     } else if (P.store) {
                         const T tv = _fc3d_tc_fromf<T>(v);
-                        yc[rw.ospat] = tv;
+                        y[ybase + rw.ospat] = tv;
                         v = _fc3d_tc_tof(tv);
                     }
-                    s += v; ss += (double)v * v;
+                    if (stats) { s += v; ss += (double)v * v; }
                 }
             }
             if (P.stats) {
@@ -2429,7 +2435,8 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
             for (int j = 0; j < NJ; ++j) {
                 const int cl = lane + 32 * j;
                 if (cl < nvalid) {
-                    float v = epi.apply(Cs[cl * CS + m] + bv[j], n, cbase + cl, od, oh, ow);
+                    float v = Cs[cl * CS + m] + bv[j];
+                    if (ops) v = epi.apply(v, n, cbase + cl, od, oh, ow);
                     if (P.store && P.out_f32) {
                         reinterpret_cast<float*>(y)[(n * P.odhw + rw.ospat) * P.cout + cbase + cl] = v;
                     } else if (P.store) {
@@ -2437,7 +2444,7 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
                         yr[cl] = tv;
                         v = _fc3d_tc_tof(tv);
                     }
-                    s[j] += v; ss[j] += (double)v * v;
+                    if (stats) { s[j] += v; ss[j] += (double)v * v; }
                 }
             }
         }
