@@ -10,6 +10,8 @@
 #   make check-workloads  the PyTorch drop-ins against PyTorch on the five workloads (GPU + torch)
 #   make bench         the library against PyTorch on the workloads, one process (GPU + torch): tables
 #                      to bench/bench_tables.md, plot to bench/speed.png; ARGS="--quick --only L2/61"
+#   make bench-conv    the convolution alone per math mode, timed and checked against the direct
+#                      engine, no PyTorch (GPU); ARGS="20 L2/61,L1/77 tf32" (runs, ids, maths)
 NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),/usr/local/cuda/bin/nvcc)
 CC := $(or $(shell command -v gcc 2>/dev/null),cc)
 CLANG ?= $(shell command -v clang 2>/dev/null)
@@ -22,8 +24,8 @@ B := build
 HEADERS := fusedconv3d.cuh fusedconv3d_cpu.h $(wildcard tests/*.h)
 EXAMPLES := $(patsubst examples/%.cu,$(B)/%,$(wildcard examples/*.cu))
 
-.PHONY: all test test-sanitize demo goldens check-workloads bench clean
-all: $(B)/test_plan $(B)/test_cpu_golden $(B)/test_gpu $(B)/gpu_probe $(EXAMPLES)
+.PHONY: all test test-sanitize demo goldens check-workloads bench bench-conv clean
+all: $(B)/test_plan $(B)/test_cpu_golden $(B)/test_gpu $(B)/gpu_probe $(B)/conv_alone $(EXAMPLES)
 
 $(B):
 	mkdir -p $(B)
@@ -35,6 +37,9 @@ $(B)/test_gpu: tests/test_gpu.cu $(HEADERS) | $(B)
 	$(NVCC) $(NVFLAGS) $(ARCH) -lineinfo $< -o $@
 
 $(B)/gpu_probe: tests/gpu_probe.cu | $(B)
+	$(NVCC) $(NVFLAGS) $(ARCH) $< -o $@
+
+$(B)/conv_alone: bench/conv_alone.cu $(HEADERS) | $(B)
 	$(NVCC) $(NVFLAGS) $(ARCH) $< -o $@
 
 $(B)/test_cpu_golden: tests/test_cpu_golden.c $(HEADERS) | $(B)
@@ -62,6 +67,9 @@ check-workloads:
 
 bench:
 	$(PYTHON) bench/bench.py $(ARGS)
+
+bench-conv: $(B)/conv_alone
+	$(B)/conv_alone $(ARGS)
 
 clean:
 	rm -rf $(B)

@@ -602,16 +602,24 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      one GEMM step), a recomputing one drops the pass that would gather them. It refuses descs past
      its grid and indexing limits, and per-row or per-plane statistics in a recomputing pass that
      whole-row tiles cannot hold; other passes that read the intermediate back run as direct
-     passes. Measured (H100, f32 NCDHW, TF32, convolution alone, `make bench` in bench/RESULTS.md):
-     0.73 / 6.0 / 3.4 / 2.7 / 1.3 ms on L2/15 / L2/77 / L2/34 / L2/61 / L1/77 against cuDNN's
-     0.76 / 4.9 / 2.6 / 2.8 / 2.0 (85-89 useful TFLOP/s on the two large ones); FP32 math (3xTF32)
-     costs 1.2x (L1/77) to 2.4x (L2/77, 36.6 TFLOP/s). It is latency-bound (ncu, L2/61 TF32: tensor
-     pipe 31 %, issue 37 %, 0.43 eligible warps per scheduler, DRAM 4 %, top stalls wait and short
-     scoreboard): a haloed input block that removes the per-tap re-gather measured slower, so the
-     per-tap cp.async gather stays. L2/34 on whole-row tiles: 8.0 ms against 10.6 with the
-     read-back passes; its epilogue (LayerNorm statistics and normalisation in double, erf GELU)
-     still costs more than the GEMM (3.4 ms): one warp per row measured 11.9 ms, one thread per
-     row 8.4, a group of 4 lanes per row of 64 7.9.
+     passes. A CTA owns a 128-row tile of one phase: 8 warps (4 x 2, 32-row warp tiles) for TF32
+     and for HALF up to 64 channels, 4 warps (64-row warp tiles) for 3xTF32, whose per-chunk
+     accumulators need the registers, and for HALF at 128 channels, which is bound by shared-memory
+     fragment loads (8 warps measured 2.59 -> 2.86 ms there; for TF32 they took L2/61 from 2.62 to
+     2.38 ms and L2/15 from 0.69 to 0.56: two warps per scheduler did not hide the MMA and
+     fragment-load latencies). Measured (H100, f32 NCDHW, TF32, convolution alone, `make bench`
+     in bench/RESULTS.md): 0.47 / 5.9 / 2.6 / 2.3 / 1.1 ms on L2/15 / L2/77 / L2/34 / L2/61 /
+     L1/77 against cuDNN's 0.77 / 4.9 / 2.5 / 2.8 / 2.0 (92-99 useful TFLOP/s on the two large
+     ones); FP32 math (3xTF32) costs 1.3x (L1/77) to 2.5x (L2/77, 37 TFLOP/s). It is still
+     latency- and issue-bound (ncu, L2/61 TF32: tensor pipe 34 %, 0.76 of 3.96 warps eligible per
+     scheduler, DRAM 4 %, top stalls wait, short scoreboard, barrier; about 8 instructions per MMA:
+     fragment LDS, the two instructions cvt.rna compiles to, the 4-byte gather). Measured and not
+     kept: a haloed input block in shared memory (slower on all five), 16-byte fragment loads from
+     a permuted layout (no faster for TF32: a warp's scalar LDS is one wavefront, so the shared
+     traffic was the same), whole-row tiles for every pass with two W phases (L2/15 1.5x slower).
+     L2/34 on whole-row tiles: its epilogue (LayerNorm statistics and normalisation in double, erf
+     GELU) costs about as much as the GEMM: one warp per row measured 11.9 ms, one thread per row
+     8.4, a group of 4 lanes per row of 64 7.9, and 5.3 with 8 warps.
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
@@ -1567,7 +1575,8 @@ static void _fc3d_direct_workspace(fc3d_plan* p) { (void)p; /* the shared region
    Operands are staged in shared memory as [k][m] and [k][n] (m, n contiguous) with row strides
    = 8 (mod 32) words, so the 32 lanes of each fragment load hit 32 different banks. A is gathered
    with 4-byte cp.async (zero-fill for taps outside the input); in NCDHW consecutive m are
-   consecutive x addresses for one (tap, channel). Taps that no row of the tile can reach are
+   consecutive x addresses for one (tap, channel), and a thread whose k are channels of one tap
+   (C_in/groups a multiple of its 16 or 32 k) tests the bounds once per chunk. Taps that no row of the tile can reach are
    skipped (per-dim contiguous ranges). B comes from a per-run re-layout of the weight,
    [group][kd][kh][kw][ci][co padded to BN], already rounded/split for the math mode.
    3xTF32 (the FP32 math mode): each operand is split into big = rna(v) and small = rna(v - big),
