@@ -1399,6 +1399,86 @@ static __device__ __forceinline__ int64_t _fc3d_direct_partial_index(const _fc3d
     return grp * s.slots + slot;
 }
 
+/* An op of a read-back pass resolved for one unit, whose (n, c) is fixed: what _fc3d_apply_ops
+   looks up per element (the channel's parameters, the group's mean and 1/std), looked up once.
+   Only ops whose parameters depend on (n, c) alone resolve: statistics groups that keep no spatial
+   dim and a per-channel affine (the others take the generic path). The arithmetic is the same,
+   in the same order, so both paths give the same bits. */
+enum { _FC3D_UOP_SCALE, _FC3D_UOP_ADD, _FC3D_UOP_RELU, _FC3D_UOP_GELU, _FC3D_UOP_GELU_TANH, _FC3D_UOP_BN_INFER,
+       _FC3D_UOP_NORMALIZE, _FC3D_UOP_SUB_MEAN, _FC3D_UOP_NONE };
+typedef struct _fc3d_unit_op {
+    int kind, affine;
+    float f0, f1, f2, f3; /* scale value / channel bias / running mean, sqrt(var + eps), weight, bias */
+    double m, s, w, b;    /* group mean and 1/std, channel weight and bias (NORMALIZE, SUB_MEAN) */
+} _fc3d_unit_op;
+
+static __device__ __forceinline__ bool _fc3d_op_nc_uniform(const _fc3d_dev_op& op) {
+    if (op.stats != _FC3D_ST_NORMALIZE && op.stats != _FC3D_ST_SUB_MEAN) return true;
+    if (op.keep & (_FC3D_K_D | _FC3D_K_H | _FC3D_K_W)) return false;
+    return op.stats == _FC3D_ST_SUB_MEAN || !(op.flags & FC3D_OP_AFFINE) || op.affine == _FC3D_AFF_CHANNEL;
+}
+
+static __device__ _fc3d_unit_op _fc3d_resolve_op(const _fc3d_dev_op& op, const int64_t ext[5], const int64_t co[5]) {
+    _fc3d_unit_op r;
+    const int64_t c = co[1];
+    r.affine = (op.flags & FC3D_OP_AFFINE) != 0;
+    r.f0 = r.f1 = r.f2 = r.f3 = 0.0f;
+    r.m = r.s = r.w = r.b = 0.0;
+    switch (op.kind) {
+    case FC3D_OP_SCALE: r.kind = _FC3D_UOP_SCALE; r.f0 = op.value; break;
+    case FC3D_OP_ADD_CHANNEL: r.kind = _FC3D_UOP_ADD; r.f0 = op.bias[c]; break;
+    case FC3D_OP_RELU: r.kind = _FC3D_UOP_RELU; break;
+    case FC3D_OP_GELU: r.kind = _FC3D_UOP_GELU; break;
+    case FC3D_OP_GELU_TANH: r.kind = _FC3D_UOP_GELU_TANH; break;
+    case FC3D_OP_BATCHNORM_INFER:
+        r.kind = _FC3D_UOP_BN_INFER;
+        r.f0 = op.running_mean[c];
+        r.f1 = sqrtf(op.running_var[c] + op.eps);
+        if (r.affine) { r.f2 = op.weight[c]; r.f3 = op.bias[c]; }
+        break;
+    default:
+        if (op.stats == _FC3D_ST_NORMALIZE) {
+            r.kind = _FC3D_UOP_NORMALIZE;
+            const double2 st = op.stats_of[_fc3d_group_of(op.keep, op.cpg, ext, co)];
+            r.m = st.x; r.s = st.y;
+            if (r.affine) { r.w = (double)op.weight[c]; r.b = (double)op.bias[c]; }
+        } else if (op.stats == _FC3D_ST_SUB_MEAN) {
+            r.kind = _FC3D_UOP_SUB_MEAN;
+            r.m = op.stats_of[_fc3d_group_of(op.keep, op.cpg, ext, co)].x;
+        } else {
+            r.kind = _FC3D_UOP_NONE; /* a reduction is never applied per element */
+        }
+        break;
+    }
+    return r;
+}
+
+static __device__ __forceinline__ float _fc3d_apply_unit_ops(const _fc3d_unit_op* R, int nops, float v) {
+    for (int i = 0; i < nops; i++) {
+        const _fc3d_unit_op& r = R[i];
+        switch (r.kind) {
+        case _FC3D_UOP_SCALE: v *= r.f0; break;
+        case _FC3D_UOP_ADD: v += r.f0; break;
+        case _FC3D_UOP_RELU: v = v < 0.0f ? 0.0f : v; break;
+        case _FC3D_UOP_GELU: v = 0.5f * v * (1.0f + erff(v * 0.70710678118654752f)); break;
+        case _FC3D_UOP_GELU_TANH: v = 0.5f * v * (1.0f + tanhf(0.79788456080286536f * (v + 0.044715f * v * v * v))); break;
+        case _FC3D_UOP_BN_INFER:
+            v = (v - r.f0) / r.f1;
+            if (r.affine) v = v * r.f2 + r.f3;
+            break;
+        case _FC3D_UOP_NORMALIZE: {
+            double t = ((double)v - r.m) * r.s;
+            if (r.affine) t = t * r.w + r.b;
+            v = (float)t;
+            break;
+        }
+        case _FC3D_UOP_SUB_MEAN: v = (float)((double)v - r.m); break;
+        default: break;
+        }
+    }
+    return v;
+}
+
 /* One unit: computes or reads its values, applies the pass's ops, stores, and returns the
    (sum, sum of squares) this thread gathered. The threads of a unit are `lanes` consecutive ones
    from `lane` 0. */
@@ -1439,14 +1519,55 @@ static __device__ __forceinline__ double2 _fc3d_direct_unit(const _fc3d_direct_p
             part.y += (double)v * (double)v;
         }
     };
-    if (SOURCE == FC3D_SOURCE_CONV) {
+    if constexpr (SOURCE == FC3D_SOURCE_CONV) {
         for (int64_t e = lane; e < nel; e += lanes) {
             const int ei = (int)e, hh = ei / W;
             finish(e, _fc3d_conv_at<T, MATH>(P, n, c, d, h0 + hh, ei - hh * W));
         }
     } else {
         /* reading the intermediate back: _FC3D_READ_ILP loads in flight per thread before any op, or
-           the pass waits on one DRAM latency per element */
+           the pass waits on one DRAM latency per element. Ops whose parameters are fixed by the
+           unit's (n, c) are resolved once per unit into shared memory (one copy per warp; every
+           lane of the warp is here: the unit loops are warp-uniform) and applied without the
+           per-element coordinates. */
+        __shared__ _fc3d_unit_op rops[_FC3D_THREADS / 32][FC3D_MAX_OPS];
+        const int nops = P.op_end - P.op_begin;
+        bool uniform = true;
+        for (int i = P.op_begin; i < P.op_end; i++) uniform = uniform && _fc3d_op_nc_uniform(P.chain.ops[i]);
+        if (uniform) {
+            _fc3d_unit_op* R = rops[threadIdx.x / 32];
+            const int l32 = threadIdx.x % 32;
+            const int64_t co[5] = {n, c, d, h0, 0};
+            __syncwarp(); /* the warp's previous unit is done with R */
+            if (l32 < nops) R[l32] = _fc3d_resolve_op(P.chain.ops[P.op_begin + l32], ext, co);
+            __syncwarp();
+            for (int64_t e0 = lane; e0 < nel; e0 += (int64_t)_FC3D_READ_ILP * lanes) {
+                float v[_FC3D_READ_ILP];
+#pragma unroll
+                for (int j = 0; j < _FC3D_READ_ILP; j++) {
+                    const int64_t e = e0 + (int64_t)j * lanes;
+                    v[j] = e < nel ? P.inter[yi0 + e * ystep] : 0.0f;
+                }
+#pragma unroll
+                for (int j = 0; j < _FC3D_READ_ILP; j++) {
+                    const int64_t e = e0 + (int64_t)j * lanes;
+                    if (e >= nel) continue;
+                    const int64_t yi = yi0 + e * ystep;
+                    float w = _fc3d_apply_unit_ops(R, nops, v[j]);
+                    if (P.store == FC3D_STORE_INTERMEDIATE) {
+                        P.inter[yi] = w;
+                    } else if (P.store == FC3D_STORE_Y) {
+                        _fc3d_store(y, yi, w);
+                        w = _fc3d_round_to(w, y);
+                    }
+                    if (P.gather) {
+                        part.x += (double)w;
+                        part.y += (double)w * (double)w;
+                    }
+                }
+            }
+            return part;
+        }
         for (int64_t e0 = lane; e0 < nel; e0 += (int64_t)_FC3D_READ_ILP * lanes) {
             float v[_FC3D_READ_ILP];
 #pragma unroll
