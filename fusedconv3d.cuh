@@ -624,7 +624,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
      three math modes) and is the GPU reference and the fallback. It reaches 0.6 to 3 TFLOP/s on
-     the five reference workloads (bench/RESULTS.md): 5x to 65x slower than PyTorch.
+     the five reference workloads (bench/RESULTS.md): 5x to 65x slower than PyTorch. Its passes
+     that read the intermediate back also serve the implicit-GEMM engine's chains; they resolve
+     the ops fixed by a unit's (n, c) once per unit instead of per element (L2/61's GroupNorm
+     pass 1.06 -> 0.70 ms, still a third of the copy bandwidth: the normalisation is in double).
    An engine entry has a name, can_implement (which returns a reason when it refuses), how it plans
    its steps for the logical passes, and which workspace regions it adds. desc.engine forces one;
    describe prints the choice and each refusal.
