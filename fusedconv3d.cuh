@@ -675,6 +675,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    rel-L2 that way on a CPU emulation (1.6e-7 with the normalisation in double).
 
    Adding an elementwise op: a row in >>optable, its case in _fc3d_apply_ops (>>device-helpers),
+   its case in _fc3d_resolve_op and _fc3d_apply_unit_ops (>>engine-direct: the read-back passes
+   resolve per-channel ops once per unit, and an op kind they do not know resolves to nothing),
    its case in fusedconv3d_cpu.h, and a golden (tests/golden/make_goldens.py). A statistics op
    with a new grouping is a row whose columns describe it: planning, workspace, finalize and the
    direct engine follow from the columns. */
