@@ -1762,7 +1762,6 @@ typedef struct _fc3d_tc_plan {
 
 #define _FC3D_TC_BM 128
 #define _FC3D_TC_BK 32
-#define _FC3D_TC_NT 128 /* threads of a 4-warp CTA; TF32 and most HALF tiles run 8 warps (_fc3d_tc_cfg::NW) */
 #define _FC3D_TC_ST 3
 #define _FC3D_TC_SA (_FC3D_TC_BM + 8)
 #define _FC3D_TC_ROW_EPL 16  /* whole-row tiles: a lane walks up to 16 values of a row in the epilogue */
@@ -1901,6 +1900,12 @@ static __global__ void _fc3d_tc_prep(_fc3d_tc_kparams P, const T* __restrict__ w
 }
 
 /* ---------------------------------------------------------------- main kernel */
+/* Warps per CTA of a math mode and channel tile (why: _fc3d_tc_cfg::NW); the planner records it. */
+static __host__ __device__ constexpr int _fc3d_tc_warps(int math, int bn)
+{
+    return math == _FC3D_TC_3XTF32 || (math == _FC3D_TC_HALF && bn > 64) ? 4 : 8;
+}
+
 template <int BN, int MATH>
 struct _fc3d_tc_cfg {
     static constexpr int SB = BN + 8;
@@ -1918,7 +1923,7 @@ struct _fc3d_tc_cfg {
        (2 x 2, 64 rows each): 3xTF32's per-chunk accumulators need the registers that more warps would
        take, and HALF at BN = 128 is bound by shared-memory loads, which smaller warp tiles multiply
        (H100, conv alone: 8 warps took TF32 L2/61 from 2.62 to 2.46 ms and HALF from 2.59 to 2.86) */
-    static constexpr int NW = MATH == _FC3D_TC_3XTF32 || (MATH == _FC3D_TC_HALF && BN > 64) ? 4 : 8;
+    static constexpr int NW = _fc3d_tc_warps(MATH, BN);
     static constexpr int NT = 32 * NW;
     static constexpr int WM = _FC3D_TC_BM / (NW / 2); /* rows of a warp's tile */
     static constexpr int MI = WM / 16;                /* its 16-row MMA blocks */
@@ -2828,8 +2833,7 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
         const int tiles_gather = stat_op >= 0 && _fc3d_tc_gathers(p, stat_op);
         s = _fc3d_add_step(pr, _FC3D_STEP_TC_CONV, first, tiles_gather ? stat_op : -1);
         s->variant = tp->math;
-        s->block = tp->math == _FC3D_TC_3XTF32 || (tp->math == _FC3D_TC_HALF && tp->bn > 64) ? _FC3D_TC_NT
-                                                                                          : 2 * _FC3D_TC_NT;
+        s->block = 32 * _fc3d_tc_warps(tp->math, tp->bn);
         s->grid = (unsigned)tiles;
         s->arg[0] = store;
         s->arg[1] = ps->op_begin;

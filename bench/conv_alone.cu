@@ -8,28 +8,12 @@
 //                 and S1..S6 (small odd-sized cases, both layouts; default: the five workloads)
 //          MATHS  comma-separated: tf32,fp32,half (default all three)
 //          CHECK  1 (default): compare each output with the direct engine's FP32 output (relative L2)
-// Timing: CUDA events around fc3d_plan_run alone, one warm-up run, a 256 MiB buffer written before
-// every timed run (flushes the 50 MB L2). TFLOP/s = plan.flops / time. Inputs are uniform [-1, 1)
-// from a hash of the index; outputs are poisoned with NaN bytes before the checked run.
+// Timing: ex_time_ms of examples/example_common.h (CUDA events around fc3d_plan_run alone, a 256 MiB
+// buffer written before every timed run, median), after one warm-up run. TFLOP/s = plan.flops /
+// time. Inputs are uniform [-1, 1) from a hash of the index; outputs are poisoned with NaN bytes
+// before the checked run.
 // Prints one line per (workload, math): id, layout, math, median ms, TFLOP/s, rel-L2 against direct.
-#define FUSEDCONV3D_IMPLEMENTATION
-#include "fusedconv3d.cuh"
-
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <vector>
-
-#define CA_CHECK(call)                                                                             \
-    do {                                                                                           \
-        const cudaError_t e_ = (call);                                                             \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+#include "examples/example_common.h" /* both implementations, CUDA_OK, ex_conv, ex_run, ex_time_ms, ... */
 
 struct ca_case {
     const char* id;
@@ -74,13 +58,6 @@ int main(int argc, char** argv) {
         fprintf(stderr, "usage: %s [RUNS [IDS [MATHS [CHECK]]]]\n", argv[0]);
         return 2;
     }
-    const size_t flush_bytes = (size_t)256 << 20;
-    void* flush = nullptr;
-    CA_CHECK(cudaMalloc(&flush, flush_bytes));
-    cudaEvent_t e0, e1;
-    CA_CHECK(cudaEventCreate(&e0));
-    CA_CHECK(cudaEventCreate(&e1));
-    static const char* const math_names[3] = {"tf32", "fp32", "half"};
     static const fc3d_math math_modes[3] = {FC3D_MATH_TF32, FC3D_MATH_FP32, FC3D_MATH_HALF};
     int status = 0;
     void* ws = nullptr; /* the workspace of the plan being timed */
@@ -88,88 +65,56 @@ int main(int argc, char** argv) {
         if (!ca_listed(ids, c.id)) continue;
         fc3d_plan_desc d;
         memset(&d, 0, sizeof d);
-        d.conv.batch = c.n; d.conv.in_channels = c.cin; d.conv.out_channels = c.cout;
-        d.conv.in_size[0] = c.d; d.conv.in_size[1] = c.h; d.conv.in_size[2] = c.w;
-        for (int i = 0; i < 3; ++i) {
-            d.conv.kernel[i] = c.k; d.conv.stride[i] = c.s; d.conv.padding[i] = c.p; d.conv.dilation[i] = c.dil;
-        }
-        d.conv.bias = c.bias;
+        d.conv = ex_conv(c.n, c.cin, c.cout, c.d, c.h, c.w, c.k, c.s, c.p, c.dil, c.bias);
         d.layout = c.layout;
         d.engine = FC3D_ENGINE_DIRECT;
         d.math = FC3D_MATH_FP32;
-        fc3d_plan ref;
-        if (fc3d_plan_init(&ref, &d) != FC3D_SUCCESS) {
-            fprintf(stderr, "%s: %s\n", c.id, ref.message);
-            return 1;
-        }
+        const fc3d_plan ref = ex_plan(d);
         const size_t nx = (size_t)c.n * c.cin * c.d * c.h * c.w, nw = (size_t)c.cin * c.cout * c.k * c.k * c.k;
         const size_t ny = (size_t)ref.y_elements;
         float *x = nullptr, *w = nullptr, *b = nullptr, *y = nullptr, *yr = nullptr;
-        CA_CHECK(cudaMalloc(&x, nx * 4)); CA_CHECK(cudaMalloc(&w, nw * 4)); CA_CHECK(cudaMalloc(&b, c.cout * 4));
-        CA_CHECK(cudaMalloc(&y, ny * 4)); CA_CHECK(cudaMalloc(&yr, ny * 4));
+        CUDA_OK(cudaMalloc(&x, nx * 4)); CUDA_OK(cudaMalloc(&w, nw * 4)); CUDA_OK(cudaMalloc(&b, c.cout * 4));
+        CUDA_OK(cudaMalloc(&y, ny * 4)); CUDA_OK(cudaMalloc(&yr, ny * 4));
         ca_fill<<<1024, 256>>>(x, nx, 1);
         ca_fill<<<1024, 256>>>(w, nw, 2);
         ca_fill<<<1, 256>>>(b, c.cout, 3);
-        CA_CHECK(cudaGetLastError());
+        CUDA_OK(cudaGetLastError());
         fc3d_run_args a;
         memset(&a, 0, sizeof a);
         a.x = x; a.weight = w; a.bias = c.bias ? b : nullptr;
-        std::vector<float> hr, hy;
+        std::vector<double> hr;
         if (check) {
             a.y = yr;
-            if (fc3d_plan_run(&ref, &a, nullptr) != FC3D_SUCCESS) { fprintf(stderr, "%s: direct run failed\n", c.id); return 1; }
-            CA_CHECK(cudaDeviceSynchronize());
-            hr.resize(ny); hy.resize(ny);
-            CA_CHECK(cudaMemcpy(hr.data(), yr, ny * 4, cudaMemcpyDeviceToHost));
+            ex_run(ref, a);
+            hr = ex_download(yr, ny);
         }
         for (int mi = 0; mi < 3; ++mi) {
-            if (!ca_listed(maths, math_names[mi])) continue;
+            const char* mname = ex_math_name(math_modes[mi]);
+            if (!ca_listed(maths, mname)) continue;
             d.engine = FC3D_ENGINE_IMPLICIT_GEMM;
             d.math = math_modes[mi];
-            fc3d_plan p;
-            if (fc3d_plan_init(&p, &d) != FC3D_SUCCESS) { fprintf(stderr, "%s: %s\n", c.id, p.message); return 1; }
-            CA_CHECK(cudaFree(ws));
+            const fc3d_plan p = ex_plan(d);
+            CUDA_OK(cudaFree(ws));
             ws = nullptr;
-            if (p.workspace_bytes) CA_CHECK(cudaMalloc(&ws, p.workspace_bytes));
+            if (p.workspace_bytes) CUDA_OK(cudaMalloc(&ws, p.workspace_bytes));
             a.y = y; a.workspace = ws; a.workspace_bytes = p.workspace_bytes;
-            CA_CHECK(cudaMemset(y, 0xff, ny * 4)); /* NaN */
-            fc3d_message msg;
-            if (fc3d_plan_run(&p, &a, &msg) != FC3D_SUCCESS) { fprintf(stderr, "%s: %s\n", c.id, msg.text); return 1; }
-            CA_CHECK(cudaDeviceSynchronize());
+            CUDA_OK(cudaMemset(y, 0xff, ny * 4)); /* NaN */
+            ex_run(p, a); /* also the warm-up of the timed runs */
             double err = -1.0;
             if (check) {
-                CA_CHECK(cudaMemcpy(hy.data(), y, ny * 4, cudaMemcpyDeviceToHost));
-                double num = 0.0, den = 0.0;
-                for (size_t i = 0; i < ny; ++i) {
-                    const double dd = (double)hy[i] - hr[i];
-                    num += dd * dd; den += (double)hr[i] * hr[i];
-                }
-                err = std::isfinite(num) && den > 0.0 ? sqrt(num / den) : INFINITY;
-                const double bound = mi == 1 ? 1e-5 : 2e-3; /* FP32 (3xTF32); TF32 and HALF operands */
+                err = ex_rel_l2(ex_download(y, ny), hr);
+                const double bound = math_modes[mi] == FC3D_MATH_FP32 ? 1e-5 : 2e-3; /* 3xTF32; TF32/HALF operands */
                 if (!(err <= bound)) status = 1;
             }
-            std::vector<float> t;
-            for (int r = 0; r < runs; ++r) {
-                CA_CHECK(cudaMemsetAsync(flush, r & 0xff, flush_bytes));
-                CA_CHECK(cudaEventRecord(e0));
-                if (fc3d_plan_run(&p, &a, nullptr) != FC3D_SUCCESS) { fprintf(stderr, "%s: run failed\n", c.id); return 1; }
-                CA_CHECK(cudaEventRecord(e1));
-                CA_CHECK(cudaEventSynchronize(e1));
-                float ms = 0.f;
-                CA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
-                t.push_back(ms);
-            }
-            std::sort(t.begin(), t.end());
-            const float med = t[t.size() / 2];
+            const double med = ex_time_ms(p, a, runs);
             printf("%-6s %s %-5s %8.3f ms %7.1f TFLOP/s  rel-L2 vs direct %s%.2e\n", c.id,
-                   c.layout == FC3D_LAYOUT_NCDHW ? "ncdhw" : "ndhwc", math_names[mi], med, p.flops / med / 1e9,
+                   c.layout == FC3D_LAYOUT_NCDHW ? "ncdhw" : "ndhwc", mname, med, p.flops / med / 1e9,
                    check ? "" : "(unchecked) ", err);
         }
-        CA_CHECK(cudaFree(x)); CA_CHECK(cudaFree(w)); CA_CHECK(cudaFree(b));
-        CA_CHECK(cudaFree(y)); CA_CHECK(cudaFree(yr));
+        CUDA_OK(cudaFree(x)); CUDA_OK(cudaFree(w)); CUDA_OK(cudaFree(b));
+        CUDA_OK(cudaFree(y)); CUDA_OK(cudaFree(yr));
     }
-    CA_CHECK(cudaFree(ws));
-    CA_CHECK(cudaFree(flush));
+    CUDA_OK(cudaFree(ws));
     if (status) fprintf(stderr, "a checked output exceeded its bound (fp32 1e-5, tf32/half 2e-3)\n");
     return status;
 }

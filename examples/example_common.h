@@ -27,7 +27,7 @@
    failure or any CUDA or library error (its message is printed), 2 on a bad command line.
 
    The examples are one translation unit each, so this header carries both implementations: include
-   it from one .cu file only. */
+   it from one .cu file only. bench/conv_alone.cu uses its helpers without ex_main. */
 #ifndef FC3D_EXAMPLE_COMMON_H
 #define FC3D_EXAMPLE_COMMON_H
 
@@ -408,7 +408,8 @@ static const char* ex_math_name(fc3d_math m) {
     return m == FC3D_MATH_TF32 ? "tf32" : m == FC3D_MATH_HALF ? "half" : "fp32";
 }
 
-static int ex_main(int argc, char** argv, const char* id, const fc3d_plan_desc& reduced, fc3d_plan_desc full) {
+[[maybe_unused]] static int ex_main(int argc, char** argv, const char* id, const fc3d_plan_desc& reduced,
+                                    fc3d_plan_desc full) {
     const ex_options o = ex_parse(argc, argv);
     int dev = 0;
     cudaDeviceProp prop;
