@@ -1303,7 +1303,8 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_finalize_kernel(co
    (group, slot), the slot numbered row-major over the unit coordinates (n, c, d, row block) the
    group does not keep.
    Step arguments: arg[0] rows per unit, arg[1] units per plane, arg[2] units, arg[3] store,
-   arg[4] op_begin, arg[5] op_end, arg[6] one unit per warp (else per block);
+   arg[4] op_begin, arg[5] op_end, arg[6] one unit per warp (else per block), arg[7] streamed
+   (_fc3d_stream_pass_kernel: a read-back pass of (n, c)-fixed ops in NCDHW);
    variant = source * 4 + math. */
 #define _FC3D_UNIT_TARGET 4096   /* elements a unit aims for: work for a block, few partials */
 #define _FC3D_WARP_UNIT_MAX 1024 /* units this small go one per warp */
@@ -1417,10 +1418,25 @@ typedef struct _fc3d_unit_op {
     double m, s, w, b;    /* group mean and 1/std, channel weight and bias (NORMALIZE, SUB_MEAN) */
 } _fc3d_unit_op;
 
+/* Whether an op's parameters are fixed by (n, c): the per-channel elementwise ops by name (an op
+   kind added later takes the generic path until it is listed here and in _fc3d_resolve_op), and
+   statistics ops whose groups keep no spatial dim, with a per-channel affine. Shared by the kernels
+   and the planner (which picks the streamed read-back kernel with it). */
+static __host__ __device__ __forceinline__ bool _fc3d_nc_uniform(int kind, int stats, unsigned keep, unsigned flags,
+                                                                 int affine) {
+    switch (kind) {
+    case FC3D_OP_SCALE: case FC3D_OP_ADD_CHANNEL: case FC3D_OP_RELU: case FC3D_OP_GELU: case FC3D_OP_GELU_TANH:
+    case FC3D_OP_BATCHNORM_INFER:
+        return true;
+    default: break;
+    }
+    if (stats == _FC3D_ST_REDUCE) return true; /* never applied per element */
+    if (stats != _FC3D_ST_NORMALIZE && stats != _FC3D_ST_SUB_MEAN) return false;
+    if (keep & (_FC3D_K_D | _FC3D_K_H | _FC3D_K_W)) return false;
+    return stats == _FC3D_ST_SUB_MEAN || !(flags & FC3D_OP_AFFINE) || affine == _FC3D_AFF_CHANNEL;
+}
 static __device__ __forceinline__ bool _fc3d_op_nc_uniform(const _fc3d_dev_op& op) {
-    if (op.stats != _FC3D_ST_NORMALIZE && op.stats != _FC3D_ST_SUB_MEAN) return true;
-    if (op.keep & (_FC3D_K_D | _FC3D_K_H | _FC3D_K_W)) return false;
-    return op.stats == _FC3D_ST_SUB_MEAN || !(op.flags & FC3D_OP_AFFINE) || op.affine == _FC3D_AFF_CHANNEL;
+    return _fc3d_nc_uniform(op.kind, op.stats, op.keep, op.flags, op.affine);
 }
 
 static __device__ _fc3d_unit_op _fc3d_resolve_op(const _fc3d_dev_op& op, const int64_t ext[5], const int64_t co[5]) {
@@ -1458,29 +1474,30 @@ static __device__ _fc3d_unit_op _fc3d_resolve_op(const _fc3d_dev_op& op, const i
     return r;
 }
 
-static __device__ __forceinline__ float _fc3d_apply_unit_ops(const _fc3d_unit_op* R, int nops, float v) {
-    for (int i = 0; i < nops; i++) {
-        const _fc3d_unit_op& r = R[i];
-        switch (r.kind) {
-        case _FC3D_UOP_SCALE: v *= r.f0; break;
-        case _FC3D_UOP_ADD: v += r.f0; break;
-        case _FC3D_UOP_RELU: v = v < 0.0f ? 0.0f : v; break;
-        case _FC3D_UOP_GELU: v = 0.5f * v * (1.0f + erff(v * 0.70710678118654752f)); break;
-        case _FC3D_UOP_GELU_TANH: v = 0.5f * v * (1.0f + tanhf(0.79788456080286536f * (v + 0.044715f * v * v * v))); break;
-        case _FC3D_UOP_BN_INFER:
-            v = (v - r.f0) / r.f1;
-            if (r.affine) v = v * r.f2 + r.f3;
-            break;
-        case _FC3D_UOP_NORMALIZE: {
-            double t = ((double)v - r.m) * r.s;
-            if (r.affine) t = t * r.w + r.b;
-            v = (float)t;
-            break;
-        }
-        case _FC3D_UOP_SUB_MEAN: v = (float)((double)v - r.m); break;
-        default: break;
-        }
+static __device__ __forceinline__ float _fc3d_apply_unit_op(const _fc3d_unit_op& r, float v) {
+    switch (r.kind) {
+    case _FC3D_UOP_SCALE: v *= r.f0; break;
+    case _FC3D_UOP_ADD: v += r.f0; break;
+    case _FC3D_UOP_RELU: v = v < 0.0f ? 0.0f : v; break;
+    case _FC3D_UOP_GELU: v = 0.5f * v * (1.0f + erff(v * 0.70710678118654752f)); break;
+    case _FC3D_UOP_GELU_TANH: v = 0.5f * v * (1.0f + tanhf(0.79788456080286536f * (v + 0.044715f * v * v * v))); break;
+    case _FC3D_UOP_BN_INFER:
+        v = (v - r.f0) / r.f1;
+        if (r.affine) v = v * r.f2 + r.f3;
+        break;
+    case _FC3D_UOP_NORMALIZE: {
+        double t = ((double)v - r.m) * r.s;
+        if (r.affine) t = t * r.w + r.b;
+        v = (float)t;
+        break;
     }
+    case _FC3D_UOP_SUB_MEAN: v = (float)((double)v - r.m); break;
+    default: break;
+    }
+    return v;
+}
+static __device__ __forceinline__ float _fc3d_apply_unit_ops(const _fc3d_unit_op* R, int nops, float v) {
+    for (int i = 0; i < nops; i++) v = _fc3d_apply_unit_op(R[i], v);
     return v;
 }
 
@@ -1507,12 +1524,17 @@ static __device__ __forceinline__ double2 _fc3d_direct_unit(const _fc3d_direct_p
     const int64_t yi0 = _fc3d_y_index(g, n, c, d, h0, 0);
     const int64_t ystep = g.layout == FC3D_LAYOUT_NDHWC ? g.cout : 1;
     double2 part = make_double2(0.0, 0.0);
-    /* the ops, the store and the statistics of element e, whose value is v */
-    auto finish = [&](int64_t e, float v) {
-        const int ei = (int)e, hh = ei / W;
-        const int64_t co[5] = {n, c, d, h0 + hh, ei - hh * W};
+    /* the ops, the store and the statistics of element e, whose value is v; R: the unit's ops
+       resolved (below), else through the interpreter at e's coordinates */
+    auto finish = [&](int64_t e, float v, const _fc3d_unit_op* R) {
         const int64_t yi = yi0 + e * ystep;
-        v = _fc3d_apply_ops(P.chain, P.op_begin, P.op_end, v, ext, co);
+        if (R) {
+            v = _fc3d_apply_unit_ops(R, P.op_end - P.op_begin, v);
+        } else {
+            const int ei = (int)e, hh = ei / W;
+            const int64_t co[5] = {n, c, d, h0 + hh, ei - hh * W};
+            v = _fc3d_apply_ops(P.chain, P.op_begin, P.op_end, v, ext, co);
+        }
         if (P.store == FC3D_STORE_INTERMEDIATE) {
             P.inter[yi] = v;
         } else if (P.store == FC3D_STORE_Y) {
@@ -1527,7 +1549,7 @@ static __device__ __forceinline__ double2 _fc3d_direct_unit(const _fc3d_direct_p
     if constexpr (SOURCE == FC3D_SOURCE_CONV) {
         for (int64_t e = lane; e < nel; e += lanes) {
             const int ei = (int)e, hh = ei / W;
-            finish(e, _fc3d_conv_at<T, MATH>(P, n, c, d, h0 + hh, ei - hh * W));
+            finish(e, _fc3d_conv_at<T, MATH>(P, n, c, d, h0 + hh, ei - hh * W), nullptr);
         }
     } else {
         /* reading the intermediate back: _FC3D_READ_ILP loads in flight per thread before any op, or
@@ -1539,39 +1561,15 @@ static __device__ __forceinline__ double2 _fc3d_direct_unit(const _fc3d_direct_p
         const int nops = P.op_end - P.op_begin;
         bool uniform = true;
         for (int i = P.op_begin; i < P.op_end; i++) uniform = uniform && _fc3d_op_nc_uniform(P.chain.ops[i]);
+        const _fc3d_unit_op* R = nullptr;
         if (uniform) {
-            _fc3d_unit_op* R = rops[threadIdx.x / 32];
+            _fc3d_unit_op* Rw = rops[threadIdx.x / 32];
             const int l32 = threadIdx.x % 32;
             const int64_t co[5] = {n, c, d, h0, 0};
-            __syncwarp(); /* the warp's previous unit is done with R */
-            if (l32 < nops) R[l32] = _fc3d_resolve_op(P.chain.ops[P.op_begin + l32], ext, co);
+            __syncwarp(); /* the warp's previous unit is done with its ops */
+            if (l32 < nops) Rw[l32] = _fc3d_resolve_op(P.chain.ops[P.op_begin + l32], ext, co);
             __syncwarp();
-            for (int64_t e0 = lane; e0 < nel; e0 += (int64_t)_FC3D_READ_ILP * lanes) {
-                float v[_FC3D_READ_ILP];
-#pragma unroll
-                for (int j = 0; j < _FC3D_READ_ILP; j++) {
-                    const int64_t e = e0 + (int64_t)j * lanes;
-                    v[j] = e < nel ? P.inter[yi0 + e * ystep] : 0.0f;
-                }
-#pragma unroll
-                for (int j = 0; j < _FC3D_READ_ILP; j++) {
-                    const int64_t e = e0 + (int64_t)j * lanes;
-                    if (e >= nel) continue;
-                    const int64_t yi = yi0 + e * ystep;
-                    float w = _fc3d_apply_unit_ops(R, nops, v[j]);
-                    if (P.store == FC3D_STORE_INTERMEDIATE) {
-                        P.inter[yi] = w;
-                    } else if (P.store == FC3D_STORE_Y) {
-                        _fc3d_store(y, yi, w);
-                        w = _fc3d_round_to(w, y);
-                    }
-                    if (P.gather) {
-                        part.x += (double)w;
-                        part.y += (double)w * (double)w;
-                    }
-                }
-            }
-            return part;
+            R = Rw;
         }
         for (int64_t e0 = lane; e0 < nel; e0 += (int64_t)_FC3D_READ_ILP * lanes) {
             float v[_FC3D_READ_ILP];
@@ -1583,7 +1581,7 @@ static __device__ __forceinline__ double2 _fc3d_direct_unit(const _fc3d_direct_p
 #pragma unroll
             for (int j = 0; j < _FC3D_READ_ILP; j++) {
                 const int64_t e = e0 + (int64_t)j * lanes;
-                if (e < nel) finish(e, v[j]);
+                if (e < nel) finish(e, v[j], R);
             }
         }
     }
@@ -1625,6 +1623,129 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_direct_pass_kernel
     }
 }
 
+/* Streamed read-back passes: a pass that reads the intermediate back, stores, and whose ops are
+   all fixed by (n, c) (_fc3d_nc_uniform), in NCDHW, gathering nothing or statistics whose groups
+   keep no spatial dim. An (n, c) slab of D*H*W elements is contiguous there, so a block takes
+   _FC3D_STREAM_CHUNK consecutive elements of one slab with 16-byte loads, all of a thread's loads
+   in flight before it resolves the ops once for the block (the per-unit path of _fc3d_direct_unit
+   waits on the op parameters first and keeps only 4 scalar loads per thread in flight: a third of
+   the copy bandwidth). The ops run in the same order with the same arithmetic as that path. A
+   block's partial goes to slot (n, channel within group where the group does not keep them,
+   chunk), summed in a fixed order: reproducible. */
+#define _FC3D_STREAM_VEC 4 /* 16-byte loads in flight per thread */
+#define _FC3D_STREAM_CHUNK ((int64_t)_FC3D_THREADS * 4 * _FC3D_STREAM_VEC)
+
+template <typename T>
+static __device__ __forceinline__ void _fc3d_stream_store(const _fc3d_direct_params& P, int64_t i, float v) {
+    if (P.store == FC3D_STORE_INTERMEDIATE) P.inter[i] = v;
+    else _fc3d_store((T*)P.y, i, v);
+}
+
+template <typename T>
+static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_stream_pass_kernel(const _fc3d_direct_params P) {
+    __shared__ _fc3d_unit_op R[FC3D_MAX_OPS];
+    __shared__ double2 scratch[_FC3D_THREADS / 32];
+    const fc3d_geom_& g = P.g;
+    const int64_t ext[5] = {g.n, g.cout, g.d, g.h, g.w};
+    const int64_t slab = g.d * g.h * g.w;
+    const int64_t cps = (slab + _FC3D_STREAM_CHUNK - 1) / _FC3D_STREAM_CHUNK;
+    const int nops = P.op_end - P.op_begin;
+    const int tid = threadIdx.x;
+    float* out32 = P.store == FC3D_STORE_INTERMEDIATE ? P.inter : (sizeof(T) == 4 ? (float*)P.y : nullptr);
+    for (int64_t b = blockIdx.x; b < g.n * g.cout * cps; b += gridDim.x) {
+        const int64_t nc = b / cps, e0 = (b - nc * cps) * _FC3D_STREAM_CHUNK;
+        const int64_t len = slab - e0 < _FC3D_STREAM_CHUNK ? slab - e0 : _FC3D_STREAM_CHUNK;
+        const int64_t base = nc * slab + e0;
+        /* a scalar head up to a 16-byte boundary of the source, float4 in the middle, a scalar tail */
+        const int mis = (int)(((uintptr_t)(P.inter + base) >> 2) & 3);
+        const int64_t head = mis ? (4 - mis < len ? 4 - mis : len) : 0;
+        const int64_t nv = (len - head) >> 2, tail0 = head + 4 * nv;
+        const bool vstore = out32 && (((uintptr_t)(out32 + base + head)) & 15) == 0;
+        const float4* src = reinterpret_cast<const float4*>(P.inter + base + head);
+        float4 v[_FC3D_STREAM_VEC];
+#pragma unroll
+        for (int j = 0; j < _FC3D_STREAM_VEC; j++) {
+            const int64_t i = tid + (int64_t)j * _FC3D_THREADS;
+            v[j] = i < nv ? src[i] : make_float4(0.f, 0.f, 0.f, 0.f);
+        }
+        /* head and tail: at most 3 elements each, threads 0-2 and 3-5 */
+        const int64_t se = tid < 3 ? tid : tid - 3 + tail0;
+        const bool sok = tid < 3 ? tid < head : (tid < 6 && se < len);
+        float sv = sok ? P.inter[base + se] : 0.f;
+        __syncthreads(); /* the previous chunk is done with R */
+        if (tid < nops) {
+            const int64_t co[5] = {nc / g.cout, nc % g.cout, 0, 0, 0};
+            R[tid] = _fc3d_resolve_op(P.chain.ops[P.op_begin + tid], ext, co);
+        }
+        __syncthreads();
+        for (int i = 0; i < nops; i++) {
+            const _fc3d_unit_op r = R[i];
+#pragma unroll
+            for (int j = 0; j < _FC3D_STREAM_VEC; j++) {
+                v[j].x = _fc3d_apply_unit_op(r, v[j].x);
+                v[j].y = _fc3d_apply_unit_op(r, v[j].y);
+                v[j].z = _fc3d_apply_unit_op(r, v[j].z);
+                v[j].w = _fc3d_apply_unit_op(r, v[j].w);
+            }
+            sv = _fc3d_apply_unit_op(r, sv);
+        }
+#pragma unroll
+        for (int j = 0; j < _FC3D_STREAM_VEC; j++) {
+            const int64_t i = tid + (int64_t)j * _FC3D_THREADS;
+            if (i >= nv) continue;
+            const int64_t yi = base + head + 4 * i;
+            if (vstore) {
+                reinterpret_cast<float4*>(out32 + base + head)[i] = v[j];
+            } else {
+                _fc3d_stream_store<T>(P, yi, v[j].x);
+                _fc3d_stream_store<T>(P, yi + 1, v[j].y);
+                _fc3d_stream_store<T>(P, yi + 2, v[j].z);
+                _fc3d_stream_store<T>(P, yi + 3, v[j].w);
+            }
+        }
+        if (sok) _fc3d_stream_store<T>(P, base + se, sv);
+        if (!P.gather) continue;
+        /* statistics of what was stored, in the order the values were held */
+        double2 part = make_double2(0.0, 0.0);
+        auto add = [&](float w) {
+            if (P.store == FC3D_STORE_Y) w = _fc3d_round_to(w, (const T*)P.y);
+            part.x += (double)w;
+            part.y += (double)w * (double)w;
+        };
+#pragma unroll
+        for (int j = 0; j < _FC3D_STREAM_VEC; j++)
+            if (tid + (int64_t)j * _FC3D_THREADS < nv) { add(v[j].x); add(v[j].y); add(v[j].z); add(v[j].w); }
+        if (sok) add(sv);
+        part = _fc3d_block_sum(part, scratch);
+        if (tid == 0) {
+            const fc3d_stat_geom_& sg = P.sg;
+            const int64_t n = nc / g.cout, c = nc % g.cout;
+            int64_t grp = 0, slot = 0;
+            if (sg.keep & _FC3D_K_N) grp = n; else slot = n;
+            if (sg.keep & _FC3D_K_C) { grp = grp * (g.cout / sg.cpg) + c / sg.cpg; slot = slot * sg.cpg + c % sg.cpg; }
+            else slot = slot * g.cout + c;
+            P.partials[grp * sg.slots + slot * cps + (b - nc * cps)] = part;
+        }
+    }
+}
+
+/* Whether a read-back pass can be streamed (above): the planner's side of the same test. */
+static int _fc3d_stream_ok(const fc3d_plan_private_* pr, int source, int op_begin, int op_end, int store,
+                           int stat_op) {
+    int i;
+    if (source != FC3D_SOURCE_INTERMEDIATE || pr->geom.layout != FC3D_LAYOUT_NCDHW) return 0;
+    if (stat_op >= 0 && (pr->stat[stat_op].keep & (_FC3D_K_D | _FC3D_K_H | _FC3D_K_W))) return 0;
+    if (store != FC3D_STORE_Y && store != FC3D_STORE_INTERMEDIATE) return 0;
+    for (i = op_begin; i < op_end; i++) {
+        const fc3d_op* op = &pr->desc.ops[i];
+        const _fc3d_op_info* info = _fc3d_op_info_of(op);
+        if (!info || !_fc3d_nc_uniform(_fc3d_enum_int(&op->kind), info->stats, pr->stat[i].keep, op->flags,
+                                       info->affine))
+            return 0;
+    }
+    return 1;
+}
+
 static int _fc3d_direct_can_implement(const fc3d_plan* p, char* why, size_t n) {
     (void)p;
     if (why && n) why[0] = 0;
@@ -1652,19 +1773,26 @@ static void _fc3d_direct_add_pass(fc3d_plan* p, int pass, int source, int op_beg
     const fc3d_geom_* g = &pr->geom;
     int64_t rows, hu;
     fc3d_step_* s;
+    const int stream = _fc3d_stream_ok(pr, source, op_begin, op_end, store, stat_op);
+    const int64_t chunks = (g->d * g->h * g->w + _FC3D_STREAM_CHUNK - 1) / _FC3D_STREAM_CHUNK; /* per (n, c) */
     _fc3d_direct_units(p, &rows, &hu);
     if (stat_op >= 0) {
         fc3d_stat_geom_* sg = &pr->stat[stat_op];
-        /* slots: the unit coordinates (n, channel within group, d, row block) the group does not keep */
+        /* slots: the unit coordinates (n, channel within group, d, row block) the group does not keep;
+           streamed: (n, channel within group, chunk) */
         sg->slots = ((sg->keep & _FC3D_K_N) ? 1 : g->n) * ((sg->keep & _FC3D_K_C) ? sg->cpg : g->cout) *
-                    ((sg->keep & _FC3D_K_D) ? 1 : g->d) * ((sg->keep & _FC3D_K_H) ? 1 : hu);
+                    (stream ? chunks : ((sg->keep & _FC3D_K_D) ? 1 : g->d) * ((sg->keep & _FC3D_K_H) ? 1 : hu));
     }
     s = _fc3d_add_step(pr, _FC3D_STEP_DIRECT_PASS, pass, stat_op);
     s->variant = source * 4 + (source == FC3D_SOURCE_CONV ? _fc3d_enum_int(&p->desc.math) : FC3D_MATH_FP32);
     s->block = _FC3D_THREADS;
     s->arg[6] = rows * g->w <= _FC3D_WARP_UNIT_MAX; /* one unit per warp */
-    s->grid = _fc3d_grid(s->arg[6] ? (g->n * g->cout * g->d * hu + _FC3D_THREADS / 32 - 1) / (_FC3D_THREADS / 32)
-                                   : g->n * g->cout * g->d * hu);
+    s->arg[7] = stream;
+    if (stream)
+        s->grid = _fc3d_grid(g->n * g->cout * chunks);
+    else
+        s->grid = _fc3d_grid(s->arg[6] ? (g->n * g->cout * g->d * hu + _FC3D_THREADS / 32 - 1) / (_FC3D_THREADS / 32)
+                                       : g->n * g->cout * g->d * hu);
     s->arg[0] = rows;
     s->arg[1] = hu;
     s->arg[2] = g->n * g->cout * g->d * hu;
@@ -3201,6 +3329,8 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                     if (st->kind == _FC3D_STEP_TC_CONV)
                         _FC3D_PUT(" (ops [%d,%d)%s)", (int)st->arg[1], (int)st->arg[2],
                                   st->arg[3] ? ", whole-row tiles: row statistics in the epilogue" : "");
+                    if (st->kind == _FC3D_STEP_DIRECT_PASS && st->arg[7])
+                        _FC3D_PUT(" (streamed: ops fixed per (n, c), 16-byte loads)");
                     _FC3D_PUT("\n");
                 }
             if (!own)
@@ -3440,6 +3570,10 @@ static fc3d_result _fc3d_launch_direct_pass(const _fc3d_bound* b, const fc3d_ste
     P.inter = (float*)_fc3d_ws_at(pr, b->base, _FC3D_WS_INTERMEDIATE);
     if (!P.inter) P.inter = (float*)a->y; /* f32 y is its own intermediate */
     P.chain = b->chain;
+    if (s->arg[7]) {
+        _fc3d_stream_pass_kernel<T><<<s->grid, s->block, 0, b->stream>>>(P);
+        return _fc3d_launched(msg, "streamed read-back kernel");
+    }
 #define _FC3D_DIRECT(source, math) \
     case source * 4 + math: _fc3d_direct_pass_kernel<T, source, math><<<s->grid, s->block, 0, b->stream>>>(P); break;
     switch (s->variant) {

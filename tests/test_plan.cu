@@ -141,6 +141,53 @@ static void test_engine_refusals(void) {
     }
 }
 
+/* Read-back passes whose ops are fixed per (n, c) stream the NCDHW intermediate (16-byte loads, a
+   block per chunk of an (n, c) slab); NDHWC, and ops or statistics that vary along D, H or W, keep
+   the per-unit path. */
+static int streamed_steps(const fc3d_plan* p) {
+    int k = 0;
+    for (int i = 0; i < p->_private.num_steps; i++)
+        k += p->_private.steps[i].kind == _FC3D_STEP_DIRECT_PASS && p->_private.steps[i].arg[7];
+    return k;
+}
+static void test_streamed_read_back(void) {
+    char text[4096], name[96];
+    for (int e = FC3D_ENGINE_DIRECT; e <= FC3D_ENGINE_IMPLICIT_GEMM; e++) {
+        /* BatchNorm (train) then the spatial mean: both read-back passes stream, the first gathering
+           the per-(n, c) means into (n, c, chunk) slots */
+        fc3d_plan_desc d = base_desc();
+        fc3d_plan p;
+        d.engine = (fc3d_engine)e;
+        fc3d_result r = fc3d_plan_init(&p, &d);
+        fc3d_plan_describe(&p, text, sizeof text);
+        const int64_t chunks = (31 * 63 * 63 + 4095) / 4096;
+        snprintf(name, sizeof name, "steps.streamed_read_back.%s", fc3d_engine_name((fc3d_engine)e));
+        check(r == FC3D_SUCCESS && p.num_passes == 3 && streamed_steps(&p) == 2 && strstr(text, "streamed") &&
+                  p._private.stat[1].slots == chunks,
+              name, "result %d, %d streamed steps, slots %lld; describe:\n%s", (int)r, streamed_steps(&p),
+              (long long)p._private.stat[1].slots, text);
+        /* NDHWC: a slab is not contiguous */
+        d.layout = FC3D_LAYOUT_NDHWC;
+        r = fc3d_plan_init(&p, &d);
+        fc3d_plan_describe(&p, text, sizeof text);
+        snprintf(name, sizeof name, "steps.not_streamed_ndhwc.%s", fc3d_engine_name((fc3d_engine)e));
+        check(r == FC3D_SUCCESS && streamed_steps(&p) == 0 && !strstr(text, "streamed"), name,
+              "result %d, %d streamed steps", (int)r, streamed_steps(&p));
+        /* a LayerNorm over W: its groups keep D and H */
+        d = base_desc();
+        d.engine = (fc3d_engine)e;
+        d.ops[0].kind = FC3D_OP_LAYERNORM;
+        d.ops[0].flags = 0;
+        d.ops[0].norm_dims = 1;
+        d.ops[1].kind = FC3D_OP_RELU;
+        d.conv.in_size[2] = 80; /* W = 159: no whole-row tiles */
+        r = fc3d_plan_init(&p, &d);
+        snprintf(name, sizeof name, "steps.not_streamed_row_norm.%s", fc3d_engine_name((fc3d_engine)e));
+        check(r == FC3D_SUCCESS && p.num_passes == 2 && streamed_steps(&p) == 0, name, "result %d (%s), %d streamed",
+              (int)r, p.message, streamed_steps(&p));
+    }
+}
+
 static void test_validation(void) {
     fc3d_plan p;
     fc3d_plan_desc d0 = base_desc();
@@ -292,6 +339,7 @@ static void test_defaults_and_strings(void) {
           "engine.names", "auto \"%s\", direct \"%s\", COUNT_ \"%s\"", fc3d_engine_name(FC3D_ENGINE_AUTO),
           fc3d_engine_name(FC3D_ENGINE_DIRECT), fc3d_engine_name(FC3D_ENGINE_COUNT_));
     test_engine_refusals();
+    test_streamed_read_back();
 }
 
 typedef struct expect_plan {
