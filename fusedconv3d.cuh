@@ -654,7 +654,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    channel grouping. Groups are numbered row-major over the kept dims. A producer (a direct block,
    later a GEMM tile) writes (sum, sum of squares) partials in double to partials[group * slots +
    slot]; which slot is the producer's business, and the engine sets slots per group at plan time.
-   One generic finalize step (one warp per group) sums a group's slots in slot order, then writes
+   One generic finalize step (a warp per group, or a block where a group has thousands of slots)
+   sums a group's slots in a fixed order (strided per lane, then a fixed tree), then writes
    (mean, 1/std), updates running statistics, writes saved statistics, or writes the group means as
    y for a reduction - each from op-table columns and flags, not per-op code. No atomics anywhere:
    two runs are bitwise identical.
@@ -1112,6 +1113,7 @@ static fc3d_step_* _fc3d_add_step(fc3d_plan_private_* pr, int kind, int pass, in
 }
 
 #define _FC3D_THREADS 256
+#define _FC3D_FIN_BLOCK_SLOTS 2048 /* a finalize takes a block per group from this many slots */
 static unsigned _fc3d_grid(int64_t blocks) {
     return (unsigned)(blocks < 1 ? 1 : blocks < 0x7fffffff ? blocks : 0x7fffffff);
 }
@@ -1120,7 +1122,10 @@ static unsigned _fc3d_grid(int64_t blocks) {
 static void _fc3d_add_finalize(fc3d_plan_private_* pr, int pass, int i) {
     fc3d_step_* s = _fc3d_add_step(pr, _FC3D_STEP_FINALIZE, pass, i);
     s->block = _FC3D_THREADS;
-    s->grid = _fc3d_grid((pr->stat[i].groups + _FC3D_THREADS / 32 - 1) / (_FC3D_THREADS / 32));
+    if (pr->stat[i].slots >= _FC3D_FIN_BLOCK_SLOTS) /* a block per group (>>finalize) */
+        s->grid = _fc3d_grid(pr->stat[i].groups);
+    else
+        s->grid = _fc3d_grid((pr->stat[i].groups + _FC3D_THREADS / 32 - 1) / (_FC3D_THREADS / 32));
 }
 
 /* >>device-helpers -------------------------------------------------------------------------------
@@ -1236,7 +1241,7 @@ static __device__ double2 _fc3d_block_sum(double2 v, double2* scratch) {
 }
 
 /* >>finalize -------------------------------------------------------------------------------------
-   The generic statistics step: reduces each group's slots in slot order, for any producer. */
+   The generic statistics step: reduces each group's slots in a fixed order, for any producer. */
 typedef struct _fc3d_finalize_params {
     int stats;               /* the op's _FC3D_ST_* */
     unsigned flags;
@@ -1251,19 +1256,10 @@ typedef struct _fc3d_finalize_params {
     void* y;                 /* a reduction's output */
 } _fc3d_finalize_params;
 
+/* A group's statistics from the sum s of its slots: mean and 1/std for the pass that applies
+   them, the running and saved statistics, or a reduction's output. */
 template <typename T>
-static __device__ void _fc3d_finalize_group(const _fc3d_finalize_params& F, int64_t grp, int lane) {
-    double2 s = make_double2(0.0, 0.0);
-    const double2* part = F.partials + grp * F.sg.slots;
-    for (int64_t j = lane; j < F.sg.slots; j += 32) {
-        s.x += part[j].x;
-        s.y += part[j].y;
-    }
-    for (int m = 16; m > 0; m >>= 1) {
-        s.x += __shfl_xor_sync(0xffffffffu, s.x, m);
-        s.y += __shfl_xor_sync(0xffffffffu, s.y, m);
-    }
-    if (lane) return;
+static __device__ void _fc3d_finalize_tail(const _fc3d_finalize_params& F, int64_t grp, double2 s) {
     const double mean = s.x / F.sg.count;
     double var = s.y / F.sg.count - mean * mean;
     if (var < 0.0) var = 0.0; /* rounding can take a constant group's variance below zero */
@@ -1286,14 +1282,43 @@ static __device__ void _fc3d_finalize_group(const _fc3d_finalize_params& F, int6
     }
 }
 
-/* Every statistics group, one warp each (grid-stride, so any number of groups is covered). */
+/* The slots of a group, `lanes` threads from `lane` 0 each summing every lanes-th slot in order. */
+static __device__ __forceinline__ double2 _fc3d_finalize_sum(const _fc3d_finalize_params& F, int64_t grp, int lane,
+                                                            int lanes) {
+    double2 s = make_double2(0.0, 0.0);
+    const double2* part = F.partials + grp * F.sg.slots;
+    for (int64_t j = lane; j < F.sg.slots; j += lanes) {
+        s.x += part[j].x;
+        s.y += part[j].y;
+    }
+    return s;
+}
+
+/* Every statistics group: one warp each (grid-stride, so any number of groups is covered), or,
+   where a group has many slots (_FC3D_FIN_BLOCK_SLOTS: a few groups of thousands of tile
+   partials, e.g. a BatchNorm's channels; a warp each took 58 us for L2/15's 32 x 15424), one
+   block each. Both sum in a fixed order. */
 template <typename T>
 static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_finalize_kernel(const _fc3d_finalize_params F) {
+    if (F.sg.slots >= _FC3D_FIN_BLOCK_SLOTS) {
+        __shared__ double2 scratch[_FC3D_THREADS / 32];
+        for (int64_t grp = blockIdx.x; grp < F.sg.groups; grp += gridDim.x) {
+            const double2 s = _fc3d_block_sum(_fc3d_finalize_sum(F, grp, threadIdx.x, _FC3D_THREADS), scratch);
+            if (threadIdx.x == 0) _fc3d_finalize_tail<T>(F, grp, s);
+        }
+        return;
+    }
     const int lane = threadIdx.x % 32;
     const int64_t warps = (int64_t)gridDim.x * (_FC3D_THREADS / 32);
-    /* the loop bound is warp-uniform, so _fc3d_finalize_group's shuffles always see a whole warp */
-    for (int64_t grp = (int64_t)blockIdx.x * (_FC3D_THREADS / 32) + threadIdx.x / 32; grp < F.sg.groups; grp += warps)
-        _fc3d_finalize_group<T>(F, grp, lane);
+    /* the loop bound is warp-uniform, so the shuffles always see a whole warp */
+    for (int64_t grp = (int64_t)blockIdx.x * (_FC3D_THREADS / 32) + threadIdx.x / 32; grp < F.sg.groups; grp += warps) {
+        double2 s = _fc3d_finalize_sum(F, grp, lane, 32);
+        for (int m = 16; m > 0; m >>= 1) {
+            s.x += __shfl_xor_sync(0xffffffffu, s.x, m);
+            s.y += __shfl_xor_sync(0xffffffffu, s.y, m);
+        }
+        if (lane == 0) _fc3d_finalize_tail<T>(F, grp, s);
+    }
 }
 
 /* >>engine-direct --------------------------------------------------------------------------------
@@ -1822,9 +1847,18 @@ static void _fc3d_direct_workspace(fc3d_plan* p) { (void)p; /* the shared region
 
    Tiles: a CTA owns 128 positions of one phase of one sample x BN output channels of one group.
    Per dim, residues fall into two classes of equal Q (r < O mod s: Q = O/s + 1, else O/s), so all
-   phases of a class have the same tile count; tiles are numbered class by class, phase fastest,
-   which keeps the tile table at 8 entries for any stride and lets the phases of one output region
-   run side by side (their strided stores meet in L2).
+   phases of a class have the same tile count. Tiles are numbered level by level (a level: the
+   tiles of one index tl within their phase, i.e. about the same output region in every phase),
+   class by class within a level, phase fastest; from the level where a class with fewer tiles
+   runs out, the levels hold only the other classes (at most 8 segments of equal level size).
+   So the phases of one output region run side by side and their stride-s stores fill each
+   32-byte sector in L2 before it is written back. Numbered class by class instead, the first
+   store of a sector reached DRAM long before its other half (L1/77, ncu: 481 MB read and 960 MB
+   written for 34 MB of input and 571 MB of output; level by level 214 and 713), and all tiles
+   of a tap-less phase ran before any tile with taps. _FC3D_TC_LBLOCK levels form a block, class
+   by class inside it; conv alone, TF32, one H100 run, levels per block 1 / 16 / all: L1/77
+   0.895 / 0.916 / 1.079 ms, L2/15 0.409 / 0.409 / 0.426 (L2/34, L2/61, L2/77: one class, the
+   same order).
 
    Operands are staged in shared memory as [k][m] and [k][n] (m, n contiguous) with row strides
    = 8 (mod 32) words, so the 32 lanes of each fragment load hit 32 different banks. A is gathered
@@ -1862,9 +1896,13 @@ typedef struct _fc3d_tc_geom {
 typedef struct _fc3d_tc_kparams {
     int64_t n, cin, cout, cin_g, cout_g, cout_pad;
     int64_t idhw, odhw;
-    int64_t prefix[9];     /* tiles before class c, within one sample */
     int64_t cls_nres[8];   /* phases in class c */
-    int64_t cls_tpp[8];    /* tiles per phase of class c */
+    int64_t cls_tpp[8];    /* tiles per phase of class c (0 where the class has no phase) */
+    int64_t seg_start[9];  /* levels: tiles before segment j (nseg segments, then the total) */
+    int64_t seg_size[8];   /* tiles per level in segment j */
+    int seg_lvl0[8];       /* its first level */
+    int nseg;
+    int lblock;            /* levels per block: class-major inside a block (section note) */
     int cls_cnt[8][3], cls_base[8][3], cls_q[8][3];
     int in[3], out[3], k[3], s[3], p[3], dl[3];
     int groups, ntn, layout, store, stats;
@@ -1888,6 +1926,9 @@ typedef struct _fc3d_tc_plan {
     int ok;
 } _fc3d_tc_plan;
 
+#ifndef _FC3D_TC_LBLOCK
+#define _FC3D_TC_LBLOCK 1 /* levels per block of the tile order: 1 measured fastest (section note) */
+#endif
 #define _FC3D_TC_BM 128
 #define _FC3D_TC_BK 32
 #define _FC3D_TC_ST 3
@@ -1992,6 +2033,31 @@ static __host__ __device__ inline void _fc3d_tc_dim_taps(int r, int k, int s, in
     }
 }
 
+/* Tile t of a sample in level-major order (section note): its class, its index tl within its
+   phase, and its phase within the class. */
+static __host__ __device__ __forceinline__ void _fc3d_tc_tile_of(const _fc3d_tc_kparams& P, int64_t t, int* cls,
+                                                                 int* tl, int* ph)
+{
+    int sg = 0;
+    while (sg < P.nseg - 1 && t >= P.seg_start[sg + 1]) ++sg;
+    const int64_t off = t - P.seg_start[sg];
+    const int64_t bt = (int64_t)P.lblock * P.seg_size[sg]; /* tiles of a full block */
+    const int64_t b = off / bt;
+    const int lvl = P.seg_lvl0[sg] + (int)(b * P.lblock); /* the block's first level */
+    const int64_t nl_seg = (P.seg_start[sg + 1] - P.seg_start[sg]) / P.seg_size[sg];
+    const int nl = (int)(nl_seg - b * P.lblock < P.lblock ? nl_seg - b * P.lblock : P.lblock);
+    int64_t o = off - b * bt;
+    int c = 0;
+    for (; c < 7; ++c) {
+        if (P.cls_tpp[c] <= lvl) continue;
+        if (o < nl * P.cls_nres[c]) break;
+        o -= nl * P.cls_nres[c];
+    }
+    *cls = c;
+    *tl = lvl + (int)(o / P.cls_nres[c]);
+    *ph = (int)(o % P.cls_nres[c]);
+}
+
 /* ---------------------------------------------------------------- weight re-layout */
 template <typename T, int MATH, int RND>
 static __global__ void _fc3d_tc_prep(_fc3d_tc_kparams P, const T* __restrict__ w, float* __restrict__ ws)
@@ -2091,14 +2157,14 @@ static __device__ __forceinline__ void _fc3d_tc_stage_row(float* Cs, int CS, con
 
 /* The epilogue of whole-row tiles. The W phases' accumulators are staged as whole output rows
    ([channel][row][ow], a channel stride of L mod 32 so that the groups of a warp hit distinct
-   banks). A row is then walked in shared memory by a group of L lanes, L the least power of two
+   banks). A row is then read into the registers of a group of L lanes, L the least power of two
    with L * _FC3D_TC_ROW_EPL >= W (W = 64: 4 lanes of 16 values, 8 rows per warp at once), lane s of
-   the group taking ow = s + L e. Each group owns channels and walks all rows of the tile for them:
-   the ops before a row op, the row's mean and variance (double, the lanes combined by a fixed
-   butterfly), the normalisation, the ops after it, the one store (NCDHW: L consecutive floats per
-   group and instruction) and the statistics partial of the step, the group's lanes combined by
-   the same butterfly. NDHWC writes the rows back to shared memory and stores them along the
-   channels. Every order is fixed: reproducible. */
+   the group holding ow = s + L e. Each group owns channels and walks all rows of the tile for them:
+   the ops before a row op, the row's mean and variance (apply_row_regs: the lanes combined by a
+   fixed butterfly), the normalisation, the ops after it, the one store (NCDHW: L consecutive
+   floats per group and instruction) and the statistics partial of the step, the group's lanes
+   combined by the same butterfly. NDHWC writes the rows back to shared memory and stores them
+   along the channels. Every order is fixed: reproducible. */
 template <typename T, int BN, int MATH, int A0, typename Epi>
 static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kparams& P, const T* __restrict__ bias,
                                                              T* __restrict__ y, const Epi& epi,
@@ -2144,21 +2210,28 @@ static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kpar
             const int row = row0 + rr, qd = row / Q1, qh = row - qd * Q1;
             const int64_t od = (int64_t)P.s[0] * qd + r0, oh = (int64_t)P.s[1] * qh + r1;
             float* vr = Cs + cl * CS + rr * wout;
-            const float rest = epi.apply_row_group(vr, bv, wout, sub, L, n, cg, od, oh);
+            float v[_FC3D_TC_ROW_EPL];
+#pragma unroll
+            for (int e = 0; e < _FC3D_TC_ROW_EPL; ++e) {
+                const int ow = sub + L * e;
+                v[e] = ow < wout ? vr[ow] + bv : 0.f;
+            }
+            epi.apply_row_regs(v, wout, sub, L, grp * L, n, cg, od, oh);
             const int64_t yrow = ((n * P.cout + cg) * P.out[0] + od) * HW + oh * wout;
-#pragma unroll 4
-            for (int ow = sub; ow < wout; ow += L) {
-                const float v = vr[ow] + rest;
-                float o = v;
+#pragma unroll
+            for (int e = 0; e < _FC3D_TC_ROW_EPL; ++e) {
+                const int ow = sub + L * e;
+                if (ow >= wout) continue;
+                float o = v[e];
                 if (P.store && !P.out_f32) o = _fc3d_tc_tof(_fc3d_tc_fromf<T>(o)); /* statistics of the stored value */
                 if (P.stats && act) {
                     ps += (double)o;
                     pss += (double)o * (double)o;
                 }
                 if (!P.store || !act) continue;
-                if (P.layout != 1) vr[ow] = v; /* NDHWC: stored along the channels below */
-                else if (P.out_f32) reinterpret_cast<float*>(y)[yrow + ow] = v;
-                else y[yrow + ow] = _fc3d_tc_fromf<T>(v);
+                if (P.layout != 1) vr[ow] = v[e]; /* NDHWC: stored along the channels below */
+                else if (P.out_f32) reinterpret_cast<float*>(y)[yrow + ow] = v[e];
+                else y[yrow + ow] = _fc3d_tc_fromf<T>(v[e]);
             }
         }
         if (P.stats) { /* the channel's partial: the group's lanes combined by a fixed butterfly */
@@ -2210,12 +2283,8 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
     int r[3], Q[3], m0, mcount;
     int row0 = 0, nrows = 0, nph = 1; /* whole-row tiles: the tile's first row, its rows, W phases */
     if (!ROW) {
-        int cls = 0;
-        while (cls < 7 && tile >= P.prefix[cls + 1]) ++cls;
-        const int local = (int)(tile - P.prefix[cls]);
-        const int nres = (int)P.cls_nres[cls];
-        const int tl = local / nres;
-        int ph = local - tl * nres;
+        int cls, tl, ph;
+        _fc3d_tc_tile_of(P, tile, &cls, &tl, &ph);
         const int cw = P.cls_cnt[cls][2], ch = P.cls_cnt[cls][1];
         r[2] = P.cls_base[cls][2] + ph % cw; ph /= cw;
         r[1] = P.cls_base[cls][1] + ph % ch;
@@ -2789,15 +2858,36 @@ static int _fc3d_tc_plan_init(_fc3d_tc_plan* pl, const _fc3d_tc_geom* g, int mat
             nres *= cnt; mp *= q;
         }
         if (mp > 0x7fffffffLL - _FC3D_TC_BM) return 5;
-        const int64_t tpp = mp > 0 ? (mp + _FC3D_TC_BM - 1) / _FC3D_TC_BM : 0;
-        P.prefix[c] = tot;
+        const int64_t tpp = mp > 0 && nres > 0 ? (mp + _FC3D_TC_BM - 1) / _FC3D_TC_BM : 0;
         P.cls_nres[c] = nres > 0 ? nres : 1;
         P.cls_tpp[c] = tpp;
         tot += nres * tpp;
     }
-    P.prefix[8] = tot;
     pl->tiles_per_sample = tot;
     if (tot <= 0 || tot > 0x7fffffffLL) return 5;
+    /* levels (section note): a segment per distinct tile count, ascending */
+    {
+        int64_t lvl = 0, start = 0;
+        P.nseg = 0;
+        for (;;) {
+            int64_t next = 0, size = 0;
+            for (int c = 0; c < 8; ++c)
+                if (P.cls_tpp[c] > lvl) {
+                    size += P.cls_nres[c];
+                    if (!next || P.cls_tpp[c] < next) next = P.cls_tpp[c];
+                }
+            if (!size) break;
+            P.seg_start[P.nseg] = start;
+            P.seg_size[P.nseg] = size;
+            P.seg_lvl0[P.nseg] = (int)lvl;
+            ++P.nseg;
+            start += (next - lvl) * size;
+            lvl = next;
+        }
+        P.seg_start[P.nseg] = start;
+        if (start != tot) return 5; /* the levels cover every tile once */
+        P.lblock = _FC3D_TC_LBLOCK;
+    }
     /* whole-row tiles: every W phase of a row in one tile (at most 2 of them: their accumulators
        are registers), W <= _FC3D_TC_ROW_WMAX */
     P.row_ok = 0;
@@ -3000,59 +3090,73 @@ typedef struct _fc3d_tc_epi {
         const int64_t co[5] = {n, c, od, oh, ow};
         return _fc3d_apply_ops(chain, op_begin, op_end, v, ext, co);
     }
-    /* The ops on one output row of wout values in shared memory, vr[ow], walked by a group of L
-       lanes (L a power of two), lane s of the group taking ow = s + L e; add (the bias) is added
-       on the first read. A row op's mean and variance are the row's, in double, the group's lanes
-       combined by a fixed butterfly (every lane gets the same bits), and it is applied in double as
-       _fc3d_apply_ops does. The row is left in vr; returns what is still to be added to it (the
-       bias when no op ran). Each lane touches only its own positions: no barrier. */
-    __device__ float apply_row_group(float* vr, float add, int wout, int sub, int L, int64_t n, int64_t c,
-                                     int64_t od, int64_t oh) const {
+    /* The ops on one output row of wout values held in registers by a group of L lanes (L a power
+       of two, L * _FC3D_TC_ROW_EPL >= wout), lane s of the group holding ow = s + L e in v[e]; the
+       group's first lane is `leader`. A row op's mean comes from sums shifted by the row's first
+       value (float per lane, double across the group's lanes by a fixed butterfly, so every lane
+       gets the same bits): exact to the inputs' own rounding however far the mean is from zero.
+       It is kept as a float pair hi + lo and each value centred as (v - hi) - lo, the variance
+       summed from the centred values, the op applied in float (a few ulp of the result; the direct
+       engine's double path and this agree to ~1e-7 relative). Row ops keep N, C, D and H, so a
+       normalized-dims affine runs over W (index ow). Every lane of the warp calls it (shuffles).
+       In shared memory with double arithmetic per element this epilogue took L2/34's GEMM step
+       from 3.2 to 6.2 ms (ncu). */
+    __device__ void apply_row_regs(float (&v)[_FC3D_TC_ROW_EPL], int wout, int sub, int L, int leader, int64_t n,
+                                   int64_t c, int64_t od, int64_t oh) const {
+        constexpr int E = _FC3D_TC_ROW_EPL;
         int b = op_begin;
         while (b < op_end) {
             int ri = b;
             while (ri < op_end && !((rowops >> ri) & 1u)) ++ri;
-            double sm = 0.0;
-#pragma unroll 4
-            for (int ow = sub; ow < wout; ow += L) {
-                float v = vr[ow] + add;
-                if (b < ri) {
-                    const int64_t co[5] = {n, c, od, oh, ow};
-                    v = _fc3d_apply_ops(chain, b, ri, v, ext, co);
+            if (b < ri) {
+#pragma unroll
+                for (int e = 0; e < E; ++e) {
+                    const int ow = sub + L * e;
+                    if (ow < wout) {
+                        const int64_t co[5] = {n, c, od, oh, ow};
+                        v[e] = _fc3d_apply_ops(chain, b, ri, v[e], ext, co);
+                    }
                 }
-                vr[ow] = v;
-                sm += (double)v;
             }
-            add = 0.f;
             if (ri == op_end) break;
-            for (int m = L >> 1; m > 0; m >>= 1) sm += __shfl_xor_sync(0xffffffffu, sm, m);
-            const double mean = sm / wout;
-            double sq = 0.0;
-#pragma unroll 4
-            for (int ow = sub; ow < wout; ow += L) {
-                const double d = (double)vr[ow] - mean;
-                sq += d * d;
-            }
-            for (int m = L >> 1; m > 0; m >>= 1) sq += __shfl_xor_sync(0xffffffffu, sq, m);
+            const float shift = __shfl_sync(0xffffffffu, v[0], leader);
+            float s = 0.f;
+#pragma unroll
+            for (int e = 0; e < E; ++e)
+                if (sub + L * e < wout) s += v[e] - shift;
+            double sd = s;
+            for (int m = L >> 1; m > 0; m >>= 1) sd += __shfl_xor_sync(0xffffffffu, sd, m);
+            const double mean = (double)shift + sd / wout;
+            const float mh = (float)mean, ml = (float)(mean - (double)mh);
             const _fc3d_dev_op& op = chain.ops[ri];
-            const double is = 1.0 / sqrt(sq / wout + (double)op.eps);
-#pragma unroll 4
-            for (int ow = sub; ow < wout; ow += L) {
-                if (op.stats == _FC3D_ST_SUB_MEAN) {
-                    vr[ow] = (float)((double)vr[ow] - mean);
-                    continue;
-                }
-                double tv = ((double)vr[ow] - mean) * is;
-                if (op.flags & FC3D_OP_AFFINE) {
-                    const int64_t co[5] = {n, c, od, oh, ow};
-                    const int64_t a = op.affine == _FC3D_AFF_CHANNEL ? c : _fc3d_position_in(op.keep, ext, co);
-                    tv = tv * (double)op.weight[a] + (double)op.bias[a];
-                }
-                vr[ow] = (float)tv;
-            }
             b = ri + 1;
+            if (op.stats == _FC3D_ST_SUB_MEAN) {
+#pragma unroll
+                for (int e = 0; e < E; ++e)
+                    if (sub + L * e < wout) v[e] = (v[e] - mh) - ml;
+                continue;
+            }
+            float q = 0.f;
+#pragma unroll
+            for (int e = 0; e < E; ++e)
+                if (sub + L * e < wout) {
+                    const float d = (v[e] - mh) - ml;
+                    q += d * d;
+                }
+            double qd = q;
+            for (int m = L >> 1; m > 0; m >>= 1) qd += __shfl_xor_sync(0xffffffffu, qd, m);
+            const float is = (float)(1.0 / sqrt(qd / wout + (double)op.eps));
+            const bool aff = (op.flags & FC3D_OP_AFFINE) != 0, per_c = op.affine == _FC3D_AFF_CHANNEL;
+            const float cw = aff && per_c ? op.weight[c] : 1.f, cb = aff && per_c ? op.bias[c] : 0.f;
+#pragma unroll
+            for (int e = 0; e < E; ++e) {
+                const int ow = sub + L * e;
+                if (ow >= wout) continue;
+                float t = ((v[e] - mh) - ml) * is;
+                if (aff) t = per_c ? t * cw + cb : t * op.weight[ow] + op.bias[ow];
+                v[e] = t;
+            }
         }
-        return add;
     }
     __device__ void partial(int64_t n, int64_t c, int64_t tile, int64_t tiles, double sum, double sumsq) const {
         const int keep_n = (sg.keep & _FC3D_K_N) != 0, keep_c = (sg.keep & _FC3D_K_C) != 0;

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#include <vector>
 
 /* Out-of-range enum values are written as an int through memcpy: casting an int outside an
    enum's range of values to the enum type is itself undefined in C++, and the library must refuse
@@ -188,6 +189,65 @@ static void test_streamed_read_back(void) {
     }
 }
 
+/* The implicit-GEMM tile order (>>engine-implicit-gemm): over random geometries and level
+   blocks every (class, phase, tile index) is numbered exactly once, in the order segment, block
+   of levels, class, level, phase. */
+static void test_tile_order(void) {
+    uint64_t st = 0x2545f4914f6cdd1dull;
+    int bad = 0, cases = 0, multi = 0;
+    char why[200] = "";
+    for (int k = 0; k < 400 && !bad; k++) {
+        _fc3d_tc_geom g;
+        memset(&g, 0, sizeof g);
+        st = st * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t r = st >> 11;
+        auto draw = [&](int lo, int hi) { const int v = lo + (int)(r % (uint64_t)(hi - lo + 1)); r /= (uint64_t)(hi - lo + 1); return v; };
+        g.n = 1; g.cin = g.cout = 4; g.groups = 1; g.layout = 1;
+        int64_t I[3], O[3];
+        for (int d = 0; d < 3; d++) {
+            g.k[d] = draw(1, 5); g.s[d] = draw(1, 4); g.p[d] = draw(0, 2); g.dl[d] = draw(1, 3);
+            I[d] = d == 2 ? draw(1, 40) : draw(1, 12);
+            const int op = draw(0, g.s[d] - 1);
+            O[d] = (I[d] - 1) * g.s[d] - 2 * g.p[d] + g.dl[d] * (g.k[d] - 1) + op + 1;
+        }
+        if (O[0] <= 0 || O[1] <= 0 || O[2] <= 0) continue;
+        g.di = I[0]; g.hi = I[1]; g.wi = I[2]; g.d = O[0]; g.h = O[1]; g.w = O[2];
+        _fc3d_tc_plan pl;
+        if (_fc3d_tc_plan_init(&pl, &g, 0, 0)) continue;
+        pl.kp.lblock = k % 3 == 0 ? pl.kp.lblock : k % 3 == 1 ? 3 : 1000; /* the chosen, a small and a huge block */
+        const _fc3d_tc_kparams& P = pl.kp;
+        cases++;
+        multi += P.nseg > 1;
+        /* expected: for each class with phases, tpp[c] tiles per phase */
+        int64_t want = 0;
+        for (int c = 0; c < 8; c++) want += P.cls_tpp[c] * (P.cls_tpp[c] ? P.cls_nres[c] : 0);
+        if (want != pl.tiles_per_sample) { snprintf(why, sizeof why, "case %d: %lld tiles, want %lld", k, (long long)pl.tiles_per_sample, (long long)want); bad = 1; break; }
+        std::vector<char> seen((size_t)want, 0);
+        long long pkey = -1;
+        for (int64_t t = 0; t < want && !bad; t++) {
+            int c, tl, ph;
+            _fc3d_tc_tile_of(P, t, &c, &tl, &ph);
+            if (c < 0 || c > 7 || tl < 0 || tl >= P.cls_tpp[c] || ph < 0 || ph >= P.cls_nres[c]) {
+                snprintf(why, sizeof why, "case %d tile %lld: class %d level %d phase %d out of range", k, (long long)t, c, tl, ph);
+                bad = 1;
+                break;
+            }
+            int64_t idx = 0; /* a unique number for (c, tl, ph) */
+            for (int cc = 0; cc < c; cc++) idx += P.cls_tpp[cc] * (P.cls_tpp[cc] ? P.cls_nres[cc] : 0);
+            idx += (int64_t)tl * P.cls_nres[c] + ph;
+            if (seen[(size_t)idx]++) { snprintf(why, sizeof why, "case %d tile %lld: numbered twice", k, (long long)t); bad = 1; }
+            /* the order: segment, block of lblock levels, class, level, phase */
+            int sgi = 0;
+            while (sgi < P.nseg - 1 && tl >= P.seg_lvl0[sgi + 1]) sgi++;
+            const long long key = ((((long long)sgi * 4096 + (tl - P.seg_lvl0[sgi]) / P.lblock) * 8 + c) * 4096 + tl) * 4096 + ph;
+            if (key <= pkey) { snprintf(why, sizeof why, "case %d tile %lld: out of order", k, (long long)t); bad = 1; }
+            pkey = key;
+        }
+    }
+    check(!bad && cases >= 100 && multi >= 20, "implicit_gemm.tile_order", "%d geometries, %d with several segments%s%s",
+          cases, multi, bad ? ": " : "", why);
+}
+
 static void test_validation(void) {
     fc3d_plan p;
     fc3d_plan_desc d0 = base_desc();
@@ -340,6 +400,7 @@ static void test_defaults_and_strings(void) {
           fc3d_engine_name(FC3D_ENGINE_DIRECT), fc3d_engine_name(FC3D_ENGINE_COUNT_));
     test_engine_refusals();
     test_streamed_read_back();
+    test_tile_order();
 }
 
 typedef struct expect_plan {
