@@ -607,27 +607,35 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      accumulators need the registers, and for HALF at 128 channels, which is bound by shared-memory
      fragment loads (8 warps measured 2.59 -> 2.86 ms there; for TF32 they took L2/61 from 2.62 to
      2.38 ms and L2/15 from 0.69 to 0.56: two warps per scheduler did not hide the MMA and
-     fragment-load latencies). Measured (H100, f32 NCDHW, TF32, convolution alone, `make bench`
-     in bench/RESULTS.md): 0.47 / 5.9 / 2.6 / 2.3 / 1.1 ms on L2/15 / L2/77 / L2/34 / L2/61 /
-     L1/77 against cuDNN's 0.77 / 4.9 / 2.5 / 2.8 / 2.0 (92-99 useful TFLOP/s on the two large
-     ones); FP32 math (3xTF32) costs 1.3x (L1/77) to 2.5x (L2/77, 37 TFLOP/s). It is still
+     fragment-load latencies). Tiles run level by level (the same output region of every phase
+     side by side): stride-s stores meet in L2 (L1/77 1.08 -> 0.90 ms, a third of its DRAM
+     traffic gone). Measured (H100, f32 NCDHW, TF32, convolution alone, `make bench` in
+     bench/RESULTS.md): 0.43 / 5.7 / 2.6 / 2.4 / 0.9-1.0 ms on L2/15 / L2/77 / L2/34 / L2/61 /
+     L1/77 against cuDNN's 0.79 / 4.9 / 2.5 / 2.8 / 2.0 (93-97 useful TFLOP/s on the two large
+     ones); FP32 math (3xTF32) costs 1.5x (L1/77) to 2.5x (L2/77, 38 TFLOP/s). It is still
      latency- and issue-bound (ncu, L2/61 TF32: tensor pipe 34 %, 0.76 of 3.96 warps eligible per
      scheduler, DRAM 4 %, top stalls wait, short scoreboard, barrier; about 8 instructions per MMA:
      fragment LDS, the two instructions cvt.rna compiles to, the 4-byte gather). Measured and not
      kept: a haloed input block in shared memory (slower on all five), 16-byte fragment loads from
      a permuted layout (no faster for TF32: a warp's scalar LDS is one wavefront, so the shared
      traffic was the same), whole-row tiles for every pass with two W phases (L2/15 1.5x slower).
-     L2/34 on whole-row tiles: its epilogue (LayerNorm statistics and normalisation in double, erf
-     GELU) costs about as much as the GEMM: one warp per row measured 11.9 ms, one thread per row
-     8.4, a group of 4 lanes per row of 64 7.9, and 5.3 with 8 warps.
+     L2/34 on whole-row tiles: its epilogue (LayerNorm statistics and normalisation, erf GELU)
+     costs about as much as the GEMM: one warp per row measured 11.9 ms, one thread per row 8.4, a
+     group of 4 lanes per row of 64 7.9, 5.3 with 8 warps, 4.9 with the row in registers and the
+     normalisation in float (ncu: still ~2.3 G instructions against ~1 G for the convolution
+     alone; the ops after the row op go through the op interpreter per element).
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
      three math modes) and is the GPU reference and the fallback. It reaches 0.6 to 3 TFLOP/s on
      the five reference workloads (bench/RESULTS.md): 5x to 65x slower than PyTorch. Its passes
-     that read the intermediate back also serve the implicit-GEMM engine's chains; they resolve
-     the ops fixed by a unit's (n, c) once per unit instead of per element (L2/61's GroupNorm
-     pass 1.06 -> 0.70 ms, still a third of the copy bandwidth: the normalisation is in double).
+     that read the intermediate back also serve the implicit-GEMM engine's chains. Where every op
+     of such a pass is fixed by (n, c) and the layout is NCDHW, the pass streams each (n, c) slab
+     with 16-byte loads, the ops resolved once per 4096-element block (_fc3d_stream_pass_kernel;
+     statistics that keep no spatial dim are gathered per block): L2/61's GroupNorm pass 0.70 ->
+     0.23 ms, about the copy bandwidth (2.8 TB/s); L2/15's two passes 0.36 + 0.33 -> 0.21 + 0.18.
+     Other read-back passes resolve such ops once per unit of rows (1.06 -> 0.70 ms before the
+     streamed kernel, a third of the copy bandwidth).
    An engine entry has a name, can_implement (which returns a reason when it refuses), how it plans
    its steps for the logical passes, and which workspace regions it adds. desc.engine forces one;
    describe prints the choice and each refusal.
