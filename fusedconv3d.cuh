@@ -1507,27 +1507,47 @@ static __device__ _fc3d_unit_op _fc3d_resolve_op(const _fc3d_dev_op& op, const i
     return r;
 }
 
-static __device__ __forceinline__ float _fc3d_apply_unit_op(const _fc3d_unit_op& r, float v) {
-    switch (r.kind) {
-    case _FC3D_UOP_SCALE: v *= r.f0; break;
-    case _FC3D_UOP_ADD: v += r.f0; break;
-    case _FC3D_UOP_RELU: v = v < 0.0f ? 0.0f : v; break;
-    case _FC3D_UOP_GELU: v = 0.5f * v * (1.0f + erff(v * 0.70710678118654752f)); break;
-    case _FC3D_UOP_GELU_TANH: v = 0.5f * v * (1.0f + tanhf(0.79788456080286536f * (v + 0.044715f * v * v * v))); break;
-    case _FC3D_UOP_BN_INFER:
+/* A resolved op of kind K on one value: the arithmetic of _fc3d_apply_ops, in the same order. */
+template <int K>
+static __device__ __forceinline__ float _fc3d_uop(const _fc3d_unit_op& r, float v) {
+    if (K == _FC3D_UOP_SCALE) return v * r.f0;
+    if (K == _FC3D_UOP_ADD) return v + r.f0;
+    if (K == _FC3D_UOP_RELU) return v < 0.0f ? 0.0f : v;
+    if (K == _FC3D_UOP_GELU) return 0.5f * v * (1.0f + erff(v * 0.70710678118654752f));
+    if (K == _FC3D_UOP_GELU_TANH) return 0.5f * v * (1.0f + tanhf(0.79788456080286536f * (v + 0.044715f * v * v * v)));
+    if (K == _FC3D_UOP_BN_INFER) {
         v = (v - r.f0) / r.f1;
-        if (r.affine) v = v * r.f2 + r.f3;
-        break;
-    case _FC3D_UOP_NORMALIZE: {
+        return r.affine ? v * r.f2 + r.f3 : v;
+    }
+    if (K == _FC3D_UOP_NORMALIZE) {
         double t = ((double)v - r.m) * r.s;
         if (r.affine) t = t * r.w + r.b;
-        v = (float)t;
-        break;
+        return (float)t;
     }
-    case _FC3D_UOP_SUB_MEAN: v = (float)((double)v - r.m); break;
+    if (K == _FC3D_UOP_SUB_MEAN) return (float)((double)v - r.m);
+    return v;
+}
+#define _FC3D_UOP_KINDS(X)                                                                                  \
+    X(_FC3D_UOP_SCALE) X(_FC3D_UOP_ADD) X(_FC3D_UOP_RELU) X(_FC3D_UOP_GELU) X(_FC3D_UOP_GELU_TANH)          \
+    X(_FC3D_UOP_BN_INFER) X(_FC3D_UOP_NORMALIZE) X(_FC3D_UOP_SUB_MEAN)
+
+static __device__ __forceinline__ float _fc3d_apply_unit_op(const _fc3d_unit_op& r, float v) {
+    switch (r.kind) {
+#define _FC3D_X(k) case k: return _fc3d_uop<k>(r, v);
+        _FC3D_UOP_KINDS(_FC3D_X)
+#undef _FC3D_X
+    default: return v;
+    }
+}
+/* The same op on E values held in registers, its kind tested once. */
+template <int E>
+static __device__ __forceinline__ void _fc3d_apply_unit_op_regs(const _fc3d_unit_op& r, float (&v)[E]) {
+    switch (r.kind) {
+#define _FC3D_X(k) case k: _Pragma("unroll") for (int e = 0; e < E; ++e) v[e] = _fc3d_uop<k>(r, v[e]); break;
+        _FC3D_UOP_KINDS(_FC3D_X)
+#undef _FC3D_X
     default: break;
     }
-    return v;
 }
 static __device__ __forceinline__ float _fc3d_apply_unit_ops(const _fc3d_unit_op* R, int nops, float v) {
     for (int i = 0; i < nops; i++) v = _fc3d_apply_unit_op(R[i], v);
@@ -2728,13 +2748,17 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
             const float bv = bias ? _fc3d_tc_tof(bias[cg]) : 0.f;
             const int64_t ybase = (n * P.cout + cg) * P.odhw;
             double s = 0.0, ss = 0.0; /* squares in double, as the direct engine: E[x^2] - mean^2 cancels */
+            float vc[BM / 32]; /* the lane's values of channel cl, the ops applied kind by kind where they can be */
+#pragma unroll
+            for (int i = 0; i < BM / 32; ++i) vc[i] = lane + 32 * i < mcount ? Cs[cl * CS + lane + 32 * i] + bv : 0.f;
+            const bool generic = ops && !epi.apply_nc_regs(vc, epi.op_begin, epi.op_end, n, cg);
 #pragma unroll
             for (int i = 0; i < BM / 32; ++i) {
                 const int m = lane + 32 * i;
                 if (m < mcount) {
                     const _fc3d_tc_row& rw = RW[m];
-                    float v = Cs[cl * CS + m] + bv;
-                    if (ops) {
+                    float v = vc[i];
+                    if (generic) {
                         const int64_t od = (int64_t)P.s[0] * rw.qd + r[0];
                         const int64_t oh = (int64_t)P.s[1] * rw.qh + r[1];
                         const int64_t ow = (int64_t)P.s[2] * rw.qw + r[2];
@@ -3090,6 +3114,7 @@ typedef struct _fc3d_tc_epi {
     _fc3d_dev_chain chain;
     int op_begin, op_end;
     unsigned rowops; /* ops whose statistics whole-row tiles take from the row itself */
+    unsigned ncmask; /* ops fixed by (n, c) (_fc3d_nc_uniform): resolved once per channel */
     int64_t ext[5];
     double2* partials;
     fc3d_stat_geom_ sg;
@@ -3097,6 +3122,17 @@ typedef struct _fc3d_tc_epi {
         if (op_begin == op_end) return v;
         const int64_t co[5] = {n, c, od, oh, ow};
         return _fc3d_apply_ops(chain, op_begin, op_end, v, ext, co);
+    }
+    /* Ops [b, end) on E values of channel c of sample n held in registers, when each is fixed by
+       (n, c): resolved once and applied kind by kind (the same bits as apply). Returns false, the
+       values untouched, when some op needs the values' coordinates. */
+    template <int E>
+    __device__ bool apply_nc_regs(float (&v)[E], int b, int end, int64_t n, int64_t c) const {
+        const unsigned want = (end >= 32 ? 0xffffffffu : ((1u << end) - 1u)) & ~((1u << b) - 1u);
+        if ((ncmask & want) != want) return false;
+        const int64_t co[5] = {n, c, 0, 0, 0};
+        for (int i = b; i < end; ++i) _fc3d_apply_unit_op_regs(_fc3d_resolve_op(chain.ops[i], ext, co), v);
+        return true;
     }
     /* The ops on one output row of wout values held in registers by a group of L lanes (L a power
        of two, L * _FC3D_TC_ROW_EPL >= wout), lane s of the group holding ow = s + L e in v[e]; the
@@ -3116,7 +3152,7 @@ typedef struct _fc3d_tc_epi {
         while (b < op_end) {
             int ri = b;
             while (ri < op_end && !((rowops >> ri) & 1u)) ++ri;
-            if (b < ri) {
+            if (b < ri && !apply_nc_regs(v, b, ri, n, c)) {
 #pragma unroll
                 for (int e = 0; e < E; ++e) {
                     const int ow = sub + L * e;
@@ -3774,6 +3810,10 @@ static fc3d_result _fc3d_launch_tc_conv(const _fc3d_bound* b, const fc3d_step_* 
     e.op_end = (int)s->arg[2];
     _fc3d_conv_dims(&pr->geom, e.ext);
     e.rowops = (unsigned)s->arg[4];
+    for (int i = e.op_begin; i < e.op_end; i++) {
+        const _fc3d_dev_op& o = e.chain.ops[i];
+        if (_fc3d_nc_uniform(o.kind, o.stats, o.keep, o.flags, o.affine)) e.ncmask |= 1u << i;
+    }
     e.partials = (double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_PARTIALS);
     if (s->stat_op >= 0) e.sg = pr->stat[s->stat_op];
     const int row = (int)s->arg[3];
