@@ -350,10 +350,12 @@ static int uses_row_tiles(const fc3d_plan* p) {
 
 /* Random cases with a streamed read-back step (a pass of (n, c)-fixed ops in NCDHW:
    _fc3d_stream_pass_kernel): its head, vector and tail paths are exercised, not assumed. */
-static int streamed_cases = 0;
-static int uses_streamed_pass(const fc3d_plan* p) {
+static int streamed_cases = 0, streamed_gather_cases = 0;
+static int uses_streamed_pass(const fc3d_plan* p, int gathering) {
     for (int i = 0; i < p->_private.num_steps; i++)
-        if (p->_private.steps[i].kind == _FC3D_STEP_DIRECT_PASS && p->_private.steps[i].arg[7]) return 1;
+        if (p->_private.steps[i].kind == _FC3D_STEP_DIRECT_PASS && p->_private.steps[i].arg[7] &&
+            (!gathering || p->_private.steps[i].stat_op >= 0))
+            return 1;
     return 0;
 }
 
@@ -365,7 +367,8 @@ static void test_random(int cases, int big_cases) {
         memset(ref_ops, 0, sizeof ref_ops);
         make_random_case(&hc, k >= cases);
         row_tile_cases += uses_row_tiles(&hc.plan);
-        streamed_cases += uses_streamed_pass(&hc.plan);
+        streamed_cases += uses_streamed_pass(&hc.plan, 0);
+        streamed_gather_cases += uses_streamed_pass(&hc.plan, 1);
         describe_case(&hc, desc, sizeof desc);
         snprintf(name, sizeof name, "%s.random.%03d.%s", fc3d_engine_name(engine_under_test), k, desc);
         double* ref = cpu_reference(&hc, ref_ops);
@@ -619,17 +622,20 @@ int main(int argc, char** argv) {
         engine_under_test = _fc3d_engines[e].id;
         refused_by_engine = 0;
         row_tile_cases = 0;
-        streamed_cases = 0;
+        streamed_cases = streamed_gather_cases = 0;
         test_goldens(dir, quick);
         test_random(cases, quick ? 4 : cases / 10);
         test_determinism(quick ? 3 : 20);
         printf("# engine %s: %d descs refused (redrawn, or reported above for goldens); %d random cases on "
-               "whole-row tiles, %d with a streamed read-back pass\n",
-               fc3d_engine_name(engine_under_test), refused_by_engine, row_tile_cases, streamed_cases);
+               "whole-row tiles, %d with a streamed read-back pass (%d gathering statistics)\n",
+               fc3d_engine_name(engine_under_test), refused_by_engine, row_tile_cases, streamed_cases,
+               streamed_gather_cases);
         if (!quick) {
             char nm[80];
             snprintf(nm, sizeof nm, "%s.streamed_read_back_exercised", fc3d_engine_name(engine_under_test));
-            check(streamed_cases >= 5, nm, "%d random cases had a streamed read-back pass", streamed_cases);
+            check(streamed_cases >= 5 && streamed_gather_cases >= 3, nm,
+                  "%d random cases had a streamed read-back pass, %d of them gathering statistics", streamed_cases,
+                  streamed_gather_cases);
         }
         if (engine_under_test == FC3D_ENGINE_IMPLICIT_GEMM && !quick)
             check(row_tile_cases >= 5, "implicit_gemm.row_tiles_exercised", "%d random cases used whole-row tiles",
