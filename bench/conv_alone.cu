@@ -8,6 +8,9 @@
 //                 and S1..S6 (small odd-sized cases, both layouts; default: the five workloads)
 //          MATHS  comma-separated: tf32,fp32,half (default all three)
 //          CHECK  1 (default): compare each output with the direct engine's FP32 output (relative L2)
+//          LBLOCKS comma-separated levels per block of the implicit-GEMM tile order to time in turn
+//                 (the plan's _FC3D_TC_LBLOCK overridden; a huge number = class by class); default:
+//                 the library's own
 // Timing: ex_time_ms of examples/example_common.h (CUDA events around fc3d_plan_run alone, a 256 MiB
 // buffer written before every timed run, median), after one warm-up run. TFLOP/s = plan.flops /
 // time. Inputs are uniform [-1, 1) from a hash of the index; outputs are poisoned with NaN bytes
@@ -54,8 +57,20 @@ int main(int argc, char** argv) {
     const char* ids = argc > 2 ? argv[2] : "L2/15,L2/77,L2/34,L2/61,L1/77";
     const char* maths = argc > 3 ? argv[3] : "tf32,fp32,half";
     const int check = argc > 4 ? atoi(argv[4]) : 1;
+    std::vector<int> lblocks;
+    for (const char* q = argc > 5 ? argv[5] : ""; *q;) {
+        char* end = nullptr;
+        const long v = strtol(q, &end, 10);
+        if (end == q || v < 1 || v > 1 << 30 || (*end && *end != ',')) {
+            fprintf(stderr, "%s: bad LBLOCKS '%s' (positive integers, comma-separated)\n", argv[0], argv[5]);
+            return 2;
+        }
+        lblocks.push_back((int)v);
+        q = *end ? end + 1 : end;
+    }
+    if (lblocks.empty()) lblocks.push_back(0); /* 0: as planned */
     if (runs < 1) {
-        fprintf(stderr, "usage: %s [RUNS [IDS [MATHS [CHECK]]]]\n", argv[0]);
+        fprintf(stderr, "usage: %s [RUNS [IDS [MATHS [CHECK [LBLOCKS]]]]]\n", argv[0]);
         return 2;
     }
     static const fc3d_math math_modes[3] = {FC3D_MATH_TF32, FC3D_MATH_FP32, FC3D_MATH_HALF};
@@ -93,23 +108,29 @@ int main(int argc, char** argv) {
             if (!ca_listed(maths, mname)) continue;
             d.engine = FC3D_ENGINE_IMPLICIT_GEMM;
             d.math = math_modes[mi];
-            const fc3d_plan p = ex_plan(d);
+            const fc3d_plan planned = ex_plan(d);
             CUDA_OK(cudaFree(ws));
             ws = nullptr;
-            if (p.workspace_bytes) CUDA_OK(cudaMalloc(&ws, p.workspace_bytes));
-            a.y = y; a.workspace = ws; a.workspace_bytes = p.workspace_bytes;
-            CUDA_OK(cudaMemset(y, 0xff, ny * 4)); /* NaN */
-            ex_run(p, a); /* also the warm-up of the timed runs */
-            double err = -1.0;
-            if (check) {
-                err = ex_rel_l2(ex_download(y, ny), hr);
-                const double bound = math_modes[mi] == FC3D_MATH_FP32 ? 1e-5 : 2e-3; /* 3xTF32; TF32/HALF operands */
-                if (!(err <= bound)) status = 1;
+            if (planned.workspace_bytes) CUDA_OK(cudaMalloc(&ws, planned.workspace_bytes));
+            a.y = y; a.workspace = ws; a.workspace_bytes = planned.workspace_bytes;
+            for (int lb : lblocks) {
+                fc3d_plan p = planned;
+                if (lb > 0) ((_fc3d_tc_plan*)p._private.engine_data.bytes)->kp.lblock = lb;
+                CUDA_OK(cudaMemset(y, 0xff, ny * 4)); /* NaN */
+                ex_run(p, a); /* also the warm-up of the timed runs */
+                double err = -1.0;
+                if (check) {
+                    err = ex_rel_l2(ex_download(y, ny), hr);
+                    const double bound = math_modes[mi] == FC3D_MATH_FP32 ? 1e-5 : 2e-3; /* 3xTF32; TF32/HALF operands */
+                    if (!(err <= bound)) status = 1;
+                }
+                const double med = ex_time_ms(p, a, runs);
+                char lbs[32] = "";
+                if (lb > 0) snprintf(lbs, sizeof lbs, " lblock %d", lb);
+                printf("%-6s %s %-5s%s %8.3f ms %7.1f TFLOP/s  rel-L2 vs direct %s%.2e\n", c.id,
+                       c.layout == FC3D_LAYOUT_NCDHW ? "ncdhw" : "ndhwc", mname, lbs, med, p.flops / med / 1e9,
+                       check ? "" : "(unchecked) ", err);
             }
-            const double med = ex_time_ms(p, a, runs);
-            printf("%-6s %s %-5s %8.3f ms %7.1f TFLOP/s  rel-L2 vs direct %s%.2e\n", c.id,
-                   c.layout == FC3D_LAYOUT_NCDHW ? "ncdhw" : "ndhwc", mname, med, p.flops / med / 1e9,
-                   check ? "" : "(unchecked) ", err);
         }
         CUDA_OK(cudaFree(x)); CUDA_OK(cudaFree(w)); CUDA_OK(cudaFree(b));
         CUDA_OK(cudaFree(y)); CUDA_OK(cudaFree(yr));
