@@ -604,8 +604,7 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      then stores y once with no pass over the intermediate (L2/34: one GEMM step), a recomputing
      one drops the pass that would gather them. It refuses descs past its grid and indexing
      limits, and per-row or per-plane statistics in a recomputing pass that whole-row tiles cannot
-     hold; other passes that read the intermediate back run as direct
-     passes. A CTA owns a 128-row tile of one phase: 8 warps (4 x 2, 32-row warp tiles) for TF32
+     hold; other passes that read the intermediate back run as direct passes. A CTA owns a 128-row tile of one phase: 8 warps (4 x 2, 32-row warp tiles) for TF32
      and for HALF up to 64 channels, 4 warps (64-row warp tiles) for 3xTF32, whose per-chunk
      accumulators need the registers, and for HALF at 128 channels, which is bound by shared-memory
      fragment loads (8 warps measured 2.59 -> 2.86 ms there; for TF32 they took L2/61 from 2.62 to
@@ -1053,6 +1052,19 @@ static __host__ __device__ __forceinline__ int64_t _fc3d_group_of(unsigned keep,
     return g;
 }
 
+/* Where the partial of (sample n, channel c, part `part` of `parts`) goes, for a group that keeps no
+   spatial dim: its group, and the slot (n where the group does not keep it, the channel within the
+   group, the part). Shared by the GEMM tiles (part: the tile) and the streamed read-back passes
+   (part: the chunk of the (n, c) slab). */
+static __host__ __device__ __forceinline__ int64_t _fc3d_nc_partial_index(const fc3d_stat_geom_& sg, int64_t cout,
+                                                                            int64_t n, int64_t c, int64_t parts,
+                                                                            int64_t part) {
+    const int keep_n = (sg.keep & _FC3D_K_N) != 0, keep_c = (sg.keep & _FC3D_K_C) != 0;
+    const int64_t grp = (keep_n ? n : 0) * (keep_c ? cout / sg.cpg : 1) + (keep_c ? c / sg.cpg : 0);
+    const int64_t slot = ((keep_n ? 0 : n) * (keep_c ? sg.cpg : cout) + (keep_c ? c % sg.cpg : c)) * parts + part;
+    return grp * sg.slots + slot;
+}
+
 /* Position of the element inside the dims a group does not keep (LayerNorm's affine index). */
 static __host__ __device__ __forceinline__ int64_t _fc3d_position_in(unsigned keep, const int64_t ext[5],
                                                                        const int64_t co[5]) {
@@ -1473,7 +1485,7 @@ static __host__ __device__ __forceinline__ bool _fc3d_nc_uniform(int kind, int s
     if (keep & (_FC3D_K_D | _FC3D_K_H | _FC3D_K_W)) return false;
     return stats == _FC3D_ST_SUB_MEAN || !(flags & FC3D_OP_AFFINE) || affine == _FC3D_AFF_CHANNEL;
 }
-static __device__ __forceinline__ bool _fc3d_op_nc_uniform(const _fc3d_dev_op& op) {
+static __host__ __device__ __forceinline__ bool _fc3d_op_nc_uniform(const _fc3d_dev_op& op) {
     return _fc3d_nc_uniform(op.kind, op.stats, op.keep, op.flags, op.affine);
 }
 
@@ -1712,6 +1724,7 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_stream_pass_kernel
     float* out32 = P.store == FC3D_STORE_INTERMEDIATE ? P.inter : (sizeof(T) == 4 ? (float*)P.y : nullptr);
     for (int64_t b = blockIdx.x; b < g.n * g.cout * cps; b += gridDim.x) {
         const int64_t nc = b / cps, e0 = (b - nc * cps) * _FC3D_STREAM_CHUNK;
+        const int64_t co[5] = {nc / g.cout, nc % g.cout, 0, 0, 0};
         const int64_t len = slab - e0 < _FC3D_STREAM_CHUNK ? slab - e0 : _FC3D_STREAM_CHUNK;
         const int64_t base = nc * slab + e0;
         /* a scalar head up to a 16-byte boundary of the source, float4 in the middle, a scalar tail */
@@ -1731,20 +1744,11 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_stream_pass_kernel
         const bool sok = tid < 3 ? tid < head : (tid < 6 && se < len);
         float sv = sok ? P.inter[base + se] : 0.f;
         __syncthreads(); /* the previous chunk is done with R */
-        if (tid < nops) {
-            const int64_t co[5] = {nc / g.cout, nc % g.cout, 0, 0, 0};
-            R[tid] = _fc3d_resolve_op(P.chain.ops[P.op_begin + tid], ext, co);
-        }
+        if (tid < nops) R[tid] = _fc3d_resolve_op(P.chain.ops[P.op_begin + tid], ext, co);
         __syncthreads();
         for (int i = 0; i < nops; i++) {
             const _fc3d_unit_op r = R[i];
-#pragma unroll
-            for (int j = 0; j < _FC3D_STREAM_VEC; j++) {
-                v[j].x = _fc3d_apply_unit_op(r, v[j].x);
-                v[j].y = _fc3d_apply_unit_op(r, v[j].y);
-                v[j].z = _fc3d_apply_unit_op(r, v[j].z);
-                v[j].w = _fc3d_apply_unit_op(r, v[j].w);
-            }
+            _fc3d_apply_unit_op_regs(r, reinterpret_cast<float(&)[4 * _FC3D_STREAM_VEC]>(v));
             sv = _fc3d_apply_unit_op(r, sv);
         }
 #pragma unroll
@@ -1775,15 +1779,7 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_stream_pass_kernel
             if (tid + (int64_t)j * _FC3D_THREADS < nv) { add(v[j].x); add(v[j].y); add(v[j].z); add(v[j].w); }
         if (sok) add(sv);
         part = _fc3d_block_sum(part, scratch);
-        if (tid == 0) {
-            const fc3d_stat_geom_& sg = P.sg;
-            const int64_t n = nc / g.cout, c = nc % g.cout;
-            int64_t grp = 0, slot = 0;
-            if (sg.keep & _FC3D_K_N) grp = n; else slot = n;
-            if (sg.keep & _FC3D_K_C) { grp = grp * (g.cout / sg.cpg) + c / sg.cpg; slot = slot * sg.cpg + c % sg.cpg; }
-            else slot = slot * g.cout + c;
-            P.partials[grp * sg.slots + slot * cps + (b - nc * cps)] = part;
-        }
+        if (tid == 0) P.partials[_fc3d_nc_partial_index(P.sg, g.cout, co[0], co[1], cps, b - nc * cps)] = part;
     }
 }
 
@@ -1897,8 +1893,8 @@ static void _fc3d_direct_workspace(fc3d_plan* p) { (void)p; /* the shared region
    = 8 (mod 32) words, so the 32 lanes of each fragment load hit 32 different banks. A is gathered
    with 4-byte cp.async (zero-fill for taps outside the input); in NCDHW consecutive m are
    consecutive x addresses for one (tap, channel), and a thread whose k are channels of one tap
-   (C_in/groups a multiple of its 16 or 32 k) tests the bounds once per chunk. Taps that no row of the tile can reach are
-   skipped (per-dim contiguous ranges). B comes from a per-run re-layout of the weight,
+   (C_in/groups a multiple of its 16 or 32 k) tests the bounds once per chunk. Taps that no row
+   of the tile can reach are skipped (per-dim contiguous ranges). B comes from a per-run re-layout of the weight,
    [group][kd][kh][kw][ci][co padded to BN], already rounded/split for the math mode.
    3xTF32 (the FP32 math mode): each operand is split into big = rna(v) and small = rna(v - big),
    which leaves v - big - small below 2^-24 |v|. Each 32-deep chunk computes small*big + big*small
@@ -2996,7 +2992,7 @@ static unsigned _fc3d_tc_rowops(const fc3d_plan* p) {
     }
     return m;
 }
-static unsigned _fc3d_ops_in(int begin, int end) {
+static __host__ __device__ __forceinline__ unsigned _fc3d_ops_in(int begin, int end) {
     return (end >= 32 ? 0xffffffffu : ((1u << end) - 1u)) & ~((1u << begin) - 1u);
 }
 
@@ -3133,7 +3129,7 @@ typedef struct _fc3d_tc_epi {
        values untouched, when some op needs the values' coordinates. */
     template <int E>
     __device__ bool apply_nc_regs(float (&v)[E], int b, int end, int64_t n, int64_t c) const {
-        const unsigned want = (end >= 32 ? 0xffffffffu : ((1u << end) - 1u)) & ~((1u << b) - 1u);
+        const unsigned want = _fc3d_ops_in(b, end);
         if ((ncmask & want) != want) return false;
         const int64_t co[5] = {n, c, 0, 0, 0};
         for (int i = b; i < end; ++i) _fc3d_apply_unit_op_regs(_fc3d_resolve_op(chain.ops[i], ext, co), v);
@@ -3208,10 +3204,7 @@ typedef struct _fc3d_tc_epi {
         }
     }
     __device__ void partial(int64_t n, int64_t c, int64_t tile, int64_t tiles, double sum, double sumsq) const {
-        const int keep_n = (sg.keep & _FC3D_K_N) != 0, keep_c = (sg.keep & _FC3D_K_C) != 0;
-        const int64_t grp = (keep_n ? n : 0) * (keep_c ? ext[1] / sg.cpg : 1) + (keep_c ? c / sg.cpg : 0);
-        const int64_t slot = ((keep_n ? 0 : n) * (keep_c ? sg.cpg : ext[1]) + (keep_c ? c % sg.cpg : c)) * tiles + tile;
-        partials[grp * sg.slots + slot] = make_double2(sum, sumsq);
+        partials[_fc3d_nc_partial_index(sg, ext[1], n, c, tiles, tile)] = make_double2(sum, sumsq);
     }
 } _fc3d_tc_epi;
 
@@ -3815,10 +3808,8 @@ static fc3d_result _fc3d_launch_tc_conv(const _fc3d_bound* b, const fc3d_step_* 
     e.op_end = (int)s->arg[2];
     _fc3d_conv_dims(&pr->geom, e.ext);
     e.rowops = (unsigned)s->arg[4];
-    for (int i = e.op_begin; i < e.op_end; i++) {
-        const _fc3d_dev_op& o = e.chain.ops[i];
-        if (_fc3d_nc_uniform(o.kind, o.stats, o.keep, o.flags, o.affine)) e.ncmask |= 1u << i;
-    }
+    for (int i = e.op_begin; i < e.op_end; i++)
+        if (_fc3d_op_nc_uniform(e.chain.ops[i])) e.ncmask |= 1u << i;
     e.partials = (double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_PARTIALS);
     if (s->stat_op >= 0) e.sg = pr->stat[s->stat_op];
     const int row = (int)s->arg[3];
