@@ -39,13 +39,13 @@ $(B)/test_gpu: tests/test_gpu.cu $(HEADERS) | $(B)
 $(B)/gpu_probe: tests/gpu_probe.cu | $(B)
 	$(NVCC) $(NVFLAGS) $(ARCH) $< -o $@
 
-$(B)/conv_alone: bench/conv_alone.cu $(HEADERS) | $(B)
+$(B)/conv_alone: bench/conv_alone.cu $(HEADERS) examples/example_common.h | $(B)
 	$(NVCC) $(NVFLAGS) $(ARCH) $< -o $@
 
 $(B)/test_cpu_golden: tests/test_cpu_golden.c $(HEADERS) | $(B)
 	$(CC) $(CFLAGS) $< -lm -o $@
 
-$(B)/%: examples/%.cu $(HEADERS) | $(B)
+$(B)/%: examples/%.cu $(HEADERS) examples/example_common.h | $(B)
 	$(NVCC) $(NVFLAGS) $(ARCH) $< -o $@
 
 test: all

@@ -196,6 +196,10 @@ extern "C" {
     X(FC3D_ERROR_ENGINE, -33, "fc3d_plan_desc.engine is not a fc3d_engine value")                     \
     X(FC3D_ERROR_ENGINE_REFUSED, -34,                                                                \
       "fc3d_plan_desc.engine names an engine that cannot implement this desc (the message says why)") \
+    X(FC3D_ERROR_STRATEGY, -35,                                                                      \
+      "fc3d_plan_desc.strategy is not a fc3d_strategy value, or one this chain cannot take (the message says why)") \
+    X(FC3D_ERROR_STATS_PLAN, -36,                                                                    \
+      "fc3d_plan_desc.stats_plan is not a fc3d_stats_plan value, or one this chain cannot take (the message says why)") \
     X(FC3D_ERROR_NUM_OPS, -40, "fc3d_plan_desc.num_ops must be in [0, FC3D_MAX_OPS]")                 \
     X(FC3D_ERROR_OP_KIND, -41, "fc3d_op.kind is not a fc3d_op_kind value")                            \
     X(FC3D_ERROR_OP_VALUE, -42, "fc3d_op.value must be finite")                                       \
@@ -296,6 +300,38 @@ enum {
     FC3D_OP_SAVE_BATCH_STATS = 4      /* BATCHNORM_TRAIN: write the batch mean and 1/sqrt(var + eps) */
 };
 
+/* How the plan runs a chain that statistics ops cut into passes (>>concepts, "Passes").
+   desc.strategy forces one; NONE (0) lets the planner take the cheaper (plan.strategy says which). */
+typedef enum fc3d_strategy {
+    FC3D_STRATEGY_NONE = 0,
+    /* The first pass runs the convolution and stores its result (after the ops before the first
+       cut) as a float32 intermediate (y itself when y is float32); later passes read it back,
+       apply the next piece of the chain and store it again, the last one into y. Needs y as
+       large as the convolution output. */
+    FC3D_STRATEGY_MATERIALIZE = 1,
+    /* Every pass recomputes the convolution and nothing of its size is stored between passes;
+       only the last pass stores y. The only strategy for a chain that ends in a reduction (a
+       pool: y is N x C). */
+    FC3D_STRATEGY_RECOMPUTE = 2
+} fc3d_strategy;
+
+/* Where a chain's statistics come from. desc.stats_plan forces one; AUTO (0) lets the planner take
+   the cheapest the chain allows (plan.stats_plan says which). */
+typedef enum fc3d_stats_plan {
+    FC3D_STATS_PLAN_AUTO = 0,
+    /* A cut before every statistics op; each op's statistics are gathered by a pass of their own
+       over the values it normalises. Any chain. */
+    FC3D_STATS_PLAN_PER_OP = 1,
+    /* One convolution pass gathers the sums and sums of squares of its result per (n, c), and
+       every statistics op's statistics are derived from them (the ops in between map each
+       (n, c) slab by an affine function, which carries the sums along). For chains whose ops
+       from the first statistics op on are all scale, add_channel, batchnorm (either), groupnorm,
+       sub_spatial_mean or a final global_avg_pool, with two or more statistics ops among them:
+       L2/77's scale -> batchnorm -> pool takes one convolution pass, L2/15's batchnorm ->
+       sub_spatial_mean two. */
+    FC3D_STATS_PLAN_MOMENTS = 2
+} fc3d_stats_plan;
+
 /* Convolution desc: torch.nn.ConvTranspose3d(in_channels, out_channels, kernel, stride, padding,
    output_padding, groups, bias, dilation) applied to an input of N x C_in x D x H x W.
    Arrays are indexed [0] = D, [1] = H, [2] = W.
@@ -357,6 +393,8 @@ typedef struct fc3d_op {
    dtype      FC3D_DTYPE_F32 (0)
    math       FC3D_MATH_FP32 (0)
    engine     FC3D_ENGINE_AUTO (0): the planner chooses
+   strategy   FC3D_STRATEGY_NONE (0): the planner chooses by cost
+   stats_plan FC3D_STATS_PLAN_AUTO (0): the planner chooses by cost
    num_ops    0 (the convolution alone)
    ops[]      see fc3d_op; only ops[0 .. num_ops-1] are read */
 typedef struct fc3d_plan_desc {
@@ -365,21 +403,12 @@ typedef struct fc3d_plan_desc {
     fc3d_dtype dtype;
     fc3d_math math;
     fc3d_engine engine;
+    fc3d_strategy strategy;
+    fc3d_stats_plan stats_plan;
     int num_ops;
     fc3d_op ops[FC3D_MAX_OPS];
 } fc3d_plan_desc;
 
-typedef enum fc3d_strategy {
-    FC3D_STRATEGY_NONE = 0,
-    /* The first pass runs the convolution and stores its result (after the ops before the first
-       statistics op) as a float32 intermediate (y itself when y is float32); later passes read it
-       back, apply the next piece of the chain and store it again, the last one into y. Used
-       whenever y is as large as the convolution output. */
-    FC3D_STRATEGY_MATERIALIZE = 1,
-    /* Every pass recomputes the convolution; nothing of its size is ever stored. Used when the
-       chain ends in a reduction (a pool), so y is N x C. */
-    FC3D_STRATEGY_RECOMPUTE = 2
-} fc3d_strategy;
 
 typedef enum fc3d_source {
     FC3D_SOURCE_CONV = 1,        /* the pass computes the convolution from x and weight */
@@ -397,13 +426,18 @@ typedef enum fc3d_store {
 
 /* One pass over the output: computes its values from `source`, applies ops[op_begin, op_end),
    stores the result as `store` says, and gathers the statistics of that result for ops[stat_op]
-   (-1: none). */
+   (-1: none). With `moments` set it gathers the per-(n, c) sums and sums of squares of its result,
+   from which ops[stat_op] and every statistics op after it take theirs (FC3D_STATS_PLAN_MOMENTS).
+   flops and bytes are what the pass costs as the plan's engine runs it (plan.exec_flops). */
 typedef struct fc3d_pass {
     fc3d_source source;
     int op_begin;
     int op_end;
     fc3d_store store;
     int stat_op;
+    int moments;
+    double flops;
+    double bytes;
 } fc3d_pass;
 
 /* Elements of each float32 tensor an op binds at run time; 0 means the op does not use that
@@ -452,7 +486,12 @@ typedef struct fc3d_plan_private_ {
     int num_passes;
     fc3d_pass passes[FC3D_MAX_PASSES];
     fc3d_geom_ geom;
-    fc3d_stat_geom_ stat[FC3D_MAX_OPS];
+    fc3d_stat_geom_ stat[FC3D_MAX_OPS + 1]; /* per op; [FC3D_MAX_OPS]: per-(n, c) moments */
+    int num_alts;                     /* the (strategy, stats plan) alternatives the chain allowed */
+    int alt_strategy[4], alt_stats_plan[4], alt_engine[4];
+    double alt_ms[4];                 /* each one's estimated time (est_ms), -1: its engine refused */
+    double alt_floor_ms[4];           /* and its floor */
+    double est_ms;                    /* the planner's estimate of the chosen plan's time (>>planning) */
     int num_steps;
     fc3d_step_ steps[FC3D_MAX_STEPS_];
     int num_regions;
@@ -477,9 +516,16 @@ typedef struct fc3d_plan {
     int64_t x_elements;             /* elements of x */
     int64_t weight_elements;        /* elements of the weight */
     fc3d_op_tensor_sizes op_tensors[FC3D_MAX_OPS]; /* what fc3d_run_args.ops[i] must bind */
-    double flops;                   /* 2 * multiply-adds of the convolution (dense count) */
+    double flops;                   /* 2 * multiply-adds of the convolution (dense count): the useful FLOPs */
+    double exec_flops;              /* FLOPs the plan executes: the engine's multiply-adds x 2 (on tensor
+                                       cores for implicit_gemm, padding of its tiles included), times
+                                       the passes that compute the convolution */
+    double exec_bytes;              /* device-memory bytes its steps read and write (each tensor once
+                                       per step that streams it; statistics partials included) */
+    double floor_ms;                /* the time those imply on an H100 (fc3d_plan_floor_ms with 0, 0) */
     fc3d_engine engine;             /* the engine that runs the plan */
     fc3d_strategy strategy;
+    fc3d_stats_plan stats_plan;
     int num_passes;
     fc3d_pass passes[FC3D_MAX_PASSES];
     size_t workspace_bytes;         /* device bytes fc3d_plan_run needs; alignment slack included */
@@ -545,12 +591,22 @@ FC3D_API fc3d_plan_desc fc3d_plan_desc_defaults(const fc3d_plan_desc* desc);
    desc: host, read; not retained.
    Returns FC3D_SUCCESS, FC3D_ERROR_NULL_ARGUMENT, FC3D_ERROR_SIZE_OVERFLOW, one of the
    FC3D_ERROR_CONV_*, _LAYOUT, _DTYPE, _MATH, _ENGINE, FC3D_ERROR_NUM_OPS and FC3D_ERROR_OP_* codes,
-   or FC3D_ERROR_ENGINE_REFUSED when desc.engine forces an engine that cannot implement the desc.
+   FC3D_ERROR_ENGINE_REFUSED when desc.engine forces an engine that cannot implement the desc,
+   FC3D_ERROR_STRATEGY / FC3D_ERROR_STATS_PLAN when desc.strategy / desc.stats_plan force one the
+   chain cannot take.
    Reentrant. */
 FC3D_API fc3d_result fc3d_plan_init(fc3d_plan* plan, const fc3d_plan_desc* desc);
 
+/* The least time the plan's steps can take on a machine that moves bytes_per_second (bytes read
+   plus written) and computes flops_per_second in the plan's math mode: the sum over its passes of
+   max(pass bytes / bandwidth, pass FLOPs / rate). 0 for either rate takes the H100 figures of
+   fc3d_plan.floor_ms (a 2945 GB/s copy; 403 TF32, 52 FP32 and 732 FP16 TFLOP/s, the FP32 mode on
+   tensor cores as 3 TF32 products). Returns -1 for a plan that did not initialise. */
+FC3D_API double fc3d_plan_floor_ms(const fc3d_plan* plan, double bytes_per_second, double flops_per_second);
+
 /* Writes a human-readable summary of the plan (shape, engine and why the engines before it refused,
-   strategy, passes, the engine's steps, workspace) into buf
+   strategy and the alternatives' costs, passes with their FLOPs and bytes, the engine's steps,
+   workspace) into buf
    (host, buf_size bytes, always NUL-terminated when buf_size > 0). Returns the length the full
    text needs, like snprintf. */
 FC3D_API int fc3d_plan_describe(const fc3d_plan* plan, char* buf, size_t buf_size);
@@ -697,6 +753,7 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cuda_bf16.h>
@@ -786,6 +843,7 @@ static int _fc3d_enum_int(const void* field) {
 }
 typedef char _fc3d_enums_are_ints[(sizeof(fc3d_layout) == sizeof(int) && sizeof(fc3d_dtype) == sizeof(int) &&
                                    sizeof(fc3d_math) == sizeof(int) && sizeof(fc3d_engine) == sizeof(int) &&
+                                   sizeof(fc3d_strategy) == sizeof(int) && sizeof(fc3d_stats_plan) == sizeof(int) &&
                                    sizeof(fc3d_op_kind) == sizeof(int))
                                       ? 1
                                       : -1];
@@ -941,6 +999,10 @@ static fc3d_result _fc3d_validate_enums(const fc3d_plan_desc* d, char* msg) {
     if (math < FC3D_MATH_FP32 || math > FC3D_MATH_HALF) return _fc3d_fail(msg, FC3D_ERROR_MATH, "math = %d", math);
     if (engine < FC3D_ENGINE_AUTO || engine >= FC3D_ENGINE_COUNT_)
         return _fc3d_fail(msg, FC3D_ERROR_ENGINE, "engine = %d", engine);
+    if (_fc3d_enum_int(&d->strategy) < FC3D_STRATEGY_NONE || _fc3d_enum_int(&d->strategy) > FC3D_STRATEGY_RECOMPUTE)
+        return _fc3d_fail(msg, FC3D_ERROR_STRATEGY, "strategy = %d", _fc3d_enum_int(&d->strategy));
+    if (_fc3d_enum_int(&d->stats_plan) < FC3D_STATS_PLAN_AUTO || _fc3d_enum_int(&d->stats_plan) > FC3D_STATS_PLAN_MOMENTS)
+        return _fc3d_fail(msg, FC3D_ERROR_STATS_PLAN, "stats_plan = %d", _fc3d_enum_int(&d->stats_plan));
     if (d->num_ops < 0 || d->num_ops > FC3D_MAX_OPS)
         return _fc3d_fail(msg, FC3D_ERROR_NUM_OPS, "num_ops = %d", d->num_ops);
     return FC3D_SUCCESS;
@@ -987,7 +1049,11 @@ static fc3d_result _fc3d_validate_op(const fc3d_plan_desc* d, const int64_t cd[5
 /* >>statistics -----------------------------------------------------------------------------------
    The geometry of an op's statistics groups, from its table row: the dims a group keeps and the
    channel grouping. Groups are numbered row-major over the kept dims (C counted in channel
-   groups); an element's position inside its group is row-major over the dims not kept. */
+   groups); an element's position inside its group is row-major over the dims not kept.
+   plan._private.stat[_FC3D_MOMENTS] is the geometry of the per-(n, c) moments
+   (FC3D_STATS_PLAN_MOMENTS): groups (n, c), every spatial position in them. */
+#define _FC3D_MOMENTS FC3D_MAX_OPS
+#define _FC3D_ST_RAW 4 /* a finalize that keeps each group's raw (sum, sum of squares) */
 static unsigned _fc3d_stat_keep(const fc3d_op* op) {
     const _fc3d_op_info* info = _fc3d_op_info_of(op);
     if (!info || info->stats == _FC3D_ST_NONE) return 0u;
@@ -1092,7 +1158,9 @@ enum {
     _FC3D_WS_INTERMEDIATE = 0,             /* float32 conv-output-sized buffer, y's layout */
     _FC3D_WS_PARTIALS = 1,                 /* double2 per (group, slot) of the current pass */
     _FC3D_WS_STATS = 2,                    /* + op index: double2 (mean, 1/std) per group */
-    _FC3D_WS_ENGINE = 2 + FC3D_MAX_OPS     /* + k: the chosen engine's k-th region */
+    _FC3D_WS_MOMENTS = 2 + FC3D_MAX_OPS,   /* per (n, c): double2 (sum, sum of squares), then
+                                              double2 (a, b) of the chain's affine map so far */
+    _FC3D_WS_ENGINE = 3 + FC3D_MAX_OPS     /* + k: the chosen engine's k-th region */
 };
 #define _FC3D_ALIGN 256
 
@@ -1125,6 +1193,7 @@ enum {
     _FC3D_STEP_DIRECT_PASS = 2, /* one logical pass of the direct engine (or a read-back pass) */
     _FC3D_STEP_TC_PREP = 3,     /* implicit GEMM: re-lay the weight per phase for the math mode */
     _FC3D_STEP_TC_CONV = 4,     /* implicit GEMM: one pass's convolution and epilogue */
+    _FC3D_STEP_MOMENTS = 5,     /* statistics of stat_op derived from the per-(n, c) moments (any engine) */
     _FC3D_STEP_KIND_COUNT_
 };
 
@@ -1143,14 +1212,31 @@ static unsigned _fc3d_grid(int64_t blocks) {
     return (unsigned)(blocks < 1 ? 1 : blocks < 0x7fffffff ? blocks : 0x7fffffff);
 }
 
-/* The finalize step of a pass that gathers statistics for op i: one warp per group. */
-static void _fc3d_add_finalize(fc3d_plan_private_* pr, int pass, int i) {
+/* The statistics geometry a pass gathers: its op's, or the per-(n, c) moments. */
+static int _fc3d_gather_of(const fc3d_pass* ps) { return ps->stat_op < 0 ? -1 : ps->moments ? _FC3D_MOMENTS : ps->stat_op; }
+
+/* The finalize step of a pass that gathers statistics for op i: one warp per group. Where the pass
+   gathers the per-(n, c) moments (i = _FC3D_MOMENTS), the finalize keeps them raw, and a moments
+   step per statistics op of the chain derives its statistics (>>finalize). */
+static void _fc3d_add_finalize(fc3d_plan* p, int pass, int i) {
+    fc3d_plan_private_* pr = &p->_private;
     fc3d_step_* s = _fc3d_add_step(pr, _FC3D_STEP_FINALIZE, pass, i);
+    int j, fold = p->passes[pass].stat_op;
     s->block = _FC3D_THREADS;
     if (pr->stat[i].slots >= _FC3D_FIN_BLOCK_SLOTS) /* a block per group (>>finalize) */
         s->grid = _fc3d_grid(pr->stat[i].groups);
     else
         s->grid = _fc3d_grid((pr->stat[i].groups + _FC3D_THREADS / 32 - 1) / (_FC3D_THREADS / 32));
+    if (i != _FC3D_MOMENTS) return;
+    for (j = p->passes[pass].stat_op; j < p->desc.num_ops; j++) {
+        if (_fc3d_op_info_of(&p->desc.ops[j])->stats == _FC3D_ST_NONE) continue;
+        s = _fc3d_add_step(pr, _FC3D_STEP_MOMENTS, pass, j);
+        s->block = _FC3D_THREADS;
+        s->grid = _fc3d_grid((pr->stat[j].groups + _FC3D_THREADS - 1) / _FC3D_THREADS);
+        s->arg[0] = fold;                            /* ops [fold, j) fold into the maps first */
+        s->arg[1] = j == p->passes[pass].stat_op;    /* the first: maps start as (1, 0) */
+        fold = j + 1;
+    }
 }
 
 /* >>device-helpers -------------------------------------------------------------------------------
@@ -1285,6 +1371,10 @@ typedef struct _fc3d_finalize_params {
    them, the running and saved statistics, or a reduction's output. */
 template <typename T>
 static __device__ void _fc3d_finalize_tail(const _fc3d_finalize_params& F, int64_t grp, double2 s) {
+    if (F.stats == _FC3D_ST_RAW) { /* the moments: kept as sums for the steps that derive statistics */
+        F.stats_of[grp] = s;
+        return;
+    }
     const double mean = s.x / F.sg.count;
     double var = s.y / F.sg.count - mean * mean;
     if (var < 0.0) var = 0.0; /* rounding can take a constant group's variance below zero */
@@ -1343,6 +1433,75 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_finalize_kernel(co
             s.y += __shfl_xor_sync(0xffffffffu, s.y, m);
         }
         if (lane == 0) _fc3d_finalize_tail<T>(F, grp, s);
+    }
+}
+
+/* Statistics from moments (FC3D_STATS_PLAN_MOMENTS): one launch per statistics op of the chain,
+   in order, a thread per group of the op. Each (n, c) cell carries the affine map (a, b) that the
+   chain so far applies to the moments pass's value v; the thread first folds the ops since the
+   previous statistics op into its cells' maps (scale, add_channel, inference batchnorm), then sums
+   the cells' moments as the op sees them, sum(a v + b) = a S + b m and
+   sum((a v + b)^2) = a^2 Q + 2 a b S + b^2 m (m values per cell), in double and in cell order,
+   and finishes as the generic finalize does (mean and 1/std for the apply, running and saved
+   statistics, or the pooled y). Last, it composes the op into its cells' maps. */
+typedef struct _fc3d_moments_params {
+    _fc3d_finalize_params F; /* the op's: its groups, stats_of, running and saved statistics, y */
+    _fc3d_dev_chain chain;   /* the folded ops' parameters */
+    int fold_begin, op;      /* ops [fold_begin, op) are folded first */
+    int init;                /* the first statistics op: every map starts as (1, 0) */
+    int64_t n, c;            /* cells */
+    double per_cell;         /* values per cell: D x H x W */
+    const double2* sums;     /* per cell (S, Q) of v */
+    double2* ab;             /* per cell (a, b) */
+} _fc3d_moments_params;
+
+template <typename T>
+static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_moments_kernel(const _fc3d_moments_params M) {
+    const fc3d_stat_geom_& sg = M.F.sg;
+    const int kn = (sg.keep & _FC3D_K_N) != 0, kc = (sg.keep & _FC3D_K_C) != 0;
+    const int64_t ncg = kc ? M.c / sg.cpg : 1;
+    for (int64_t grp = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; grp < sg.groups;
+         grp += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t n0 = kn ? grp / ncg : 0, n1 = kn ? n0 + 1 : M.n;
+        const int64_t c0 = kc ? (grp % ncg) * sg.cpg : 0, c1 = kc ? c0 + sg.cpg : M.c;
+        double2 s = make_double2(0.0, 0.0);
+        for (int64_t n = n0; n < n1; n++)
+            for (int64_t c = c0; c < c1; c++) {
+                const int64_t cell = n * M.c + c;
+                double a = 1.0, b = 0.0;
+                if (!M.init) { a = M.ab[cell].x; b = M.ab[cell].y; }
+                for (int i = M.fold_begin; i < M.op; i++) {
+                    const _fc3d_dev_op& o = M.chain.ops[i];
+                    if (o.kind == FC3D_OP_SCALE) { a *= o.value; b *= o.value; }
+                    else if (o.kind == FC3D_OP_ADD_CHANNEL) b += o.bias[c];
+                    else if (o.kind == FC3D_OP_BATCHNORM_INFER) {
+                        const double k = 1.0 / sqrt((double)o.running_var[c] + (double)o.eps);
+                        a *= k;
+                        b = (b - (double)o.running_mean[c]) * k;
+                        if (o.flags & FC3D_OP_AFFINE) { a *= o.weight[c]; b = b * o.weight[c] + o.bias[c]; }
+                    }
+                }
+                M.ab[cell] = make_double2(a, b);
+                const double2 m = M.sums[cell];
+                s.x += a * m.x + b * M.per_cell;
+                s.y += a * a * m.y + 2.0 * a * b * m.x + b * b * M.per_cell;
+            }
+        _fc3d_finalize_tail<T>(M.F, grp, s);
+        if (M.F.stats == _FC3D_ST_REDUCE) continue;
+        const double2 st = M.F.stats_of[grp]; /* (mean, 1/std), as the apply will read them */
+        const _fc3d_dev_op& o = M.chain.ops[M.op];
+        for (int64_t n = n0; n < n1; n++)
+            for (int64_t c = c0; c < c1; c++) {
+                const int64_t cell = n * M.c + c;
+                double a = M.ab[cell].x, b = M.ab[cell].y;
+                if (M.F.stats == _FC3D_ST_SUB_MEAN) b -= st.x;
+                else {
+                    a *= st.y;
+                    b = (b - st.x) * st.y;
+                    if (o.flags & FC3D_OP_AFFINE) { a *= o.weight[c]; b = b * o.weight[c] + o.bias[c]; }
+                }
+                M.ab[cell] = make_double2(a, b);
+            }
     }
 }
 
@@ -1853,14 +2012,14 @@ static void _fc3d_direct_add_pass(fc3d_plan* p, int pass, int source, int op_beg
     s->arg[3] = store;
     s->arg[4] = op_begin;
     s->arg[5] = op_end;
-    if (stat_op >= 0) _fc3d_add_finalize(pr, pass, stat_op);
+    if (stat_op >= 0) _fc3d_add_finalize(p, pass, stat_op);
 }
 
 static void _fc3d_direct_plan_steps(fc3d_plan* p) {
     int i;
     for (i = 0; i < p->num_passes; i++) {
         const fc3d_pass* ps = &p->passes[i];
-        _fc3d_direct_add_pass(p, i, ps->source, ps->op_begin, ps->op_end, ps->store, ps->stat_op);
+        _fc3d_direct_add_pass(p, i, ps->source, ps->op_begin, ps->op_end, ps->store, _fc3d_gather_of(ps));
     }
 }
 
@@ -2060,6 +2219,38 @@ static __host__ __device__ inline void _fc3d_tc_dim_taps(int r, int k, int s, in
             return;
         }
     }
+}
+
+/* The taps along dim d of phase r that some of the positions [m0, m0 + mcount) of the phase
+   (extents Q) can reach, as out[0] = how many, out[1] = first tap, out[2] = tap step, out[3] = input
+   offset of the first, out[4] = offset step. The kernel's tap table, and the plan's count of the
+   MMAs it issues. */
+static __host__ __device__ inline void _fc3d_tc_tap_range(const _fc3d_tc_kparams& P, int d, const int r[3],
+                                                          const int Q[3], int m0, int mcount, int* out)
+{
+    const int QHW = Q[1] * Q[2];
+    int nt, t0, c0, tstep, cstep;
+    _fc3d_tc_dim_taps(r[d], P.k[d], P.s[d], P.p[d], P.dl[d], &nt, &t0, &c0, &tstep, &cstep);
+    const int pf = m0, pl = m0 + mcount - 1;
+    const int qdf = pf / QHW, qdl = pl / QHW;
+    const int rf = pf - qdf * QHW, rl = pl - qdl * QHW;
+    int lo, hi;
+    if (d == 0) { lo = qdf; hi = qdl; }
+    else if (d == 1) {
+        if (qdf == qdl) { lo = rf / Q[2]; hi = rl / Q[2]; } else { lo = 0; hi = Q[1] - 1; }
+    } else {
+        if (pf / Q[2] == pl / Q[2]) { lo = rf % Q[2]; hi = rl % Q[2]; } else { lo = 0; hi = Q[2] - 1; }
+    }
+    int jlo = nt, jhi = -1;
+    for (int j = 0; j < nt; ++j) {
+        const int c = c0 - j * cstep;
+        if (hi + c >= 0 && lo + c <= P.in[d] - 1) { if (j < jlo) jlo = j; jhi = j; }
+    }
+    out[0] = jhi >= jlo ? jhi - jlo + 1 : 0;
+    out[1] = t0 + jlo * tstep;
+    out[2] = tstep;
+    out[3] = c0 - jlo * cstep;
+    out[4] = cstep;
 }
 
 /* Tile t of a sample in level-major order (section note): its class, its index tl within its
@@ -2365,38 +2556,7 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
     const int QHW = Q[1] * Q[2];
 
     /* per-dim taps and the range of them that some row of this tile can reach */
-    if (tid < 3) {
-        const int d = tid;
-        const int rd = d == 0 ? r[0] : (d == 1 ? r[1] : r[2]);
-        const int kd = d == 0 ? P.k[0] : (d == 1 ? P.k[1] : P.k[2]);
-        const int sd = d == 0 ? P.s[0] : (d == 1 ? P.s[1] : P.s[2]);
-        const int pd = d == 0 ? P.p[0] : (d == 1 ? P.p[1] : P.p[2]);
-        const int dld = d == 0 ? P.dl[0] : (d == 1 ? P.dl[1] : P.dl[2]);
-        const int ind = d == 0 ? P.in[0] : (d == 1 ? P.in[1] : P.in[2]);
-        int nt, t0, c0, tstep, cstep;
-        _fc3d_tc_dim_taps(rd, kd, sd, pd, dld, &nt, &t0, &c0, &tstep, &cstep);
-        const int pf = m0, pl = m0 + mcount - 1;
-        const int qdf = pf / QHW, qdl = pl / QHW;
-        const int rf = pf - qdf * QHW, rl = pl - qdl * QHW;
-        int lo, hi;
-        if (d == 0) { lo = (int)qdf; hi = (int)qdl; }
-        else if (d == 1) {
-            if (qdf == qdl) { lo = (int)(rf / Q[2]); hi = (int)(rl / Q[2]); } else { lo = 0; hi = Q[1] - 1; }
-        } else {
-            if (pf / Q[2] == pl / Q[2]) { lo = (int)(rf % Q[2]); hi = (int)(rl % Q[2]); } else { lo = 0; hi = Q[2] - 1; }
-        }
-        int jlo = nt, jhi = -1;
-        for (int j = 0; j < nt; ++j) {
-            const int c = c0 - j * cstep;
-            if (hi + c >= 0 && lo + c <= ind - 1) { if (j < jlo) jlo = j; jhi = j; }
-        }
-        int na = jhi >= jlo ? jhi - jlo + 1 : 0;
-        DI[d * 8 + 0] = na;
-        DI[d * 8 + 1] = t0 + jlo * tstep;
-        DI[d * 8 + 2] = tstep;
-        DI[d * 8 + 3] = c0 - jlo * cstep;
-        DI[d * 8 + 4] = cstep;
-    }
+    if (tid < 3) _fc3d_tc_tap_range(P, tid, r, Q, m0, mcount, DI + tid * 8);
     /* row table: input base offset and phase coordinates of each row */
     if (tid < BM) {
         const int m = tid;
@@ -2964,6 +3124,62 @@ static cudaError_t _fc3d_tc_launch_main(const _fc3d_tc_kparams& P, int64_t tiles
     return cudaPeekAtLastError();
 }
 
+/* The MMA FLOPs one channel tile of one group of one sample issues: each tile's K chunks (the taps
+   some position of the tile reaches, times C_in/groups, in BK-deep chunks) x BM x BN x 2, with 3xTF32's
+   three products per chunk (four for tiles of at most 8 chunks). Past 65536 tiles a sample, every
+   k-th tile is counted and the sum scaled. plan.exec_flops. */
+static double _fc3d_tc_issued_flops(const _fc3d_tc_plan* tp, int row) {
+    const _fc3d_tc_kparams& P = tp->kp;
+    const int64_t tiles = row ? tp->row_tiles_per_sample : tp->tiles_per_sample;
+    const int64_t step = tiles > 65536 ? tiles / 65536 : 1;
+    double chunks = 0.0;
+    int64_t seen = 0, t;
+    for (t = 0; t < tiles; t += step, seen++) {
+        int r[3] = {0, 0, 0}, Q[3] = {0, 0, 0}, m0 = 0, mcount = 0, nph = 1, row0 = 0, nrows = 0, pw;
+        if (!row) {
+            int cls, tl, ph;
+            _fc3d_tc_tile_of(P, t, &cls, &tl, &ph);
+            r[2] = P.cls_base[cls][2] + ph % P.cls_cnt[cls][2]; ph /= P.cls_cnt[cls][2];
+            r[1] = P.cls_base[cls][1] + ph % P.cls_cnt[cls][1];
+            r[0] = P.cls_base[cls][0] + ph / P.cls_cnt[cls][1];
+            Q[0] = P.cls_q[cls][0]; Q[1] = P.cls_q[cls][1]; Q[2] = P.cls_q[cls][2];
+            m0 = tl * _FC3D_TC_BM;
+            mcount = Q[0] * Q[1] * Q[2] - m0 < _FC3D_TC_BM ? Q[0] * Q[1] * Q[2] - m0 : _FC3D_TC_BM;
+        } else { /* the kernel's decoding of a whole-row tile */
+            int c4 = 0;
+            while (c4 < 3 && t >= P.rprefix[c4 + 1]) ++c4;
+            const int cls = c4 << 1, local = (int)(t - P.rprefix[c4]), nres = (int)P.rcls_nres[c4];
+            const int tl = local / nres, ph = local - tl * nres;
+            r[1] = P.cls_base[cls][1] + ph % P.cls_cnt[cls][1];
+            r[0] = P.cls_base[cls][0] + ph / P.cls_cnt[cls][1];
+            Q[0] = P.cls_q[cls][0]; Q[1] = P.cls_q[cls][1];
+            row0 = tl * P.rrows;
+            nrows = Q[0] * Q[1] - row0 < P.rrows ? Q[0] * Q[1] - row0 : P.rrows;
+            nph = P.s[2];
+            m0 = 0; mcount = 0;
+        }
+        for (pw = 0; pw < nph; pw++) {
+            int d, tr[5];
+            int64_t k = P.cin_g, c;
+            if (row) {
+                r[2] = pw;
+                Q[2] = P.out[2] / P.s[2] + (pw < P.out[2] % P.s[2] ? 1 : 0);
+                m0 = row0 * Q[2];
+                mcount = nrows * Q[2];
+                if (mcount <= 0) continue;
+            }
+            for (d = 0; d < 3; d++) {
+                _fc3d_tc_tap_range(P, d, r, Q, m0, mcount, tr);
+                k *= tr[0];
+            }
+            c = (k + _FC3D_TC_BK - 1) / _FC3D_TC_BK;
+            chunks += (double)c * (tp->math == _FC3D_TC_3XTF32 ? (c <= 8 ? 4.0 : 3.0) : 1.0);
+        }
+    }
+    if (seen) chunks *= (double)tiles / (double)seen;
+    return chunks * _FC3D_TC_BM * tp->bn * _FC3D_TC_BK * 2.0 * (double)P.ntn * (double)P.groups * (double)P.n;
+}
+
 /* How the implicit-GEMM engine plugs into the plan: its plan-time data lives in
    plan._private.engine_data; its steps are one weight re-layout per run, then one GEMM launch per
    pass that computes the convolution. Passes that read the intermediate back, and statistics the
@@ -3036,7 +3252,7 @@ static int _fc3d_igemm_can_implement(const fc3d_plan* p, char* why, size_t n) {
     }
     for (i = 0; i < p->num_passes; i++) {
         const fc3d_pass* ps = &p->passes[i];
-        if (p->strategy == FC3D_STRATEGY_RECOMPUTE && ps->stat_op >= 0 && !_fc3d_tc_gathers(p, ps->stat_op) &&
+        if (p->strategy == FC3D_STRATEGY_RECOMPUTE && ps->stat_op >= 0 && !_fc3d_tc_gathers(p, _fc3d_gather_of(ps)) &&
             !(tp.kp.row_ok && ((_fc3d_tc_rowops(p) >> ps->stat_op) & 1u))) {
             snprintf(why, n, "ops[%d] (%s) keeps statistics per row or plane, which a recomputing pass cannot gather "
                              "from GEMM tiles", ps->stat_op, _fc3d_op_info_of(&p->desc.ops[ps->stat_op])->name);
@@ -3061,9 +3277,9 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
     for (i = 0; i < p->num_passes; i++) {
         const fc3d_pass* ps = &p->passes[i];
         const int first = i;
-        int op_end = ps->op_end, store = ps->store, stat_op = ps->stat_op;
+        int op_end = ps->op_end, store = ps->store, stat_op = _fc3d_gather_of(ps);
         if (ps->source != FC3D_SOURCE_CONV) {
-            _fc3d_direct_add_pass(p, i, ps->source, ps->op_begin, ps->op_end, ps->store, ps->stat_op);
+            _fc3d_direct_add_pass(p, i, ps->source, ps->op_begin, ps->op_end, ps->store, stat_op);
             continue;
         }
         if (stat_op >= 0 && ((rowmask >> stat_op) & 1u)) {
@@ -3096,7 +3312,7 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
             /* slots: (n, channel within group) where the group does not keep them, then the tile */
             sg->slots = ((sg->keep & _FC3D_K_N) ? 1 : pr->geom.n) * ((sg->keep & _FC3D_K_C) ? sg->cpg : pr->geom.cout) *
                         tiles;
-            _fc3d_add_finalize(pr, first, stat_op);
+            _fc3d_add_finalize(p, first, stat_op);
         } else if (stat_op >= 0) {
             /* the stored intermediate read back once for statistics the tiles cannot gather */
             _fc3d_direct_add_pass(p, first, FC3D_SOURCE_INTERMEDIATE, op_end, op_end, FC3D_STORE_NONE, stat_op);
@@ -3238,28 +3454,103 @@ FC3D_API const char* fc3d_engine_name(fc3d_engine engine) {
     return id == FC3D_ENGINE_AUTO ? "auto" : e ? e->name : "unknown";
 }
 
-/* >>planning -------------------------------------------------------------------------------------*/
-static void _fc3d_plan_passes(fc3d_plan* p) {
+/* >>planning -------------------------------------------------------------------------------------
+   The passes of a chain, by strategy (materialize / recompute) and statistics plan (per op /
+   moments); their costs; the choice among the alternatives the chain allows. */
+#define _FC3D_H100_BYTES_PER_S 2945e9 /* PROBLEMS.md: device copy, bytes read + written */
+#define _FC3D_H100_TF32_PER_S 403e12
+#define _FC3D_H100_FP32_PER_S 52e12
+#define _FC3D_H100_HALF_PER_S 732e12
+/* What the engines sustain on the H100, for the planner's estimate (not the floor): the implicit
+   GEMM retires at most ~37 M tiles a second whatever their depth (L2/15's convolution alone:
+   15424 tiles of K <= 128 in 0.415 ms; each tile's table setup, pipeline fill and epilogue), and
+   the direct engine's FP32 FMAs run at 0.6 to 3 TFLOP/s (bench/RESULTS.md). */
+#define _FC3D_TC_TILES_PER_S 37e6
+#define _FC3D_DIRECT_EST_PER_S 2e12
+
+static int _fc3d_ends_in_reduce(const fc3d_plan_desc* d) {
+    return d->num_ops > 0 && _fc3d_op_info_of(&d->ops[d->num_ops - 1])->stats == _FC3D_ST_REDUCE;
+}
+
+/* Whether the chain can take every statistics op's statistics from the per-(n, c) moments of one
+   pass (FC3D_STATS_PLAN_MOMENTS): the first statistics op, or -1 with the reason in why. The ops
+   from the first statistics op on must each map an (n, c) slab by an affine function once their
+   statistics are known, and their statistics groups must be unions of whole slabs. */
+static int _fc3d_moments_first(const fc3d_plan_desc* d, char* why, size_t n) {
+    int i, first = -1, nstat = 0;
+    for (i = 0; i < d->num_ops; i++) {
+        const int kind = _fc3d_enum_int(&d->ops[i].kind);
+        if (_fc3d_op_info_of(&d->ops[i])->stats != _FC3D_ST_NONE) {
+            if (first < 0) first = i;
+            nstat++;
+        }
+        if (first < 0) continue;
+        switch (kind) {
+        case FC3D_OP_SCALE: case FC3D_OP_ADD_CHANNEL: case FC3D_OP_BATCHNORM_INFER: case FC3D_OP_BATCHNORM_TRAIN:
+        case FC3D_OP_GROUPNORM: case FC3D_OP_SUB_SPATIAL_MEAN: case FC3D_OP_GLOBAL_AVG_POOL: break;
+        default:
+            if (why) snprintf(why, n, "ops[%d] (%s) after the first statistics op is not affine per (n, c)", i,
+                              _fc3d_op_info_of(&d->ops[i])->name);
+            return -1;
+        }
+    }
+    if (nstat < 2) {
+        if (why) snprintf(why, n, "the chain has %d statistics op%s; moments serve two or more", nstat, nstat == 1 ? "" : "s");
+        return -1;
+    }
+    return first;
+}
+
+/* The passes for a strategy and a statistics plan the chain can take (the caller checked). */
+static void _fc3d_build_passes(fc3d_plan* p, int strategy, int stats_plan) {
     const fc3d_plan_desc* d = &p->desc;
+    const int reduce = _fc3d_ends_in_reduce(d);
     int cuts[FC3D_MAX_OPS], ncuts = 0, i, j;
+    fc3d_pass* ps;
+    memset(p->passes, 0, sizeof p->passes);
+    p->num_passes = 0;
+    p->strategy = (fc3d_strategy)strategy;
+    p->stats_plan = (fc3d_stats_plan)stats_plan;
     for (i = 0; i < d->num_ops; i++)
         if (_fc3d_op_info_of(&d->ops[i])->stats != _FC3D_ST_NONE) cuts[ncuts++] = i;
-    p->num_passes = 0;
-    if (d->num_ops > 0 && _fc3d_op_info_of(&d->ops[d->num_ops - 1])->stats == _FC3D_ST_REDUCE) {
-        p->strategy = FC3D_STRATEGY_RECOMPUTE;
+    if (stats_plan == FC3D_STATS_PLAN_MOMENTS) {
+        const int f = _fc3d_moments_first(d, NULL, 0);
+        ps = &p->passes[p->num_passes++];
+        ps->source = FC3D_SOURCE_CONV;
+        ps->op_begin = 0;
+        ps->op_end = f;
+        ps->store = strategy == FC3D_STRATEGY_MATERIALIZE ? FC3D_STORE_INTERMEDIATE : FC3D_STORE_NONE;
+        ps->stat_op = f;
+        ps->moments = 1;
+        if (reduce) return; /* the statistics steps write the pooled y */
+        ps = &p->passes[p->num_passes++];
+        ps->source = strategy == FC3D_STRATEGY_MATERIALIZE ? FC3D_SOURCE_INTERMEDIATE : FC3D_SOURCE_CONV;
+        ps->op_begin = strategy == FC3D_STRATEGY_MATERIALIZE ? f : 0;
+        ps->op_end = d->num_ops;
+        ps->store = FC3D_STORE_Y;
+        ps->stat_op = -1;
+        return;
+    }
+    if (strategy == FC3D_STRATEGY_RECOMPUTE) {
         for (j = 0; j < ncuts; j++) {
-            fc3d_pass* ps = &p->passes[p->num_passes++];
+            ps = &p->passes[p->num_passes++];
             ps->source = FC3D_SOURCE_CONV;
             ps->op_begin = 0;
             ps->op_end = cuts[j];
             ps->store = FC3D_STORE_NONE;
             ps->stat_op = cuts[j];
         }
+        if (reduce) return;
+        ps = &p->passes[p->num_passes++];
+        ps->source = FC3D_SOURCE_CONV;
+        ps->op_begin = 0;
+        ps->op_end = d->num_ops;
+        ps->store = FC3D_STORE_Y;
+        ps->stat_op = -1;
         return;
     }
-    p->strategy = FC3D_STRATEGY_MATERIALIZE;
     for (j = 0; j <= ncuts; j++) {
-        fc3d_pass* ps = &p->passes[p->num_passes++];
+        ps = &p->passes[p->num_passes++];
         ps->source = j == 0 ? FC3D_SOURCE_CONV : FC3D_SOURCE_INTERMEDIATE;
         ps->op_begin = j == 0 ? 0 : cuts[j - 1];
         ps->op_end = j < ncuts ? cuts[j] : d->num_ops;
@@ -3268,17 +3559,172 @@ static void _fc3d_plan_passes(fc3d_plan* p) {
     }
 }
 
+/* The H100 rate of an engine's arithmetic in the plan's math mode (fc3d_plan_floor_ms). */
+static double _fc3d_default_rate(const fc3d_plan* p) {
+    const int math = _fc3d_enum_int(&p->desc.math);
+    if (p->engine == FC3D_ENGINE_DIRECT) return _FC3D_H100_FP32_PER_S; /* FP32 FMAs in every mode */
+    return math == FC3D_MATH_HALF ? _FC3D_H100_HALF_PER_S : _FC3D_H100_TF32_PER_S;
+}
+
+static double _fc3d_passes_floor_ms(const fc3d_pass* ps, int np, double bw, double rate) {
+    double t = 0.0;
+    int i;
+    for (i = 0; i < np; i++) {
+        const double tb = ps[i].bytes / bw, tf = ps[i].flops / rate;
+        t += tb > tf ? tb : tf;
+    }
+    return t * 1e3;
+}
+
+/* What the plan's steps cost, per pass and in total (plan.exec_flops, exec_bytes, floor_ms): the
+   FLOPs each step issues and the device bytes it reads and writes - x, the weight and its re-laid
+   copy, the bias once per convolution step; the float32 intermediate per read and per store; y;
+   the statistics partials written and read back. Ops' own vectors are not counted. */
+static void _fc3d_plan_costs(fc3d_plan* p) {
+    const fc3d_plan_private_* pr = &p->_private;
+    const double es = (double)fc3d_dtype_size(p->desc.dtype);
+    const double conv_elems = (double)pr->geom.n * (double)pr->geom.cout * (double)pr->geom.d * (double)pr->geom.h *
+                              (double)pr->geom.w;
+    const double xwb = ((double)p->x_elements + (double)p->weight_elements + (p->desc.conv.bias ? (double)pr->geom.cout : 0.0)) * es;
+    const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
+    double est = 0.0;
+    int i;
+    for (i = 0; i < p->num_passes; i++) p->passes[i].flops = p->passes[i].bytes = 0.0;
+    for (i = 0; i < pr->num_steps; i++) {
+        const fc3d_step_* st = &pr->steps[i];
+        double f = 0.0, b = 0.0;
+        int store = 0;
+        const double part = st->stat_op >= 0 ? (double)pr->stat[st->stat_op].groups * (double)pr->stat[st->stat_op].slots * 16.0 : 0.0;
+        switch (st->kind) {
+        case _FC3D_STEP_TC_PREP:
+            b = (double)p->weight_elements * es + (double)tp->ws_bytes;
+            break;
+        case _FC3D_STEP_TC_CONV:
+            f = _fc3d_tc_issued_flops(tp, (int)st->arg[3]);
+            b = xwb + (double)tp->ws_bytes - (double)p->weight_elements * es + part;
+            store = (int)st->arg[0];
+            break;
+        case _FC3D_STEP_DIRECT_PASS:
+            if (st->variant / 4 == FC3D_SOURCE_CONV) { f = p->flops; b = xwb; }
+            else b = conv_elems * 4.0;
+            b += part;
+            store = (int)st->arg[3];
+            break;
+        case _FC3D_STEP_FINALIZE:
+            b = part + (st->stat_op == _FC3D_MOMENTS ? (double)pr->stat[_FC3D_MOMENTS].groups * 16.0 : 0.0);
+            if (st->stat_op != _FC3D_MOMENTS && _fc3d_op_info_of(&p->desc.ops[st->stat_op])->stats == _FC3D_ST_REDUCE)
+                b += (double)p->y_elements * es;
+            break;
+        default: /* _FC3D_STEP_MOMENTS: the cells' sums and maps, and a pooled y */
+            b = (double)pr->geom.n * (double)pr->geom.cout * 48.0;
+            if (_fc3d_op_info_of(&p->desc.ops[st->stat_op])->stats == _FC3D_ST_REDUCE) b += (double)p->y_elements * es;
+            break;
+        }
+        if (store == FC3D_STORE_INTERMEDIATE) b += conv_elems * 4.0;
+        else if (store == FC3D_STORE_Y) b += (double)p->y_elements * es;
+        p->passes[st->pass].flops += f;
+        p->passes[st->pass].bytes += b;
+        {   /* the estimate: the floor of the step, or what the engine sustains where that is slower */
+            double t = b / _FC3D_H100_BYTES_PER_S, tf = f / _fc3d_default_rate(p);
+            if (tf > t) t = tf;
+            if (st->kind == _FC3D_STEP_TC_CONV) {
+                const double tt = (double)st->grid * (double)tp->kp.groups * (double)tp->kp.ntn * (double)tp->kp.n /
+                                  _FC3D_TC_TILES_PER_S;
+                if (tt > t) t = tt;
+            }
+            if (st->kind == _FC3D_STEP_DIRECT_PASS && f / _FC3D_DIRECT_EST_PER_S > t) t = f / _FC3D_DIRECT_EST_PER_S;
+            est += t;
+        }
+    }
+    p->exec_flops = p->exec_bytes = 0.0;
+    for (i = 0; i < p->num_passes; i++) {
+        p->exec_flops += p->passes[i].flops;
+        p->exec_bytes += p->passes[i].bytes;
+    }
+    p->floor_ms = _fc3d_passes_floor_ms(p->passes, p->num_passes, _FC3D_H100_BYTES_PER_S, _fc3d_default_rate(p));
+    p->_private.est_ms = est * 1e3;
+}
+
+static fc3d_result _fc3d_choose_engine(fc3d_plan* p, const _fc3d_engine_info** out);
+
+/* The alternatives the chain allows - (strategy, statistics plan), in the order ties go - each
+   planned in a scratch copy on the engine that would run it and costed from its steps
+   (_fc3d_plan_costs: the floor of what would run). The cheapest that the desc's forced fields
+   allow is built into p->passes. Returns FC3D_SUCCESS, or the error of a forced choice the chain
+   cannot take. */
+static fc3d_result _fc3d_choose_passes(fc3d_plan* p) {
+    const fc3d_plan_desc* d = &p->desc;
+    fc3d_plan_private_* pr = &p->_private;
+    const int fs = _fc3d_enum_int(&d->strategy), fp = _fc3d_enum_int(&d->stats_plan);
+    const int reduce = _fc3d_ends_in_reduce(d);
+    char why[FC3D_MESSAGE_LEN];
+    const int mom = _fc3d_moments_first(d, why, sizeof why) >= 0;
+    int k, best = -1, first_allowed = -1, nstat = 0;
+    double best_ms = 0.0;
+    fc3d_plan* q = (fc3d_plan*)malloc(sizeof *q);
+    for (k = 0; k < d->num_ops; k++) nstat += _fc3d_op_info_of(&d->ops[k])->stats != _FC3D_ST_NONE;
+    if (fs == FC3D_STRATEGY_MATERIALIZE && reduce) {
+        free(q);
+        return _fc3d_fail(p->message, FC3D_ERROR_STRATEGY,
+                          "strategy = materialize: the chain ends in ops[%d] (global_avg_pool), so y holds no "
+                          "convolution-sized tensor to materialize into", d->num_ops - 1);
+    }
+    if (fs == FC3D_STRATEGY_RECOMPUTE && nstat == 0) {
+        free(q);
+        return _fc3d_fail(p->message, FC3D_ERROR_STRATEGY,
+                          "strategy = recompute: the chain has no statistics op, so one pass computes everything");
+    }
+    if (fp == FC3D_STATS_PLAN_MOMENTS && !mom) {
+        free(q);
+        return _fc3d_fail(p->message, FC3D_ERROR_STATS_PLAN, "stats_plan = moments: %s", why);
+    }
+    pr->num_alts = 0;
+    for (k = 0; k < 4; k++) {
+        const int st = (k & 1) ? FC3D_STRATEGY_RECOMPUTE : FC3D_STRATEGY_MATERIALIZE;
+        const int sp = (k & 2) ? FC3D_STATS_PLAN_PER_OP : FC3D_STATS_PLAN_MOMENTS;
+        const _fc3d_engine_info* e = NULL;
+        double ms = -1.0;
+        if (sp == FC3D_STATS_PLAN_MOMENTS && !mom) continue;
+        if (st == FC3D_STRATEGY_MATERIALIZE && reduce) continue;
+        if (st == FC3D_STRATEGY_RECOMPUTE && nstat == 0) continue;
+        _fc3d_build_passes(p, st, sp);
+        if (q) {
+            memcpy(q, p, sizeof *q);
+            if (_fc3d_choose_engine(q, &e) == FC3D_SUCCESS) {
+                q->engine = e->id;
+                e->plan_steps(q);
+                _fc3d_plan_costs(q);
+                ms = q->_private.est_ms;
+                pr->alt_floor_ms[pr->num_alts] = q->floor_ms;
+            }
+        }
+        pr->alt_strategy[pr->num_alts] = st;
+        pr->alt_stats_plan[pr->num_alts] = sp;
+        pr->alt_engine[pr->num_alts] = e ? (int)e->id : 0;
+        pr->alt_ms[pr->num_alts++] = ms;
+        if ((fs != FC3D_STRATEGY_NONE && fs != st) || (fp != FC3D_STATS_PLAN_AUTO && fp != sp)) continue;
+        if (first_allowed < 0) first_allowed = k;
+        if (ms >= 0.0 && (best < 0 || ms < best_ms)) { best = k; best_ms = ms; }
+    }
+    free(q);
+    if (best < 0) best = first_allowed; /* its engine refuses it: _fc3d_choose_engine says why */
+    _fc3d_build_passes(p, (best & 1) ? FC3D_STRATEGY_RECOMPUTE : FC3D_STRATEGY_MATERIALIZE,
+                       (best & 2) ? FC3D_STATS_PLAN_PER_OP : FC3D_STATS_PLAN_MOMENTS);
+    return FC3D_SUCCESS;
+}
+
 /* The one workspace layout: shared regions, then the engine's. Called once, by fc3d_plan_init. */
 static void _fc3d_workspace_layout(fc3d_plan* p, const _fc3d_engine_info* e) {
     fc3d_plan_private_* pr = &p->_private;
     size_t partials = 0;
-    int i, any = 0;
-    for (i = 0; i < p->desc.num_ops; i++) {
+    int i, any = 0, moments = 0;
+    for (i = 0; i <= _FC3D_MOMENTS; i++) {
         const fc3d_stat_geom_* s = &pr->stat[i];
         const size_t b = (size_t)(s->groups * s->slots) * sizeof(double) * 2;
-        if (s->groups) any = 1;
+        if (i < p->desc.num_ops && s->groups) any = 1;
         if (b > partials) partials = b;
     }
+    for (i = 0; i < p->num_passes; i++) moments |= p->passes[i].moments;
     if (any && p->strategy == FC3D_STRATEGY_MATERIALIZE && p->desc.dtype != FC3D_DTYPE_F32)
         _fc3d_ws_add(pr, _FC3D_WS_INTERMEDIATE, (size_t)(pr->geom.n * pr->geom.cout * pr->geom.d * pr->geom.h * pr->geom.w) *
                                                     sizeof(float));
@@ -3286,6 +3732,7 @@ static void _fc3d_workspace_layout(fc3d_plan* p, const _fc3d_engine_info* e) {
     for (i = 0; i < p->desc.num_ops; i++)
         if (pr->stat[i].groups && _fc3d_op_info_of(&p->desc.ops[i])->stats != _FC3D_ST_REDUCE)
             _fc3d_ws_add(pr, _FC3D_WS_STATS + i, (size_t)pr->stat[i].groups * 2 * sizeof(double));
+    if (moments) _fc3d_ws_add(pr, _FC3D_WS_MOMENTS, (size_t)(pr->geom.n * pr->geom.cout) * 4 * sizeof(double));
     e->workspace(p);
 }
 
@@ -3372,6 +3819,13 @@ FC3D_API fc3d_result fc3d_plan_init(fc3d_plan* plan, const fc3d_plan_desc* desc)
         p->op_tensors[i] = _fc3d_op_tensor_sizes_of(&p->desc.ops[i], cd);
         pr->stat[i] = _fc3d_stat_geom_of(&p->desc.ops[i], cd);
     }
+    {   /* the per-(n, c) moments (FC3D_STATS_PLAN_MOMENTS) */
+        fc3d_stat_geom_* m = &pr->stat[_FC3D_MOMENTS];
+        m->keep = _FC3D_K_N | _FC3D_K_C;
+        m->cpg = 1;
+        m->groups = cd[0] * cd[1];
+        m->count = (double)cd[2] * (double)cd[3] * (double)cd[4];
+    }
     for (i = 0; i < 5; i++) p->y_dims[i] = cd[i];
     pr->desc = p->desc;
     p->y_elements = 1;
@@ -3379,11 +3833,12 @@ FC3D_API fc3d_result fc3d_plan_init(fc3d_plan* plan, const fc3d_plan_desc* desc)
         if (!_fc3d_y_keeps(pr, i)) p->y_dims[i] = 1;
         p->y_elements *= p->y_dims[i];
     }
-    _fc3d_plan_passes(p);
+    _FC3D_CHECK(_fc3d_choose_passes(p));
     _FC3D_CHECK(_fc3d_choose_engine(p, &engine));
     p->engine = engine->id;
     engine->plan_steps(p);
     _fc3d_workspace_layout(p, engine);
+    _fc3d_plan_costs(p);
     p->workspace_bytes = pr->ws_used ? pr->ws_used + (_FC3D_ALIGN - 1) : 0;
     pr->num_passes = p->num_passes;
     memcpy(pr->passes, p->passes, sizeof pr->passes);
@@ -3401,8 +3856,19 @@ failed:
 #undef _FC3D_CHECK
 }
 
+FC3D_API double fc3d_plan_floor_ms(const fc3d_plan* p, double bytes_per_second, double flops_per_second) {
+    if (!p || _fc3d_enum_int(&p->result) != FC3D_SUCCESS || p->num_passes <= 0 || p->num_passes > FC3D_MAX_PASSES)
+        return -1.0;
+    return _fc3d_passes_floor_ms(p->passes, p->num_passes, bytes_per_second > 0.0 ? bytes_per_second : _FC3D_H100_BYTES_PER_S,
+                                 flops_per_second > 0.0 ? flops_per_second : _fc3d_default_rate(p));
+}
+
+static const char* const _fc3d_strategy_name[3] = {"none", "materialize", "recompute"};
+static const char* const _fc3d_stats_plan_name[3] = {"auto", "per op", "moments"};
+
 static const char* const _fc3d_step_name[_FC3D_STEP_KIND_COUNT_] = {"?", "finalize", "direct pass",
-                                                                    "weight re-layout", "implicit GEMM"};
+                                                                    "weight re-layout", "implicit GEMM",
+                                                                    "statistics from moments"};
 
 FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
     /* appended piece by piece; `len` counts what the whole text needs, as snprintf does */
@@ -3452,20 +3918,38 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
             if (!_fc3d_engines[i].can_implement(p, why, sizeof why))
                 _FC3D_PUT("  engine %s refused: %s\n", _fc3d_engines[i].name, why);
         }
-        _FC3D_PUT("strategy %s, %d pass%s, workspace %zu bytes\n",
-                  p->strategy == FC3D_STRATEGY_RECOMPUTE ? "recompute" : "materialize", p->num_passes,
-                  p->num_passes == 1 ? "" : "es", p->workspace_bytes);
+        _FC3D_PUT("strategy %s, statistics %s%s, %d pass%s, workspace %zu bytes\n",
+                  _fc3d_strategy_name[p->strategy == FC3D_STRATEGY_RECOMPUTE ? 2 : 1],
+                  _fc3d_stats_plan_name[p->stats_plan == FC3D_STATS_PLAN_MOMENTS ? 2 : 1],
+                  (_fc3d_enum_int(&p->desc.strategy) || _fc3d_enum_int(&p->desc.stats_plan)) ? " (forced)" : "",
+                  p->num_passes, p->num_passes == 1 ? "" : "es", p->workspace_bytes);
+        _FC3D_PUT("cost: %.4g GFLOP executed (useful %.4g), %.4g MB moved; floor %.4g ms on an H100, estimated %.4g\n",
+                  p->exec_flops * 1e-9, p->flops * 1e-9, p->exec_bytes * 1e-6, p->floor_ms, pr->est_ms);
+        for (i = 0; i < pr->num_alts; i++) {
+            const int chosen = pr->alt_strategy[i] == (int)p->strategy && pr->alt_stats_plan[i] == (int)p->stats_plan;
+            if (pr->alt_ms[i] < 0.0)
+                _FC3D_PUT("  alternative %s, statistics %s: refused by every engine%s\n", _fc3d_strategy_name[pr->alt_strategy[i]],
+                          _fc3d_stats_plan_name[pr->alt_stats_plan[i]], chosen ? " (forced)" : "");
+            else
+                _FC3D_PUT("  alternative %s, statistics %s: estimated %.4g ms (floor %.4g) on %s%s\n",
+                          _fc3d_strategy_name[pr->alt_strategy[i]], _fc3d_stats_plan_name[pr->alt_stats_plan[i]], pr->alt_ms[i],
+                          pr->alt_floor_ms[i], fc3d_engine_name((fc3d_engine)pr->alt_engine[i]), chosen ? "  <- chosen" : "");
+        }
         for (i = 0; i < p->num_passes; i++) {
             const fc3d_pass* ps = &p->passes[i];
             int k;
             _FC3D_PUT("  pass %d: %s -> ops [%d,%d) -> %s", i,
                       ps->source == FC3D_SOURCE_CONV ? "conv" : "read intermediate", ps->op_begin, ps->op_end,
                       ps->store == FC3D_STORE_Y ? "store y" : ps->store ? "store intermediate" : "no store");
-            if (ps->stat_op >= 0)
+            if (ps->stat_op >= 0 && ps->moments)
+                _FC3D_PUT("; per-(n, c) moments, %lld groups x %lld slots, for op %d (%s) and every statistics op after it",
+                          (long long)pr->stat[_FC3D_MOMENTS].groups, (long long)pr->stat[_FC3D_MOMENTS].slots, ps->stat_op,
+                          _fc3d_op_info_of(&p->desc.ops[ps->stat_op])->name);
+            else if (ps->stat_op >= 0)
                 _FC3D_PUT("; statistics for op %d (%s), %lld groups x %lld slots", ps->stat_op,
                           _fc3d_op_info_of(&p->desc.ops[ps->stat_op])->name, (long long)pr->stat[ps->stat_op].groups,
                           (long long)pr->stat[ps->stat_op].slots);
-            _FC3D_PUT("\n");
+            _FC3D_PUT("; %.4g GFLOP, %.4g MB\n", ps->flops * 1e-9, ps->bytes * 1e-6);
             int own = 0;
             for (k = 0; k < pr->num_steps; k++)
                 if (pr->steps[k].pass == i) {
@@ -3672,25 +4156,60 @@ static void _fc3d_bind_chain(const fc3d_plan_private_* pr, const fc3d_run_args* 
     }
 }
 
-template <typename T>
-static fc3d_result _fc3d_launch_finalize(const _fc3d_bound* b, const fc3d_step_* s, char* msg) {
+/* The finalize parameters of op i (its groups, statistics, running and saved tensors, y). */
+static _fc3d_finalize_params _fc3d_finalize_of(const _fc3d_bound* b, int i) {
     const fc3d_plan_private_* pr = &b->plan->_private;
-    const fc3d_op* op = &pr->desc.ops[s->stat_op];
-    const fc3d_op_tensors* t = &b->args->ops[s->stat_op];
+    const fc3d_op* op = &pr->desc.ops[i];
+    const fc3d_op_tensors* t = &b->args->ops[i];
     _fc3d_finalize_params F;
     memset(&F, 0, sizeof F);
     F.stats = _fc3d_op_info_of(op)->stats;
     F.flags = op->flags;
     F.eps = op->eps;
     F.momentum = op->momentum;
-    F.sg = pr->stat[s->stat_op];
+    F.sg = pr->stat[i];
     F.partials = (const double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_PARTIALS);
-    F.stats_of = (double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_STATS + s->stat_op);
+    F.stats_of = (double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_STATS + i);
     F.running_mean = t->running_mean;
     F.running_var = t->running_var;
     F.save_mean = t->save_mean;
     F.save_invstd = t->save_invstd;
     F.y = b->args->y;
+    return F;
+}
+
+template <typename T>
+static fc3d_result _fc3d_launch_moments(const _fc3d_bound* b, const fc3d_step_* s, char* msg) {
+    const fc3d_plan_private_* pr = &b->plan->_private;
+    _fc3d_moments_params M;
+    memset(&M, 0, sizeof M);
+    M.F = _fc3d_finalize_of(b, s->stat_op);
+    M.chain = b->chain;
+    M.fold_begin = (int)s->arg[0];
+    M.op = s->stat_op;
+    M.init = (int)s->arg[1];
+    M.n = pr->geom.n;
+    M.c = pr->geom.cout;
+    M.per_cell = (double)pr->geom.d * (double)pr->geom.h * (double)pr->geom.w;
+    M.sums = (const double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_MOMENTS);
+    M.ab = (double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_MOMENTS) + pr->geom.n * pr->geom.cout;
+    _fc3d_moments_kernel<T><<<s->grid, s->block, 0, b->stream>>>(M);
+    return _fc3d_launched(msg, "statistics-from-moments kernel");
+}
+
+template <typename T>
+static fc3d_result _fc3d_launch_finalize(const _fc3d_bound* b, const fc3d_step_* s, char* msg) {
+    const fc3d_plan_private_* pr = &b->plan->_private;
+    _fc3d_finalize_params F;
+    if (s->stat_op == _FC3D_MOMENTS) { /* the moments, kept raw for the moments steps */
+        memset(&F, 0, sizeof F);
+        F.stats = _FC3D_ST_RAW;
+        F.sg = pr->stat[_FC3D_MOMENTS];
+        F.partials = (const double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_PARTIALS);
+        F.stats_of = (double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_MOMENTS);
+    } else {
+        F = _fc3d_finalize_of(b, s->stat_op);
+    }
     _fc3d_finalize_kernel<T><<<s->grid, s->block, 0, b->stream>>>(F);
     return _fc3d_launched(msg, "finalize kernel");
 }
@@ -3836,7 +4355,8 @@ static fc3d_result _fc3d_execute(const _fc3d_bound* b, char* msg) {
     const fc3d_plan_private_* pr = &b->plan->_private;
     typedef fc3d_result (*launcher)(const _fc3d_bound*, const fc3d_step_*, char*);
     static const launcher launch[_FC3D_STEP_KIND_COUNT_] = {NULL, _fc3d_launch_finalize<T>, _fc3d_launch_direct_pass<T>,
-                                                            _fc3d_launch_tc_prep<T>, _fc3d_launch_tc_conv<T>};
+                                                            _fc3d_launch_tc_prep<T>, _fc3d_launch_tc_conv<T>,
+                                                            _fc3d_launch_moments<T>};
     for (int i = 0; i < pr->num_steps; i++) {
         const fc3d_result r = launch[pr->steps[i].kind](b, &pr->steps[i], msg);
         if (r != FC3D_SUCCESS) return r;

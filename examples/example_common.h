@@ -17,12 +17,16 @@
    GB/s    = (x + weight + conv bias + y) elements x element size / time: every tensor read or
              written once, the least traffic any implementation needs (op parameters are ignored).
 
-   Options: [--check-only] [--json] [--runs N | N] [--seed S] [--tf32]
+   Options: [--check-only] [--json] [--runs N | N] [--seed S] [--tf32] [--materialize | --recompute]
+            [--per-op | --moments]
      --check-only  verify only, skip the full-size run
      --json        also print the result as one JSON object
      --runs N      timed runs (default 5; a bare number works too)
      --tf32        time the full size with FC3D_MATH_TF32 (PyTorch's default for cuDNN convs); the
                    reduced check is FP32 whatever this says
+     --materialize, --recompute, --per-op, --moments
+                   force desc.strategy / desc.stats_plan in both runs (a chain that cannot take one
+                   fails to plan and says why); default: the planner's choice
    Exit status: 0 verified (and, when run, the full-size output is finite), 1 on a verification
    failure or any CUDA or library error (its message is printed), 2 on a bad command line.
 
@@ -65,6 +69,8 @@ struct ex_options {
     int runs = 5;
     uint64_t seed = 1;
     fc3d_math math = FC3D_MATH_FP32; /* of the full-size run */
+    fc3d_strategy strategy = FC3D_STRATEGY_NONE;    /* forced for both runs; NONE: the planner's */
+    fc3d_stats_plan stats_plan = FC3D_STATS_PLAN_AUTO;
 };
 
 static ex_options ex_parse(int argc, char** argv) {
@@ -75,11 +81,18 @@ static ex_options ex_parse(int argc, char** argv) {
         if (!strcmp(a, "--check-only")) o.check_only = 1;
         else if (!strcmp(a, "--json")) o.json = 1;
         else if (!strcmp(a, "--tf32")) o.math = FC3D_MATH_TF32;
+        else if (!strcmp(a, "--materialize")) o.strategy = FC3D_STRATEGY_MATERIALIZE;
+        else if (!strcmp(a, "--recompute")) o.strategy = FC3D_STRATEGY_RECOMPUTE;
+        else if (!strcmp(a, "--per-op")) o.stats_plan = FC3D_STATS_PLAN_PER_OP;
+        else if (!strcmp(a, "--moments")) o.stats_plan = FC3D_STATS_PLAN_MOMENTS;
         else if (!strcmp(a, "--runs") && i + 1 < argc) o.runs = (int)strtol(argv[++i], &end, 10);
         else if (!strcmp(a, "--seed") && i + 1 < argc) o.seed = strtoull(argv[++i], &end, 10);
         else if (a[0] >= '0' && a[0] <= '9') o.runs = (int)strtol(a, &end, 10);
         else {
-            fprintf(stderr, "usage: %s [--check-only] [--json] [--runs N | N] [--seed S] [--tf32]\n", argv[0]);
+            fprintf(stderr,
+                    "usage: %s [--check-only] [--json] [--runs N | N] [--seed S] [--tf32] [--materialize | "
+                    "--recompute] [--per-op | --moments]\n",
+                    argv[0]);
             exit(2);
         }
         if ((end && *end) || o.runs < 1) {
@@ -408,9 +421,11 @@ static const char* ex_math_name(fc3d_math m) {
     return m == FC3D_MATH_TF32 ? "tf32" : m == FC3D_MATH_HALF ? "half" : "fp32";
 }
 
-[[maybe_unused]] static int ex_main(int argc, char** argv, const char* id, const fc3d_plan_desc& reduced,
+[[maybe_unused]] static int ex_main(int argc, char** argv, const char* id, fc3d_plan_desc reduced,
                                     fc3d_plan_desc full) {
     const ex_options o = ex_parse(argc, argv);
+    reduced.strategy = full.strategy = o.strategy;
+    reduced.stats_plan = full.stats_plan = o.stats_plan;
     int dev = 0;
     cudaDeviceProp prop;
     CUDA_OK(cudaGetDevice(&dev));

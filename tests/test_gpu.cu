@@ -253,6 +253,40 @@ static void random_ops(fc3d_plan_desc* d, const int64_t cd[5]) {
     }
 }
 
+/* A chain whose statistics can come from per-(n, c) moments (FC3D_STATS_PLAN_MOMENTS): 0..2
+   elementwise ops of any kind, then 2..4 ops drawn from the affine-per-(n, c) kinds with at least
+   two statistics ops among them, and a pool at the end half the time. Redrawn until valid. */
+static void moments_ops(fc3d_plan_desc* d, const int64_t cd[5]) {
+    static const fc3d_op_kind pre[5] = {FC3D_OP_SCALE, FC3D_OP_ADD_CHANNEL, FC3D_OP_RELU, FC3D_OP_GELU, FC3D_OP_GELU_TANH};
+    static const fc3d_op_kind aff[6] = {FC3D_OP_SCALE, FC3D_OP_ADD_CHANNEL, FC3D_OP_BATCHNORM_INFER,
+                                        FC3D_OP_BATCHNORM_TRAIN, FC3D_OP_GROUPNORM, FC3D_OP_SUB_SPATIAL_MEAN};
+    for (;;) {
+        const int npre = rng_int(0, 2), naff = rng_int(2, 4), pool = rng_int(0, 1);
+        int nstat = 0;
+        d->num_ops = 0;
+        for (int i = 0; i < npre + naff + pool; i++) {
+            fc3d_op* op = &d->ops[i];
+            memset(op, 0, sizeof *op);
+            op->kind = i < npre ? pre[rng_int(0, 4)] : i < npre + naff ? aff[rng_int(0, 5)] : FC3D_OP_GLOBAL_AVG_POOL;
+            const _fc3d_op_info* info = _fc3d_op_info_at((int)op->kind);
+            nstat += i >= npre && info->stats != _FC3D_ST_NONE;
+            op->flags = (unsigned)rng_int(0, 7) & info->flags_taken;
+            if (info->fields & _FC3D_F_VALUE) op->value = (float)(rng_unit() * 4.0 - 2.0);
+            if (info->fields & _FC3D_F_EPS) op->eps = rng_int(0, 1) ? 0.0f : 1e-3f;
+            if (info->fields & _FC3D_F_MOMENTUM) op->momentum = rng_int(0, 1) ? 0.0f : 0.3f;
+            if (info->fields & _FC3D_F_GROUPS) {
+                do op->groups = rng_int(1, (int)cd[1]);
+                while (cd[1] % op->groups);
+            }
+        }
+        d->num_ops = npre + naff + pool;
+        fc3d_plan_desc filled = fc3d_plan_desc_defaults(d);
+        int ok = nstat + pool >= 2;
+        for (int i = 0; ok && i < d->num_ops; i++) ok = _fc3d_validate_op(&filled, cd, i, NULL) == FC3D_SUCCESS;
+        if (ok) return;
+    }
+}
+
 /* Fills every op tensor of hc with plausible random values (positive variances). */
 static void random_op_tensors(host_case* hc) {
     for (int i = 0; i < hc->plan.desc.num_ops; i++) {
@@ -306,7 +340,17 @@ static void make_random_case(host_case* hc, int big_plane) {
         const int64_t cd[5] = {hc->plan.y_dims[0], hc->plan.y_dims[1], hc->plan.conv_size[0], hc->plan.conv_size[1],
                                hc->plan.conv_size[2]};
         random_ops(&hc->desc, cd);
-        const fc3d_result r2 = fc3d_plan_init(&hc->plan, &hc->desc);
+        if (rng_int(0, 2) == 0) moments_ops(&hc->desc, cd);
+        /* every strategy and statistics plan the chain allows, forced at random; one it cannot take
+           is refused (tests/test_plan.cu checks the refusals) and the planner chooses instead */
+        hc->desc.strategy = (fc3d_strategy)rng_int(0, 2);
+        hc->desc.stats_plan = (fc3d_stats_plan)rng_int(0, 2);
+        fc3d_result r2 = fc3d_plan_init(&hc->plan, &hc->desc);
+        if (r2 == FC3D_ERROR_STRATEGY || r2 == FC3D_ERROR_STATS_PLAN) {
+            hc->desc.strategy = FC3D_STRATEGY_NONE;
+            hc->desc.stats_plan = FC3D_STATS_PLAN_AUTO;
+            r2 = fc3d_plan_init(&hc->plan, &hc->desc);
+        }
         if (r2 == FC3D_ERROR_ENGINE_REFUSED) {
             refused_by_engine++;
             continue;
@@ -359,6 +403,14 @@ static int uses_streamed_pass(const fc3d_plan* p, int gathering) {
     return 0;
 }
 
+/* Random cases per (strategy, statistics plan) the plan ran with: [materialize, recompute] x [per op, moments]. */
+static int strategy_cases[2][2];
+static void count_strategy(const fc3d_plan* p) {
+    int stats = 0;
+    for (int i = 0; i < p->num_passes; i++) stats |= p->passes[i].stat_op >= 0;
+    if (stats) strategy_cases[p->strategy == FC3D_STRATEGY_RECOMPUTE][p->stats_plan == FC3D_STATS_PLAN_MOMENTS]++;
+}
+
 static void test_random(int cases, int big_cases) {
     for (int k = 0; k < cases + big_cases; k++) {
         host_case hc;
@@ -369,6 +421,7 @@ static void test_random(int cases, int big_cases) {
         row_tile_cases += uses_row_tiles(&hc.plan);
         streamed_cases += uses_streamed_pass(&hc.plan, 0);
         streamed_gather_cases += uses_streamed_pass(&hc.plan, 1);
+        count_strategy(&hc.plan);
         describe_case(&hc, desc, sizeof desc);
         snprintf(name, sizeof name, "%s.random.%03d.%s", fc3d_engine_name(engine_under_test), k, desc);
         double* ref = cpu_reference(&hc, ref_ops);
@@ -623,6 +676,7 @@ int main(int argc, char** argv) {
         refused_by_engine = 0;
         row_tile_cases = 0;
         streamed_cases = streamed_gather_cases = 0;
+        memset(strategy_cases, 0, sizeof strategy_cases);
         test_goldens(dir, quick);
         test_random(cases, quick ? 4 : cases / 10);
         test_determinism(quick ? 3 : 20);
@@ -636,6 +690,17 @@ int main(int argc, char** argv) {
             check(streamed_cases >= 5 && streamed_gather_cases >= 3, nm,
                   "%d random cases had a streamed read-back pass, %d of them gathering statistics", streamed_cases,
                   streamed_gather_cases);
+        }
+        printf("# engine %s: random cases with statistics: materialize/per op %d, materialize/moments %d, "
+               "recompute/per op %d, recompute/moments %d\n", fc3d_engine_name(engine_under_test), strategy_cases[0][0],
+               strategy_cases[0][1], strategy_cases[1][0], strategy_cases[1][1]);
+        if (!quick) {
+            char nm[80];
+            snprintf(nm, sizeof nm, "%s.strategies_exercised", fc3d_engine_name(engine_under_test));
+            check(strategy_cases[0][0] >= 5 && strategy_cases[0][1] >= 5 && strategy_cases[1][0] >= 5 &&
+                      strategy_cases[1][1] >= 5,
+                  nm, "random cases per strategy: %d %d %d %d", strategy_cases[0][0], strategy_cases[0][1],
+                  strategy_cases[1][0], strategy_cases[1][1]);
         }
         if (engine_under_test == FC3D_ENGINE_IMPLICIT_GEMM && !quick)
             check(row_tile_cases >= 5, "implicit_gemm.row_tiles_exercised", "%d random cases used whole-row tiles",

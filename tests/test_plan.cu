@@ -159,6 +159,8 @@ static void test_streamed_read_back(void) {
         fc3d_plan_desc d = base_desc();
         fc3d_plan p;
         d.engine = (fc3d_engine)e;
+        d.strategy = FC3D_STRATEGY_MATERIALIZE; /* a pass per statistics op, reading the intermediate back */
+        d.stats_plan = FC3D_STATS_PLAN_PER_OP;
         fc3d_result r = fc3d_plan_init(&p, &d);
         fc3d_plan_describe(&p, text, sizeof text);
         const int64_t chunks = (31 * 63 * 63 + 4095) / 4096;
@@ -329,7 +331,7 @@ static void test_validation(void) {
 /* Every enum field of a desc, set to values outside its enum: negative, the first value past the
    last enumerator, and far past it. Each is refused with its own code, naming the field. */
 static void test_enum_ranges(void) {
-    enum { LAYOUT, DTYPE, MATH, ENGINE, OP_KIND, NUM_FIELDS };
+    enum { LAYOUT, DTYPE, MATH, ENGINE, STRATEGY, STATS_PLAN, OP_KIND, NUM_FIELDS };
     static const struct {
         const char* name;
         fc3d_result code;
@@ -340,6 +342,8 @@ static void test_enum_ranges(void) {
         {"dtype", FC3D_ERROR_DTYPE, "dtype", (int)FC3D_DTYPE_BF16 + 1},
         {"math", FC3D_ERROR_MATH, "math", (int)FC3D_MATH_HALF + 1},
         {"engine", FC3D_ERROR_ENGINE, "engine", (int)FC3D_ENGINE_COUNT_},
+        {"strategy", FC3D_ERROR_STRATEGY, "strategy", (int)FC3D_STRATEGY_RECOMPUTE + 1},
+        {"stats_plan", FC3D_ERROR_STATS_PLAN, "stats_plan", (int)FC3D_STATS_PLAN_MOMENTS + 1},
         {"op_kind", FC3D_ERROR_OP_KIND, "ops[1].kind", (int)FC3D_OP_KIND_COUNT_},
     };
     for (int f = 0; f < NUM_FIELDS; f++) {
@@ -352,6 +356,8 @@ static void test_enum_ranges(void) {
             case DTYPE: SET_INT(d.dtype, values[v]); break;
             case MATH: SET_INT(d.math, values[v]); break;
             case ENGINE: SET_INT(d.engine, values[v]); break;
+            case STRATEGY: SET_INT(d.strategy, values[v]); break;
+            case STATS_PLAN: SET_INT(d.stats_plan, values[v]); break;
             default: SET_INT(d.ops[1].kind, values[v]); break;
             }
             snprintf(test, sizeof test, "enum_range.%s_%d", fields[f].name, values[v]);
@@ -463,8 +469,8 @@ static void workload_desc(int which, fc3d_plan_desc* d) {
 
 static void test_workload_plans(void) {
     static const expect_plan want[5] = {
-        {"L2_15", {16, 32, 31, 63, 63}, FC3D_STRATEGY_MATERIALIZE, 3, "CiIiIy"},
-        {"L2_77", {16, 128, 1, 1, 1}, FC3D_STRATEGY_RECOMPUTE, 2, "C-C-"},
+        {"L2_15", {16, 32, 31, 63, 63}, FC3D_STRATEGY_MATERIALIZE, 2, "CiIy"},
+        {"L2_77", {16, 128, 1, 1, 1}, FC3D_STRATEGY_RECOMPUTE, 1, "C-"},
         {"L2_34", {32, 64, 32, 64, 64}, FC3D_STRATEGY_MATERIALIZE, 2, "CiIy"},
         {"L2_61", {16, 128, 34, 34, 34}, FC3D_STRATEGY_MATERIALIZE, 2, "CiIy"},
         {"L1_77", {16, 64, 33, 65, 65}, FC3D_STRATEGY_MATERIALIZE, 1, "Cy"},
@@ -521,6 +527,116 @@ static void test_workload_plans(void) {
     }
 }
 
+/* The strategies and statistics plans (>>planning): every alternative a workload allows, forced,
+   gives its pass structure; the planner's own choice is the alternative with the least estimated
+   time among those it printed; forcing one a chain cannot take fails and names the field; the
+   plan's costs add up. */
+static const char* pass_text(const fc3d_plan* p, char* out) {
+    out[0] = 0;
+    for (int i = 0; i < p->num_passes; i++)
+        strcat(out, p->passes[i].store == FC3D_STORE_Y ? (p->passes[i].source == FC3D_SOURCE_CONV ? "Cy" : "Iy")
+                    : p->passes[i].store ? (p->passes[i].source == FC3D_SOURCE_CONV ? "Ci" : "Ii")
+                                         : (p->passes[i].source == FC3D_SOURCE_CONV ? "C-" : "I-"));
+    return out;
+}
+static void test_strategies(void) {
+    /* [workload][k]: k = materialize/moments, recompute/moments, materialize/per op, recompute/per op;
+       "" = the chain cannot take it */
+    static const char* const want[5][4] = {
+        {"CiIy", "C-Cy", "CiIiIy", "C-C-Cy"},
+        {"", "C-", "", "C-C-"},
+        {"", "", "CiIy", "C-Cy"},
+        {"", "", "CiIy", "C-Cy"},
+        {"", "", "Cy", ""},
+    };
+    static const char* const wname[5] = {"L2_15", "L2_77", "L2_34", "L2_61", "L1_77"};
+    char name[96], text[4096], got[64];
+    for (int w = 0; w < 5; w++) {
+        for (int e = FC3D_ENGINE_DIRECT; e <= FC3D_ENGINE_IMPLICIT_GEMM; e++)
+            for (int k = 0; k < 4; k++) {
+                fc3d_plan_desc d;
+                fc3d_plan p;
+                workload_desc(w, &d);
+                d.math = FC3D_MATH_TF32;
+                d.engine = (fc3d_engine)e;
+                d.strategy = (k & 1) ? FC3D_STRATEGY_RECOMPUTE : FC3D_STRATEGY_MATERIALIZE;
+                d.stats_plan = (k & 2) ? FC3D_STATS_PLAN_PER_OP : FC3D_STATS_PLAN_MOMENTS;
+                const fc3d_result r = fc3d_plan_init(&p, &d);
+                snprintf(name, sizeof name, "strategy.%s.%s.%s.%s", wname[w], fc3d_engine_name((fc3d_engine)e),
+                         (k & 1) ? "recompute" : "materialize", (k & 2) ? "per_op" : "moments");
+                if (!want[w][k][0]) {
+                    saw((k & 1) || w == 1 ? FC3D_ERROR_STATS_PLAN : FC3D_ERROR_STRATEGY, r);
+                    check(r == FC3D_ERROR_STRATEGY || r == FC3D_ERROR_STATS_PLAN || r == FC3D_ERROR_ENGINE_REFUSED,
+                          name, "result %d (%s): expected a refusal", (int)r, p.message);
+                    continue;
+                }
+                check(r == FC3D_SUCCESS && strcmp(pass_text(&p, got), want[w][k]) == 0 &&
+                          (int)p.strategy == (int)d.strategy && (int)p.stats_plan == (int)d.stats_plan,
+                      name, "result %d (%s), passes %s, want %s", (int)r, p.message, got, want[w][k]);
+            }
+        /* automatic: the cheapest alternative, and costs that add up */
+        fc3d_plan_desc d;
+        fc3d_plan p;
+        workload_desc(w, &d);
+        d.math = FC3D_MATH_TF32;
+        const fc3d_result r = fc3d_plan_init(&p, &d);
+        fc3d_plan_describe(&p, text, sizeof text);
+        const fc3d_plan_private_* pr = &p._private;
+        double min_ms = 1e300, chosen_ms = -1.0;
+        for (int i = 0; i < pr->num_alts; i++) {
+            if (pr->alt_ms[i] >= 0.0 && pr->alt_ms[i] < min_ms) min_ms = pr->alt_ms[i];
+            if (pr->alt_strategy[i] == (int)p.strategy && pr->alt_stats_plan[i] == (int)p.stats_plan) chosen_ms = pr->alt_ms[i];
+        }
+        snprintf(name, sizeof name, "strategy.%s.auto_is_cheapest", wname[w]);
+        check(r == FC3D_SUCCESS && pr->num_alts >= 1 && chosen_ms == min_ms && fabs(chosen_ms - pr->est_ms) <= 1e-9 * pr->est_ms &&
+                  (pr->num_alts == 1 || strstr(text, "<- chosen")),
+              name, "result %d, %d alternatives, chosen %.6g ms, cheapest %.6g ms, plan estimate %.6g; describe:\n%s", (int)r,
+              pr->num_alts, chosen_ms, min_ms, pr->est_ms, text);
+        double f = 0.0, b = 0.0;
+        int conv_passes = 0;
+        for (int i = 0; i < p.num_passes; i++) {
+            f += p.passes[i].flops;
+            b += p.passes[i].bytes;
+            conv_passes += p.passes[i].source == FC3D_SOURCE_CONV;
+        }
+        const double least = ((double)p.x_elements + (double)p.weight_elements + (double)p.y_elements) * 4.0;
+        snprintf(name, sizeof name, "cost.%s", wname[w]);
+        /* TF32 on tensor cores: padding of the 128 x 32 tiles and tap ranges at tile borders cost
+           extra MMAs, the crop of padding saves some; for these five shapes within [0.9, 2] x */
+        check(fabs(f - p.exec_flops) <= 1e-9 * f && fabs(b - p.exec_bytes) <= 1e-9 * b && p.exec_bytes >= least &&
+                  p.exec_flops >= 0.9 * conv_passes * p.flops && p.exec_flops <= 2.0 * conv_passes * p.flops &&
+                  p.floor_ms > 0.0 && fabs(fc3d_plan_floor_ms(&p, 0.0, 0.0) - p.floor_ms) <= 1e-12 * p.floor_ms &&
+                  fabs(fc3d_plan_floor_ms(&p, 2 * 2945e9, 2 * 403e12) - 0.5 * p.floor_ms) <= 1e-9 * p.floor_ms &&
+                  strstr(text, "GFLOP executed") != NULL,
+              name, "exec %.6g GFLOP (passes %.6g, useful %.6g x %d), %.6g MB (passes %.6g, least %.6g), floor %.6g ms",
+              p.exec_flops * 1e-9, f * 1e-9, p.flops * 1e-9, conv_passes, p.exec_bytes * 1e-6, b * 1e-6, least * 1e-6,
+              p.floor_ms);
+        printf("# cost %s: %s engine, %s / %s, %d passes, %.4g GFLOP executed, %.4g MB, floor %.4g ms\n", wname[w],
+               fc3d_engine_name(p.engine), p.strategy == FC3D_STRATEGY_RECOMPUTE ? "recompute" : "materialize",
+               p.stats_plan == FC3D_STATS_PLAN_MOMENTS ? "moments" : "per op", p.num_passes, p.exec_flops * 1e-9,
+               p.exec_bytes * 1e-6, p.floor_ms);
+    }
+    /* refusals name the field and say why */
+    {
+        fc3d_plan_desc d;
+        workload_desc(1, &d); /* ends in a pool */
+        d.strategy = FC3D_STRATEGY_MATERIALIZE;
+        expect_invalid("strategy.materialize_pool", &d, FC3D_ERROR_STRATEGY, "strategy", "global_avg_pool");
+        workload_desc(4, &d); /* the convolution alone */
+        d.strategy = FC3D_STRATEGY_RECOMPUTE;
+        expect_invalid("strategy.recompute_no_statistics", &d, FC3D_ERROR_STRATEGY, "strategy", "no statistics op");
+        workload_desc(3, &d); /* ReLU then GroupNorm: one statistics op */
+        d.stats_plan = FC3D_STATS_PLAN_MOMENTS;
+        expect_invalid("stats_plan.moments_one_statistics_op", &d, FC3D_ERROR_STATS_PLAN, "stats_plan", "1 statistics op");
+        d = base_desc(); /* BatchNorm, ReLU, spatial mean: ReLU is not affine */
+        d.ops[2] = d.ops[1];
+        d.ops[1].kind = FC3D_OP_RELU;
+        d.num_ops = 3;
+        d.stats_plan = FC3D_STATS_PLAN_MOMENTS;
+        expect_invalid("stats_plan.moments_not_affine", &d, FC3D_ERROR_STATS_PLAN, "stats_plan", "ops[1] (relu)");
+    }
+}
+
 static void test_plan_details(void) {
     fc3d_plan p;
     fc3d_plan_desc d = base_desc();
@@ -560,6 +676,7 @@ static void test_plan_details(void) {
     /* a 16-bit y keeps its intermediate in float32 in the workspace; float32 y keeps it in y: the
        16-bit plan needs at least the N*C*D*H*W*4 bytes of that intermediate more */
     d = base_desc();
+    d.strategy = FC3D_STRATEGY_MATERIALIZE;
     fc3d_plan_init(&p, &d);
     const size_t f32_ws = p.workspace_bytes;
     const fc3d_dtype half_types[2] = {FC3D_DTYPE_BF16, FC3D_DTYPE_F16};
@@ -805,6 +922,7 @@ int main(void) {
     test_enum_ranges();
     test_defaults_and_strings();
     test_workload_plans();
+    test_strategies();
     test_plan_details();
     test_run_args();
     test_every_code_tested();
