@@ -119,6 +119,19 @@
    implicit-GEMM engine's whole-row tiles take a LayerNorm over W's statistics from the rows they
    hold, so the pass that would gather them has no step of its own (describe says so).
 
+   Strategies and cost. Each cut is either materialized (the pass before it stores the
+   intermediate, the pass after reads it back) or recomputed (the pass after convolves again and
+   nothing of the convolution's size is stored between them). Where every op from the first
+   statistics op on maps each (n, c) slab by an affine function (scale, add_channel, batchnorm,
+   groupnorm, sub_spatial_mean, then possibly a pool), the statistics of all of them can come from
+   the per-(n, c) sums and sums of squares of one pass (the "moments" statistics plan): L2/77's
+   scale -> batchnorm -> pool needs one convolution pass, L2/15's batchnorm -> sub_spatial_mean
+   one convolution pass and one pass over y. The planner plans every alternative the chain allows
+   on the engine that would run it and takes the one with the least estimated time; describe
+   prints them all. plan.exec_flops and plan.exec_bytes are what the chosen plan's steps execute
+   and move, plan.floor_ms the time they take at least on an H100 (fc3d_plan_floor_ms for other
+   rates). desc.strategy and desc.stats_plan force a choice.
+
    Workspace. Statistics are reduced through the workspace: call fc3d_plan_init, allocate
    plan.workspace_bytes of device memory (any alignment: the size includes the slack to align it),
    pass it at run. Too small a workspace is an error, never a silent fallback. Zero bytes means none
@@ -329,7 +342,14 @@ typedef enum fc3d_stats_plan {
        sub_spatial_mean or a final global_avg_pool, with two or more statistics ops among them:
        L2/77's scale -> batchnorm -> pool takes one convolution pass, L2/15's batchnorm ->
        sub_spatial_mean two. */
-    FC3D_STATS_PLAN_MOMENTS = 2
+    FC3D_STATS_PLAN_MOMENTS = 2,
+    /* The per-(n, c) means of the convolution are linear in x: sum over the output of
+       conv[n, c] = |out| bias[c] + sum over input channels ci and taps t of weight[ci, c, t] times
+       the sum of x[n, ci] over the input box whose tap t lands inside the output. So a chain whose
+       ops are all scale, add_channel, batchnorm_infer, sub_spatial_mean or a final
+       global_avg_pool needs no pass over the output for its statistics: a pass over x gives them,
+       and one convolution pass applies the chain (none when it ends in the pool). */
+    FC3D_STATS_PLAN_LINEAR = 3
 } fc3d_stats_plan;
 
 /* Convolution desc: torch.nn.ConvTranspose3d(in_channels, out_channels, kernel, stride, padding,
@@ -411,8 +431,10 @@ typedef struct fc3d_plan_desc {
 
 
 typedef enum fc3d_source {
-    FC3D_SOURCE_CONV = 1,        /* the pass computes the convolution from x and weight */
-    FC3D_SOURCE_INTERMEDIATE = 2 /* the pass reads back the intermediate the previous pass stored */
+    FC3D_SOURCE_CONV = 1,         /* the pass computes the convolution from x and weight */
+    FC3D_SOURCE_INTERMEDIATE = 2, /* the pass reads back the intermediate the previous pass stored */
+    FC3D_SOURCE_INPUT_SUMS = 3    /* the pass reads x and the weight only: the per-(n, c) sums of the
+                                     convolution from box sums of x (FC3D_STATS_PLAN_LINEAR) */
 } fc3d_source;
 
 /* Where a pass stores its result. The intermediate is float32 always: it is y itself when y is
@@ -488,9 +510,9 @@ typedef struct fc3d_plan_private_ {
     fc3d_geom_ geom;
     fc3d_stat_geom_ stat[FC3D_MAX_OPS + 1]; /* per op; [FC3D_MAX_OPS]: per-(n, c) moments */
     int num_alts;                     /* the (strategy, stats plan) alternatives the chain allowed */
-    int alt_strategy[4], alt_stats_plan[4], alt_engine[4];
-    double alt_ms[4];                 /* each one's estimated time (est_ms), -1: its engine refused */
-    double alt_floor_ms[4];           /* and its floor */
+    int alt_strategy[5], alt_stats_plan[5], alt_engine[5];
+    double alt_ms[5];                 /* each one's estimated time (est_ms), -1: its engine refused */
+    double alt_floor_ms[5];           /* and its floor */
     double est_ms;                    /* the planner's estimate of the chosen plan's time (>>planning) */
     int num_steps;
     fc3d_step_ steps[FC3D_MAX_STEPS_];
@@ -698,13 +720,30 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    its steps for the logical passes, and which workspace regions it adds. desc.engine forces one;
    describe prints the choice and each refusal.
 
-   Passes (logical, public). The chain is cut before each statistics op. With
+   Passes (logical, public; >>planning). The chain is cut before each statistics op. With
    FC3D_STRATEGY_MATERIALIZE (y has the convolution's shape) the first pass computes the
    convolution and the ops before the first cut and stores them as the intermediate; each later
    pass reads it back, applies the next piece and stores it again, the last one into y. With
-   FC3D_STRATEGY_RECOMPUTE (the chain ends in a reduction, so y is N x C) each pass recomputes the
-   convolution and the ops so far, and only the statistics leave the kernel; the full convolution
-   output is never stored. The planner picks by the shape of y alone.
+   FC3D_STRATEGY_RECOMPUTE each pass recomputes the convolution and the ops so far, and only the
+   statistics leave the kernel; a last convolution pass applies the whole chain and stores y
+   (none where the chain ends in a pool: its finalize writes y). With FC3D_STATS_PLAN_MOMENTS the
+   chain has one cut only, before its first statistics op: the first pass gathers per-(n, c)
+   sums and sums of squares (plan._private.stat[_FC3D_MOMENTS]), a raw finalize keeps them, and
+   one small step per statistics op (_fc3d_moments_kernel, >>finalize) carries each (n, c) cell's
+   affine map through the ops and derives the op's mean and 1/std (and running and saved
+   statistics, or the pooled y) exactly as its own pass would have, in double.
+   The planner (_fc3d_choose_passes) builds each alternative - materialize or recompute, per op
+   or moments, where the chain allows them - in a scratch plan, lets the engine that would run it
+   plan its steps, and costs the steps (_fc3d_plan_costs): FLOPs issued (the implicit GEMM's MMAs
+   per tile from its tap ranges), bytes read and written, the floor max(bytes / 2945 GB/s, FLOPs /
+   the math mode's tensor rate) per step, and an estimate that also holds each engine to what it
+   sustains (the implicit GEMM: 37 M tiles a second, the direct engine 2 TFLOP/s). The least
+   estimate wins, ties in the order materialize/moments, recompute/moments, materialize/per op,
+   recompute/per op. The floor alone would take L2/15 to recompute/moments (0.16 against 0.27
+   ms), but this engine's tile rate makes its convolution pass 0.42 ms whatever it stores, and
+   measured (example timer, TF32, H100): materialize/moments 0.875 ms, recompute/moments 1.45,
+   materialize/per op 1.04; the estimate picks the first. L2/77: recompute/moments, one
+   convolution pass, 5.98 ms against 11.9 for recompute/per op.
    The value a materializing pass hands to the next is float32: y itself when y is float32, a
    workspace buffer when y is 16-bit, so that statistics and normalisation see unrounded values
    (an intermediate stored in bf16 cost up to 2e-2 relative error after a GroupNorm).
@@ -1001,7 +1040,7 @@ static fc3d_result _fc3d_validate_enums(const fc3d_plan_desc* d, char* msg) {
         return _fc3d_fail(msg, FC3D_ERROR_ENGINE, "engine = %d", engine);
     if (_fc3d_enum_int(&d->strategy) < FC3D_STRATEGY_NONE || _fc3d_enum_int(&d->strategy) > FC3D_STRATEGY_RECOMPUTE)
         return _fc3d_fail(msg, FC3D_ERROR_STRATEGY, "strategy = %d", _fc3d_enum_int(&d->strategy));
-    if (_fc3d_enum_int(&d->stats_plan) < FC3D_STATS_PLAN_AUTO || _fc3d_enum_int(&d->stats_plan) > FC3D_STATS_PLAN_MOMENTS)
+    if (_fc3d_enum_int(&d->stats_plan) < FC3D_STATS_PLAN_AUTO || _fc3d_enum_int(&d->stats_plan) > FC3D_STATS_PLAN_LINEAR)
         return _fc3d_fail(msg, FC3D_ERROR_STATS_PLAN, "stats_plan = %d", _fc3d_enum_int(&d->stats_plan));
     if (d->num_ops < 0 || d->num_ops > FC3D_MAX_OPS)
         return _fc3d_fail(msg, FC3D_ERROR_NUM_OPS, "num_ops = %d", d->num_ops);
@@ -1160,7 +1199,9 @@ enum {
     _FC3D_WS_STATS = 2,                    /* + op index: double2 (mean, 1/std) per group */
     _FC3D_WS_MOMENTS = 2 + FC3D_MAX_OPS,   /* per (n, c): double2 (sum, sum of squares), then
                                               double2 (a, b) of the chain's affine map so far */
-    _FC3D_WS_ENGINE = 3 + FC3D_MAX_OPS     /* + k: the chosen engine's k-th region */
+    _FC3D_WS_XSUMS = 3 + FC3D_MAX_OPS,     /* box sums of x (FC3D_SOURCE_INPUT_SUMS), double:
+                                              [n][ci][tap], then the row and plane stages */
+    _FC3D_WS_ENGINE = 4 + FC3D_MAX_OPS     /* + k: the chosen engine's k-th region */
 };
 #define _FC3D_ALIGN 256
 
@@ -1194,6 +1235,8 @@ enum {
     _FC3D_STEP_TC_PREP = 3,     /* implicit GEMM: re-lay the weight per phase for the math mode */
     _FC3D_STEP_TC_CONV = 4,     /* implicit GEMM: one pass's convolution and epilogue */
     _FC3D_STEP_MOMENTS = 5,     /* statistics of stat_op derived from the per-(n, c) moments (any engine) */
+    _FC3D_STEP_XSUMS = 6,       /* box sums of x per (n, ci, tap) (any engine) */
+    _FC3D_STEP_XCONTRACT = 7,   /* per-(n, c) sums of the convolution from them and the weight */
     _FC3D_STEP_KIND_COUNT_
 };
 
@@ -1218,17 +1261,13 @@ static int _fc3d_gather_of(const fc3d_pass* ps) { return ps->stat_op < 0 ? -1 : 
 /* The finalize step of a pass that gathers statistics for op i: one warp per group. Where the pass
    gathers the per-(n, c) moments (i = _FC3D_MOMENTS), the finalize keeps them raw, and a moments
    step per statistics op of the chain derives its statistics (>>finalize). */
-static void _fc3d_add_finalize(fc3d_plan* p, int pass, int i) {
+/* The moments steps of a pass that gathered (or summed from x) the per-(n, c) moments: one per
+   statistics op from the pass's stat_op on; the ops the pass did not apply fold in first. */
+static void _fc3d_add_moment_steps(fc3d_plan* p, int pass) {
     fc3d_plan_private_* pr = &p->_private;
-    fc3d_step_* s = _fc3d_add_step(pr, _FC3D_STEP_FINALIZE, pass, i);
-    int j, fold = p->passes[pass].stat_op;
-    s->block = _FC3D_THREADS;
-    if (pr->stat[i].slots >= _FC3D_FIN_BLOCK_SLOTS) /* a block per group (>>finalize) */
-        s->grid = _fc3d_grid(pr->stat[i].groups);
-    else
-        s->grid = _fc3d_grid((pr->stat[i].groups + _FC3D_THREADS / 32 - 1) / (_FC3D_THREADS / 32));
-    if (i != _FC3D_MOMENTS) return;
+    int j, fold = p->passes[pass].op_end;
     for (j = p->passes[pass].stat_op; j < p->desc.num_ops; j++) {
+        fc3d_step_* s;
         if (_fc3d_op_info_of(&p->desc.ops[j])->stats == _FC3D_ST_NONE) continue;
         s = _fc3d_add_step(pr, _FC3D_STEP_MOMENTS, pass, j);
         s->block = _FC3D_THREADS;
@@ -1237,6 +1276,39 @@ static void _fc3d_add_finalize(fc3d_plan* p, int pass, int i) {
         s->arg[1] = j == p->passes[pass].stat_op;    /* the first: maps start as (1, 0) */
         fold = j + 1;
     }
+}
+
+static void _fc3d_add_finalize(fc3d_plan* p, int pass, int i) {
+    fc3d_plan_private_* pr = &p->_private;
+    fc3d_step_* s = _fc3d_add_step(pr, _FC3D_STEP_FINALIZE, pass, i);
+    s->block = _FC3D_THREADS;
+    if (pr->stat[i].slots >= _FC3D_FIN_BLOCK_SLOTS) /* a block per group (>>finalize) */
+        s->grid = _fc3d_grid(pr->stat[i].groups);
+    else
+        s->grid = _fc3d_grid((pr->stat[i].groups + _FC3D_THREADS / 32 - 1) / (_FC3D_THREADS / 32));
+    if (i == _FC3D_MOMENTS) _fc3d_add_moment_steps(p, pass);
+}
+
+/* A pass that takes the per-(n, c) sums of the convolution from x (FC3D_SOURCE_INPUT_SUMS): box
+   sums of x, the contraction with the weight, then the moments steps. Any engine. */
+static void _fc3d_add_input_sums(fc3d_plan* p, int pass) {
+    fc3d_plan_private_* pr = &p->_private;
+    fc3d_step_* s = _fc3d_add_step(pr, _FC3D_STEP_XSUMS, pass, -1);
+    s->block = _FC3D_THREADS;
+    s->grid = _fc3d_grid(pr->geom.n * pr->geom.cin);
+    s = _fc3d_add_step(pr, _FC3D_STEP_XCONTRACT, pass, -1);
+    s->block = _FC3D_THREADS;
+    s->grid = _fc3d_grid((pr->geom.n * pr->geom.cout + _FC3D_THREADS - 1) / _FC3D_THREADS);
+    _fc3d_add_moment_steps(p, pass);
+}
+
+/* Doubles of the box-sum scratch (_FC3D_WS_XSUMS): per (n, ci) its taps, the row stage
+   (D_in x H_in x kW) and the plane stage (D_in x kH x kW). */
+static int64_t _fc3d_xsums_doubles(const fc3d_geom_* g, int64_t* rows_at, int64_t* planes_at) {
+    const int64_t slabs = g->n * g->cin, taps = (int64_t)g->k[0] * g->k[1] * g->k[2];
+    *rows_at = slabs * taps;
+    *planes_at = *rows_at + slabs * g->di * g->hi * g->k[2];
+    return *planes_at + slabs * g->di * g->k[1] * g->k[2];
 }
 
 /* >>device-helpers -------------------------------------------------------------------------------
@@ -1502,6 +1574,99 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_moments_kernel(con
                 }
                 M.ab[cell] = make_double2(a, b);
             }
+    }
+}
+
+/* Input sums (FC3D_STATS_PLAN_LINEAR). Tap t of a dim lands inside the output for the inputs
+   i with 0 <= s i - p + dl t <= O - 1: an interval of i. The sum of x[n, ci] over the box of a tap
+   triple is taken in three stages, each value by one thread in a fixed order (deterministic): along
+   W per (d, h) row and tap, then along H per (d, tap pair), then along D. A block per (n, ci) slab;
+   the stages meet in the workspace. */
+typedef struct _fc3d_xsum_params {
+    fc3d_geom_ g;
+    const void* x;
+    const void* w;
+    const void* bias;
+    double* box;      /* [n][ci][tap] */
+    double* rows;     /* [n][ci][d][h][tw] */
+    double* planes;   /* [n][ci][d][th][tw] */
+    double2* sums;    /* [n][c]: (sum of the convolution, 0) */
+} _fc3d_xsum_params;
+
+static __device__ __forceinline__ int64_t _fc3d_floordiv(int64_t a, int64_t b) { /* b > 0 */
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+/* The inputs [lo, hi] of a dim whose tap t lands inside the output (empty when lo > hi). */
+static __device__ __forceinline__ void _fc3d_tap_inputs(int64_t in, int64_t out, int s, int p, int dl, int t, int64_t* lo,
+                                                        int64_t* hi) {
+    const int64_t a = -_fc3d_floordiv(-((int64_t)p - (int64_t)dl * t), s); /* ceil((p - dl t) / s) */
+    const int64_t b = _fc3d_floordiv(out - 1 + p - (int64_t)dl * t, s);
+    *lo = a > 0 ? a : 0;
+    *hi = b < in - 1 ? b : in - 1;
+}
+
+template <typename T>
+static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_xsums_kernel(const _fc3d_xsum_params P) {
+    const fc3d_geom_& g = P.g;
+    const int kd = g.k[0], kh = g.k[1], kw = g.k[2];
+    const int64_t taps = (int64_t)kd * kh * kw;
+    const T* x = (const T*)P.x;
+    for (int64_t slab = blockIdx.x; slab < g.n * g.cin; slab += gridDim.x) {
+        const int64_t n = slab / g.cin, ci = slab % g.cin;
+        double* rows = P.rows + slab * g.di * g.hi * kw;
+        double* planes = P.planes + slab * g.di * kh * kw;
+        for (int64_t r = threadIdx.x; r < g.di * g.hi; r += blockDim.x) {
+            const int64_t id = r / g.hi, ih = r % g.hi;
+            const int64_t base = g.layout == FC3D_LAYOUT_NCDHW ? ((n * g.cin + ci) * g.di + id) * g.hi * g.wi + ih * g.wi
+                                                               : ((n * g.di + id) * g.hi + ih) * g.wi * g.cin + ci;
+            const int64_t step = g.layout == FC3D_LAYOUT_NCDHW ? 1 : g.cin;
+            for (int tw = 0; tw < kw; tw++) {
+                int64_t lo, hi;
+                _fc3d_tap_inputs(g.wi, g.w, g.s[2], g.p[2], g.dl[2], tw, &lo, &hi);
+                double acc = 0.0;
+                for (int64_t i = lo; i <= hi; i++) acc += (double)_fc3d_load(x, base + i * step);
+                rows[r * kw + tw] = acc;
+            }
+        }
+        __syncthreads();
+        for (int64_t r = threadIdx.x; r < g.di * kh * kw; r += blockDim.x) {
+            const int64_t id = r / (kh * kw);
+            const int th = (int)(r / kw % kh), tw = (int)(r % kw);
+            int64_t lo, hi;
+            _fc3d_tap_inputs(g.hi, g.h, g.s[1], g.p[1], g.dl[1], th, &lo, &hi);
+            double acc = 0.0;
+            for (int64_t i = lo; i <= hi; i++) acc += rows[(id * g.hi + i) * kw + tw];
+            planes[r] = acc;
+        }
+        __syncthreads();
+        for (int64_t t = threadIdx.x; t < taps; t += blockDim.x) {
+            const int td = (int)(t / (kh * kw)), th = (int)(t / kw % kh), tw = (int)(t % kw);
+            int64_t lo, hi;
+            _fc3d_tap_inputs(g.di, g.d, g.s[0], g.p[0], g.dl[0], td, &lo, &hi);
+            double acc = 0.0;
+            for (int64_t i = lo; i <= hi; i++) acc += planes[(i * kh + th) * kw + tw];
+            P.box[slab * taps + t] = acc;
+        }
+        __syncthreads(); /* the next slab of this block reuses nothing, but keep the stages apart */
+    }
+}
+
+/* sum over the output of conv[n, c] = |out| bias[c] + sum over the group's ci and the taps of
+   weight[ci, c in group, t] box[n, ci, t]: a thread per (n, c), in a fixed order. */
+template <typename T>
+static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_xcontract_kernel(const _fc3d_xsum_params P) {
+    const fc3d_geom_& g = P.g;
+    const int64_t taps = (int64_t)g.k[0] * g.k[1] * g.k[2], cout_g = g.cout / g.groups, cin_g = g.cin / g.groups;
+    const double spatial = (double)g.d * (double)g.h * (double)g.w;
+    for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < g.n * g.cout; e += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t n = e / g.cout, c = e % g.cout, grp = c / cout_g, col = c % cout_g;
+        double acc = P.bias ? spatial * (double)_fc3d_load((const T*)P.bias, c) : 0.0;
+        for (int64_t ci = grp * cin_g; ci < (grp + 1) * cin_g; ci++) {
+            const double* bx = P.box + (n * g.cin + ci) * taps;
+            const int64_t wb = (ci * cout_g + col) * taps;
+            for (int64_t t = 0; t < taps; t++) acc += (double)_fc3d_load((const T*)P.w, wb + t) * bx[t];
+        }
+        P.sums[e] = make_double2(acc, 0.0);
     }
 }
 
@@ -2019,7 +2184,8 @@ static void _fc3d_direct_plan_steps(fc3d_plan* p) {
     int i;
     for (i = 0; i < p->num_passes; i++) {
         const fc3d_pass* ps = &p->passes[i];
-        _fc3d_direct_add_pass(p, i, ps->source, ps->op_begin, ps->op_end, ps->store, _fc3d_gather_of(ps));
+        if (ps->source == FC3D_SOURCE_INPUT_SUMS) _fc3d_add_input_sums(p, i);
+        else _fc3d_direct_add_pass(p, i, ps->source, ps->op_begin, ps->op_end, ps->store, _fc3d_gather_of(ps));
     }
 }
 
@@ -3268,16 +3434,24 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
     _fc3d_tc_plan* tp = (_fc3d_tc_plan*)pr->engine_data.bytes;
     fc3d_step_* s;
     int i;
+    int convs = 0;
     _fc3d_tc_plan_of(p, tp);
-    s = _fc3d_add_step(pr, _FC3D_STEP_TC_PREP, 0, -1);
-    s->variant = tp->math;
-    s->block = 256;
-    s->grid = (unsigned)((tp->kp.ws_half + 255) / 256 < 4096 ? (tp->kp.ws_half + 255) / 256 : 4096);
+    for (i = 0; i < p->num_passes; i++) convs += p->passes[i].source == FC3D_SOURCE_CONV;
+    if (convs) { /* none where linear statistics leave no pass to convolve (a pooled chain) */
+        s = _fc3d_add_step(pr, _FC3D_STEP_TC_PREP, 0, -1);
+        s->variant = tp->math;
+        s->block = 256;
+        s->grid = (unsigned)((tp->kp.ws_half + 255) / 256 < 4096 ? (tp->kp.ws_half + 255) / 256 : 4096);
+    }
     const unsigned rowmask = tp->kp.row_ok ? _fc3d_tc_rowops(p) : 0u;
     for (i = 0; i < p->num_passes; i++) {
         const fc3d_pass* ps = &p->passes[i];
         const int first = i;
         int op_end = ps->op_end, store = ps->store, stat_op = _fc3d_gather_of(ps);
+        if (ps->source == FC3D_SOURCE_INPUT_SUMS) {
+            _fc3d_add_input_sums(p, i);
+            continue;
+        }
         if (ps->source != FC3D_SOURCE_CONV) {
             _fc3d_direct_add_pass(p, i, ps->source, ps->op_begin, ps->op_end, ps->store, stat_op);
             continue;
@@ -3321,8 +3495,11 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
 }
 
 static void _fc3d_igemm_workspace(fc3d_plan* p) {
-    _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 0,
-                 _fc3d_tc_workspace_bytes((const _fc3d_tc_plan*)p->_private.engine_data.bytes));
+    int i, convs = 0;
+    for (i = 0; i < p->num_passes; i++) convs += p->passes[i].source == FC3D_SOURCE_CONV;
+    if (convs) /* the re-laid weight */
+        _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 0,
+                     _fc3d_tc_workspace_bytes((const _fc3d_tc_plan*)p->_private.engine_data.bytes));
 }
 
 /* The epilogue the GEMM tiles apply before their one store: the pass's ops, and the statistics
@@ -3501,6 +3678,27 @@ static int _fc3d_moments_first(const fc3d_plan_desc* d, char* why, size_t n) {
     return first;
 }
 
+/* Whether the chain's statistics are all means linear in x (FC3D_STATS_PLAN_LINEAR): every op
+   affine per (n, c), the statistics ops spatial-mean subtractions or a final pool. Returns the
+   first statistics op, or -1 with the reason in why. */
+static int _fc3d_linear_first(const fc3d_plan_desc* d, char* why, size_t n) {
+    int i, first = -1;
+    for (i = 0; i < d->num_ops; i++) {
+        const int kind = _fc3d_enum_int(&d->ops[i].kind);
+        switch (kind) {
+        case FC3D_OP_SCALE: case FC3D_OP_ADD_CHANNEL: case FC3D_OP_BATCHNORM_INFER: break;
+        case FC3D_OP_SUB_SPATIAL_MEAN: case FC3D_OP_GLOBAL_AVG_POOL:
+            if (first < 0) first = i;
+            break;
+        default:
+            if (why) snprintf(why, n, "ops[%d] (%s) is not an affine op or a mean", i, _fc3d_op_info_of(&d->ops[i])->name);
+            return -1;
+        }
+    }
+    if (first < 0 && why) snprintf(why, n, "the chain has no statistics op");
+    return first;
+}
+
 /* The passes for a strategy and a statistics plan the chain can take (the caller checked). */
 static void _fc3d_build_passes(fc3d_plan* p, int strategy, int stats_plan) {
     const fc3d_plan_desc* d = &p->desc;
@@ -3513,6 +3711,22 @@ static void _fc3d_build_passes(fc3d_plan* p, int strategy, int stats_plan) {
     p->stats_plan = (fc3d_stats_plan)stats_plan;
     for (i = 0; i < d->num_ops; i++)
         if (_fc3d_op_info_of(&d->ops[i])->stats != _FC3D_ST_NONE) cuts[ncuts++] = i;
+    if (stats_plan == FC3D_STATS_PLAN_LINEAR) {
+        ps = &p->passes[p->num_passes++];
+        ps->source = FC3D_SOURCE_INPUT_SUMS;
+        ps->op_begin = ps->op_end = 0;
+        ps->store = FC3D_STORE_NONE;
+        ps->stat_op = _fc3d_linear_first(d, NULL, 0);
+        ps->moments = 1;
+        if (reduce) return;
+        ps = &p->passes[p->num_passes++];
+        ps->source = FC3D_SOURCE_CONV;
+        ps->op_begin = 0;
+        ps->op_end = d->num_ops;
+        ps->store = FC3D_STORE_Y;
+        ps->stat_op = -1;
+        return;
+    }
     if (stats_plan == FC3D_STATS_PLAN_MOMENTS) {
         const int f = _fc3d_moments_first(d, NULL, 0);
         ps = &p->passes[p->num_passes++];
@@ -3615,6 +3829,18 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
             if (st->stat_op != _FC3D_MOMENTS && _fc3d_op_info_of(&p->desc.ops[st->stat_op])->stats == _FC3D_ST_REDUCE)
                 b += (double)p->y_elements * es;
             break;
+        case _FC3D_STEP_XSUMS: { /* x once, the row and plane stages written and read, the box sums written */
+            int64_t r_at, p_at;
+            const double all = (double)_fc3d_xsums_doubles(&pr->geom, &r_at, &p_at);
+            b = (double)p->x_elements * es + 2.0 * 8.0 * (all - (double)r_at) + 8.0 * (double)r_at;
+            break;
+        }
+        case _FC3D_STEP_XCONTRACT: { /* the weight, the box sums, the per-(n, c) sums */
+            int64_t r_at, p_at;
+            _fc3d_xsums_doubles(&pr->geom, &r_at, &p_at);
+            b = (double)p->weight_elements * es + 8.0 * (double)r_at + 16.0 * (double)pr->geom.n * (double)pr->geom.cout;
+            break;
+        }
         default: /* _FC3D_STEP_MOMENTS: the cells' sums and maps, and a pooled y */
             b = (double)pr->geom.n * (double)pr->geom.cout * 48.0;
             if (_fc3d_op_info_of(&p->desc.ops[st->stat_op])->stats == _FC3D_ST_REDUCE) b += (double)p->y_elements * es;
@@ -3657,8 +3883,15 @@ static fc3d_result _fc3d_choose_passes(fc3d_plan* p) {
     fc3d_plan_private_* pr = &p->_private;
     const int fs = _fc3d_enum_int(&d->strategy), fp = _fc3d_enum_int(&d->stats_plan);
     const int reduce = _fc3d_ends_in_reduce(d);
-    char why[FC3D_MESSAGE_LEN];
+    char why[FC3D_MESSAGE_LEN], why_lin[FC3D_MESSAGE_LEN];
     const int mom = _fc3d_moments_first(d, why, sizeof why) >= 0;
+    const int lin = _fc3d_linear_first(d, why_lin, sizeof why_lin) >= 0;
+    /* the alternatives in the order ties go */
+    static const int alts[5][2] = {{FC3D_STRATEGY_RECOMPUTE, FC3D_STATS_PLAN_LINEAR},
+                                   {FC3D_STRATEGY_MATERIALIZE, FC3D_STATS_PLAN_MOMENTS},
+                                   {FC3D_STRATEGY_RECOMPUTE, FC3D_STATS_PLAN_MOMENTS},
+                                   {FC3D_STRATEGY_MATERIALIZE, FC3D_STATS_PLAN_PER_OP},
+                                   {FC3D_STRATEGY_RECOMPUTE, FC3D_STATS_PLAN_PER_OP}};
     int k, best = -1, first_allowed = -1, nstat = 0;
     double best_ms = 0.0;
     fc3d_plan* q = (fc3d_plan*)malloc(sizeof *q);
@@ -3678,13 +3911,23 @@ static fc3d_result _fc3d_choose_passes(fc3d_plan* p) {
         free(q);
         return _fc3d_fail(p->message, FC3D_ERROR_STATS_PLAN, "stats_plan = moments: %s", why);
     }
+    if (fp == FC3D_STATS_PLAN_LINEAR && !lin) {
+        free(q);
+        return _fc3d_fail(p->message, FC3D_ERROR_STATS_PLAN, "stats_plan = linear: %s", why_lin);
+    }
+    if (fp == FC3D_STATS_PLAN_LINEAR && fs == FC3D_STRATEGY_MATERIALIZE) {
+        free(q);
+        return _fc3d_fail(p->message, FC3D_ERROR_STATS_PLAN,
+                          "stats_plan = linear with strategy = materialize: linear statistics store nothing to "
+                          "read back (their plan recomputes)");
+    }
     pr->num_alts = 0;
-    for (k = 0; k < 4; k++) {
-        const int st = (k & 1) ? FC3D_STRATEGY_RECOMPUTE : FC3D_STRATEGY_MATERIALIZE;
-        const int sp = (k & 2) ? FC3D_STATS_PLAN_PER_OP : FC3D_STATS_PLAN_MOMENTS;
+    for (k = 0; k < 5; k++) {
+        const int st = alts[k][0], sp = alts[k][1];
         const _fc3d_engine_info* e = NULL;
         double ms = -1.0;
         if (sp == FC3D_STATS_PLAN_MOMENTS && !mom) continue;
+        if (sp == FC3D_STATS_PLAN_LINEAR && !lin) continue;
         if (st == FC3D_STRATEGY_MATERIALIZE && reduce) continue;
         if (st == FC3D_STRATEGY_RECOMPUTE && nstat == 0) continue;
         _fc3d_build_passes(p, st, sp);
@@ -3708,8 +3951,7 @@ static fc3d_result _fc3d_choose_passes(fc3d_plan* p) {
     }
     free(q);
     if (best < 0) best = first_allowed; /* its engine refuses it: _fc3d_choose_engine says why */
-    _fc3d_build_passes(p, (best & 1) ? FC3D_STRATEGY_RECOMPUTE : FC3D_STRATEGY_MATERIALIZE,
-                       (best & 2) ? FC3D_STATS_PLAN_PER_OP : FC3D_STATS_PLAN_MOMENTS);
+    _fc3d_build_passes(p, alts[best][0], alts[best][1]);
     return FC3D_SUCCESS;
 }
 
@@ -3733,6 +3975,10 @@ static void _fc3d_workspace_layout(fc3d_plan* p, const _fc3d_engine_info* e) {
         if (pr->stat[i].groups && _fc3d_op_info_of(&p->desc.ops[i])->stats != _FC3D_ST_REDUCE)
             _fc3d_ws_add(pr, _FC3D_WS_STATS + i, (size_t)pr->stat[i].groups * 2 * sizeof(double));
     if (moments) _fc3d_ws_add(pr, _FC3D_WS_MOMENTS, (size_t)(pr->geom.n * pr->geom.cout) * 4 * sizeof(double));
+    if (p->stats_plan == FC3D_STATS_PLAN_LINEAR) {
+        int64_t r_at, p_at;
+        _fc3d_ws_add(pr, _FC3D_WS_XSUMS, (size_t)_fc3d_xsums_doubles(&pr->geom, &r_at, &p_at) * sizeof(double));
+    }
     e->workspace(p);
 }
 
@@ -3864,11 +4110,12 @@ FC3D_API double fc3d_plan_floor_ms(const fc3d_plan* p, double bytes_per_second, 
 }
 
 static const char* const _fc3d_strategy_name[3] = {"none", "materialize", "recompute"};
-static const char* const _fc3d_stats_plan_name[3] = {"auto", "per op", "moments"};
+static const char* const _fc3d_stats_plan_name[4] = {"auto", "per op", "moments", "linear"};
 
 static const char* const _fc3d_step_name[_FC3D_STEP_KIND_COUNT_] = {"?", "finalize", "direct pass",
                                                                     "weight re-layout", "implicit GEMM",
-                                                                    "statistics from moments"};
+                                                                    "statistics from moments", "box sums of x",
+                                                                    "conv sums from box sums"};
 
 FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
     /* appended piece by piece; `len` counts what the whole text needs, as snprintf does */
@@ -3920,7 +4167,7 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
         }
         _FC3D_PUT("strategy %s, statistics %s%s, %d pass%s, workspace %zu bytes\n",
                   _fc3d_strategy_name[p->strategy == FC3D_STRATEGY_RECOMPUTE ? 2 : 1],
-                  _fc3d_stats_plan_name[p->stats_plan == FC3D_STATS_PLAN_MOMENTS ? 2 : 1],
+                  _fc3d_stats_plan_name[p->stats_plan >= FC3D_STATS_PLAN_PER_OP && p->stats_plan <= FC3D_STATS_PLAN_LINEAR ? p->stats_plan : 0],
                   (_fc3d_enum_int(&p->desc.strategy) || _fc3d_enum_int(&p->desc.stats_plan)) ? " (forced)" : "",
                   p->num_passes, p->num_passes == 1 ? "" : "es", p->workspace_bytes);
         _FC3D_PUT("cost: %.4g GFLOP executed (useful %.4g), %.4g MB moved; floor %.4g ms on an H100, estimated %.4g\n",
@@ -3939,9 +4186,13 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
             const fc3d_pass* ps = &p->passes[i];
             int k;
             _FC3D_PUT("  pass %d: %s -> ops [%d,%d) -> %s", i,
-                      ps->source == FC3D_SOURCE_CONV ? "conv" : "read intermediate", ps->op_begin, ps->op_end,
+                      ps->source == FC3D_SOURCE_CONV ? "conv" : ps->source == FC3D_SOURCE_INPUT_SUMS ? "sums of x" : "read intermediate",
+                      ps->op_begin, ps->op_end,
                       ps->store == FC3D_STORE_Y ? "store y" : ps->store ? "store intermediate" : "no store");
-            if (ps->stat_op >= 0 && ps->moments)
+            if (ps->stat_op >= 0 && ps->source == FC3D_SOURCE_INPUT_SUMS)
+                _FC3D_PUT("; per-(n, c) sums of the convolution from box sums of x and the weight, for op %d (%s) and "
+                          "every statistics op after it", ps->stat_op, _fc3d_op_info_of(&p->desc.ops[ps->stat_op])->name);
+            else if (ps->stat_op >= 0 && ps->moments)
                 _FC3D_PUT("; per-(n, c) moments, %lld groups x %lld slots, for op %d (%s) and every statistics op after it",
                           (long long)pr->stat[_FC3D_MOMENTS].groups, (long long)pr->stat[_FC3D_MOMENTS].slots, ps->stat_op,
                           _fc3d_op_info_of(&p->desc.ops[ps->stat_op])->name);
@@ -4198,6 +4449,27 @@ static fc3d_result _fc3d_launch_moments(const _fc3d_bound* b, const fc3d_step_* 
 }
 
 template <typename T>
+static fc3d_result _fc3d_launch_xsums(const _fc3d_bound* b, const fc3d_step_* s, char* msg) {
+    const fc3d_plan_private_* pr = &b->plan->_private;
+    _fc3d_xsum_params P;
+    int64_t r_at, p_at;
+    double* scratch = (double*)_fc3d_ws_at(pr, b->base, _FC3D_WS_XSUMS);
+    memset(&P, 0, sizeof P);
+    _fc3d_xsums_doubles(&pr->geom, &r_at, &p_at);
+    P.g = pr->geom;
+    P.x = b->args->x;
+    P.w = b->args->weight;
+    P.bias = b->args->bias;
+    P.box = scratch;
+    P.rows = scratch + r_at;
+    P.planes = scratch + p_at;
+    P.sums = (double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_MOMENTS);
+    if (s->kind == _FC3D_STEP_XSUMS) _fc3d_xsums_kernel<T><<<s->grid, s->block, 0, b->stream>>>(P);
+    else _fc3d_xcontract_kernel<T><<<s->grid, s->block, 0, b->stream>>>(P);
+    return _fc3d_launched(msg, s->kind == _FC3D_STEP_XSUMS ? "box-sums kernel" : "conv-sums kernel");
+}
+
+template <typename T>
 static fc3d_result _fc3d_launch_finalize(const _fc3d_bound* b, const fc3d_step_* s, char* msg) {
     const fc3d_plan_private_* pr = &b->plan->_private;
     _fc3d_finalize_params F;
@@ -4356,7 +4628,8 @@ static fc3d_result _fc3d_execute(const _fc3d_bound* b, char* msg) {
     typedef fc3d_result (*launcher)(const _fc3d_bound*, const fc3d_step_*, char*);
     static const launcher launch[_FC3D_STEP_KIND_COUNT_] = {NULL, _fc3d_launch_finalize<T>, _fc3d_launch_direct_pass<T>,
                                                             _fc3d_launch_tc_prep<T>, _fc3d_launch_tc_conv<T>,
-                                                            _fc3d_launch_moments<T>};
+                                                            _fc3d_launch_moments<T>, _fc3d_launch_xsums<T>,
+                                                            _fc3d_launch_xsums<T>};
     for (int i = 0; i < pr->num_steps; i++) {
         const fc3d_result r = launch[pr->steps[i].kind](b, &pr->steps[i], msg);
         if (r != FC3D_SUCCESS) return r;

@@ -255,19 +255,26 @@ static void random_ops(fc3d_plan_desc* d, const int64_t cd[5]) {
 
 /* A chain whose statistics can come from per-(n, c) moments (FC3D_STATS_PLAN_MOMENTS): 0..2
    elementwise ops of any kind, then 2..4 ops drawn from the affine-per-(n, c) kinds with at least
-   two statistics ops among them, and a pool at the end half the time. Redrawn until valid. */
+   two statistics ops among them, and a pool at the end half the time; a third of the time a chain
+   of affine ops and spatial means only, whose statistics are linear in x (FC3D_STATS_PLAN_LINEAR).
+   Redrawn until valid. */
 static void moments_ops(fc3d_plan_desc* d, const int64_t cd[5]) {
     static const fc3d_op_kind pre[5] = {FC3D_OP_SCALE, FC3D_OP_ADD_CHANNEL, FC3D_OP_RELU, FC3D_OP_GELU, FC3D_OP_GELU_TANH};
     static const fc3d_op_kind aff[6] = {FC3D_OP_SCALE, FC3D_OP_ADD_CHANNEL, FC3D_OP_BATCHNORM_INFER,
                                         FC3D_OP_BATCHNORM_TRAIN, FC3D_OP_GROUPNORM, FC3D_OP_SUB_SPATIAL_MEAN};
+    static const fc3d_op_kind lin[4] = {FC3D_OP_SCALE, FC3D_OP_ADD_CHANNEL, FC3D_OP_BATCHNORM_INFER,
+                                        FC3D_OP_SUB_SPATIAL_MEAN};
+    const int linear = rng_int(0, 2) == 0; /* only affine ops and means: FC3D_STATS_PLAN_LINEAR */
     for (;;) {
-        const int npre = rng_int(0, 2), naff = rng_int(2, 4), pool = rng_int(0, 1);
+        const int npre = linear ? 0 : rng_int(0, 2), naff = rng_int(linear ? 1 : 2, 4), pool = rng_int(0, 1);
         int nstat = 0;
         d->num_ops = 0;
         for (int i = 0; i < npre + naff + pool; i++) {
             fc3d_op* op = &d->ops[i];
             memset(op, 0, sizeof *op);
-            op->kind = i < npre ? pre[rng_int(0, 4)] : i < npre + naff ? aff[rng_int(0, 5)] : FC3D_OP_GLOBAL_AVG_POOL;
+            op->kind = i < npre ? pre[rng_int(0, 4)]
+                       : i < npre + naff ? (linear ? lin[rng_int(0, 3)] : aff[rng_int(0, 5)])
+                                         : FC3D_OP_GLOBAL_AVG_POOL;
             const _fc3d_op_info* info = _fc3d_op_info_at((int)op->kind);
             nstat += i >= npre && info->stats != _FC3D_ST_NONE;
             op->flags = (unsigned)rng_int(0, 7) & info->flags_taken;
@@ -281,7 +288,7 @@ static void moments_ops(fc3d_plan_desc* d, const int64_t cd[5]) {
         }
         d->num_ops = npre + naff + pool;
         fc3d_plan_desc filled = fc3d_plan_desc_defaults(d);
-        int ok = nstat + pool >= 2;
+        int ok = linear ? nstat + pool >= 1 : nstat + pool >= 2;
         for (int i = 0; ok && i < d->num_ops; i++) ok = _fc3d_validate_op(&filled, cd, i, NULL) == FC3D_SUCCESS;
         if (ok) return;
     }
@@ -344,7 +351,7 @@ static void make_random_case(host_case* hc, int big_plane) {
         /* every strategy and statistics plan the chain allows, forced at random; one it cannot take
            is refused (tests/test_plan.cu checks the refusals) and the planner chooses instead */
         hc->desc.strategy = (fc3d_strategy)rng_int(0, 2);
-        hc->desc.stats_plan = (fc3d_stats_plan)rng_int(0, 2);
+        hc->desc.stats_plan = (fc3d_stats_plan)rng_int(0, 3);
         fc3d_result r2 = fc3d_plan_init(&hc->plan, &hc->desc);
         if (r2 == FC3D_ERROR_STRATEGY || r2 == FC3D_ERROR_STATS_PLAN) {
             hc->desc.strategy = FC3D_STRATEGY_NONE;
@@ -404,11 +411,12 @@ static int uses_streamed_pass(const fc3d_plan* p, int gathering) {
 }
 
 /* Random cases per (strategy, statistics plan) the plan ran with: [materialize, recompute] x [per op, moments]. */
-static int strategy_cases[2][2];
+static int strategy_cases[2][2], linear_cases = 0;
 static void count_strategy(const fc3d_plan* p) {
     int stats = 0;
     for (int i = 0; i < p->num_passes; i++) stats |= p->passes[i].stat_op >= 0;
-    if (stats) strategy_cases[p->strategy == FC3D_STRATEGY_RECOMPUTE][p->stats_plan == FC3D_STATS_PLAN_MOMENTS]++;
+    if (p->stats_plan == FC3D_STATS_PLAN_LINEAR) linear_cases++;
+    else if (stats) strategy_cases[p->strategy == FC3D_STRATEGY_RECOMPUTE][p->stats_plan == FC3D_STATS_PLAN_MOMENTS]++;
 }
 
 static void test_random(int cases, int big_cases) {
@@ -677,6 +685,7 @@ int main(int argc, char** argv) {
         row_tile_cases = 0;
         streamed_cases = streamed_gather_cases = 0;
         memset(strategy_cases, 0, sizeof strategy_cases);
+        linear_cases = 0;
         test_goldens(dir, quick);
         test_random(cases, quick ? 4 : cases / 10);
         test_determinism(quick ? 3 : 20);
@@ -692,15 +701,15 @@ int main(int argc, char** argv) {
                   streamed_gather_cases);
         }
         printf("# engine %s: random cases with statistics: materialize/per op %d, materialize/moments %d, "
-               "recompute/per op %d, recompute/moments %d\n", fc3d_engine_name(engine_under_test), strategy_cases[0][0],
-               strategy_cases[0][1], strategy_cases[1][0], strategy_cases[1][1]);
+               "recompute/per op %d, recompute/moments %d, linear %d\n", fc3d_engine_name(engine_under_test),
+               strategy_cases[0][0], strategy_cases[0][1], strategy_cases[1][0], strategy_cases[1][1], linear_cases);
         if (!quick) {
             char nm[80];
             snprintf(nm, sizeof nm, "%s.strategies_exercised", fc3d_engine_name(engine_under_test));
             check(strategy_cases[0][0] >= 5 && strategy_cases[0][1] >= 5 && strategy_cases[1][0] >= 5 &&
-                      strategy_cases[1][1] >= 5,
-                  nm, "random cases per strategy: %d %d %d %d", strategy_cases[0][0], strategy_cases[0][1],
-                  strategy_cases[1][0], strategy_cases[1][1]);
+                      strategy_cases[1][1] >= 5 && linear_cases >= 5,
+                  nm, "random cases per strategy: %d %d %d %d, linear %d", strategy_cases[0][0], strategy_cases[0][1],
+                  strategy_cases[1][0], strategy_cases[1][1], linear_cases);
         }
         if (engine_under_test == FC3D_ENGINE_IMPLICIT_GEMM && !quick)
             check(row_tile_cases >= 5, "implicit_gemm.row_tiles_exercised", "%d random cases used whole-row tiles",

@@ -343,7 +343,7 @@ static void test_enum_ranges(void) {
         {"math", FC3D_ERROR_MATH, "math", (int)FC3D_MATH_HALF + 1},
         {"engine", FC3D_ERROR_ENGINE, "engine", (int)FC3D_ENGINE_COUNT_},
         {"strategy", FC3D_ERROR_STRATEGY, "strategy", (int)FC3D_STRATEGY_RECOMPUTE + 1},
-        {"stats_plan", FC3D_ERROR_STATS_PLAN, "stats_plan", (int)FC3D_STATS_PLAN_MOMENTS + 1},
+        {"stats_plan", FC3D_ERROR_STATS_PLAN, "stats_plan", (int)FC3D_STATS_PLAN_LINEAR + 1},
         {"op_kind", FC3D_ERROR_OP_KIND, "ops[1].kind", (int)FC3D_OP_KIND_COUNT_},
     };
     for (int f = 0; f < NUM_FIELDS; f++) {
@@ -534,7 +534,8 @@ static void test_workload_plans(void) {
 static const char* pass_text(const fc3d_plan* p, char* out) {
     out[0] = 0;
     for (int i = 0; i < p->num_passes; i++)
-        strcat(out, p->passes[i].store == FC3D_STORE_Y ? (p->passes[i].source == FC3D_SOURCE_CONV ? "Cy" : "Iy")
+        strcat(out, p->passes[i].source == FC3D_SOURCE_INPUT_SUMS ? "X-"
+                    : p->passes[i].store == FC3D_STORE_Y ? (p->passes[i].source == FC3D_SOURCE_CONV ? "Cy" : "Iy")
                     : p->passes[i].store ? (p->passes[i].source == FC3D_SOURCE_CONV ? "Ci" : "Ii")
                                          : (p->passes[i].source == FC3D_SOURCE_CONV ? "C-" : "I-"));
     return out;
@@ -616,6 +617,27 @@ static void test_strategies(void) {
                p.stats_plan == FC3D_STATS_PLAN_MOMENTS ? "moments" : "per op", p.num_passes, p.exec_flops * 1e-9,
                p.exec_bytes * 1e-6, p.floor_ms);
     }
+    /* linear statistics: a chain of affine ops and means takes them from x, with no pass over the
+       output (conv -> scale -> spatial mean; and the same ending in a pool: no convolution at all) */
+    for (int pool = 0; pool < 2; pool++)
+        for (int e = FC3D_ENGINE_DIRECT; e <= FC3D_ENGINE_IMPLICIT_GEMM; e++) {
+            fc3d_plan_desc d = base_desc();
+            fc3d_plan p;
+            d.engine = (fc3d_engine)e;
+            d.ops[0].kind = FC3D_OP_SCALE; d.ops[0].value = 2.0f; d.ops[0].flags = 0;
+            d.ops[1].kind = FC3D_OP_SUB_SPATIAL_MEAN;
+            d.ops[2].kind = FC3D_OP_ADD_CHANNEL;
+            d.ops[3].kind = FC3D_OP_GLOBAL_AVG_POOL;
+            d.num_ops = pool ? 4 : 3;
+            const fc3d_result r = fc3d_plan_init(&p, &d);
+            fc3d_plan_describe(&p, text, sizeof text);
+            snprintf(name, sizeof name, "strategy.linear%s.%s", pool ? "_pool" : "", fc3d_engine_name((fc3d_engine)e));
+            check(r == FC3D_SUCCESS && p.stats_plan == FC3D_STATS_PLAN_LINEAR &&
+                      strcmp(pass_text(&p, got), pool ? "X-" : "X-Cy") == 0 && strstr(text, "sums of x") &&
+                      p.exec_flops == (pool ? 0.0 : p.passes[1].flops),
+                  name, "result %d (%s), stats plan %d, passes %s; describe:\n%s", (int)r, p.message, (int)p.stats_plan, got,
+                  text);
+        }
     /* refusals name the field and say why */
     {
         fc3d_plan_desc d;
@@ -634,6 +656,12 @@ static void test_strategies(void) {
         d.num_ops = 3;
         d.stats_plan = FC3D_STATS_PLAN_MOMENTS;
         expect_invalid("stats_plan.moments_not_affine", &d, FC3D_ERROR_STATS_PLAN, "stats_plan", "ops[1] (relu)");
+        d = base_desc(); /* BatchNorm's variance is not linear in x */
+        d.stats_plan = FC3D_STATS_PLAN_LINEAR;
+        expect_invalid("stats_plan.linear_variance", &d, FC3D_ERROR_STATS_PLAN, "stats_plan", "ops[0] (batchnorm_train)");
+        d.ops[0].kind = FC3D_OP_SCALE; d.ops[0].value = 3.0f; d.ops[0].flags = 0;
+        d.strategy = FC3D_STRATEGY_MATERIALIZE;
+        expect_invalid("stats_plan.linear_materialize", &d, FC3D_ERROR_STATS_PLAN, "stats_plan", "materialize");
     }
 }
 
