@@ -689,10 +689,11 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      2.38 ms and L2/15 from 0.69 to 0.56: two warps per scheduler did not hide the MMA and
      fragment-load latencies). Tiles run level by level (the same output region of every phase
      side by side): stride-s stores meet in L2 (L1/77 1.08 -> 0.90 ms, a third of its DRAM
-     traffic gone). Measured (H100, f32 NCDHW, TF32, convolution alone, `make bench` in
-     bench/RESULTS.md): 0.43 / 5.7 / 2.6 / 2.4 / 0.9-1.0 ms on L2/15 / L2/77 / L2/34 / L2/61 /
-     L1/77 against cuDNN's 0.79 / 4.9 / 2.5 / 2.8 / 2.0 (93-97 useful TFLOP/s on the two large
-     ones); FP32 math (3xTF32) costs 1.5x (L1/77) to 2.5x (L2/77, 38 TFLOP/s). It is still
+     traffic gone). A chunk that is one tap's consecutive channels loads its weight rows at one
+     offset (no per-row descriptor; L2/61 2.40 -> 2.19 ms). Measured (H100, f32 NCDHW, TF32,
+     convolution alone, `build/conv_alone 20`, bench/RESULTS.md): 0.41 / 5.38 / 2.47 / 2.19 /
+     0.88 ms on L2/15 / L2/77 / L2/34 / L2/61 / L1/77 against cuDNN's 0.79 / 4.9 / 2.5 / 2.8 / 2.0
+     (100-106 useful TFLOP/s on the two large ones); FP32 math (3xTF32) costs 1.5x (L1/77) to 2.5x (L2/77, 38 TFLOP/s). It is still
      latency- and issue-bound (ncu, L2/61 TF32: tensor pipe 34 %, 0.76 of 3.96 warps eligible per
      scheduler, DRAM 4 %, top stalls wait, short scoreboard, barrier; about 8 instructions per MMA:
      fragment LDS, the two instructions cvt.rna compiles to, the 4-byte gather). Measured and not
@@ -1578,7 +1579,9 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_moments_kernel(con
 }
 
 /* Input sums (FC3D_STATS_PLAN_LINEAR). Tap t of a dim lands inside the output for the inputs
-   i with 0 <= s i - p + dl t <= O - 1: an interval of i. The sum of x[n, ci] over the box of a tap
+   i with 0 <= s i - p + dl t <= O - 1: an interval of i. x and the weight are rounded as the
+   convolution's operands are in the plan's math mode, so the means are those of the values the
+   convolution pass produces (up to its float accumulation), not of exact ones. The sum of x[n, ci] over the box of a tap
    triple is taken in three stages, each value by one thread in a fixed order (deterministic): along
    W per (d, h) row and tap, then along H per (d, tap pair), then along D. A block per (n, ci) slab;
    the stages meet in the workspace. */
@@ -1591,7 +1594,16 @@ typedef struct _fc3d_xsum_params {
     double* rows;     /* [n][ci][d][h][tw] */
     double* planes;   /* [n][ci][d][th][tw] */
     double2* sums;    /* [n][c]: (sum of the convolution, 0) */
+    int math;         /* x and the weight rounded as the convolution's operands (_fc3d_operand) */
 } _fc3d_xsum_params;
+
+/* An operand as the plan's math mode sees it, the mode given at run time. */
+template <typename T>
+static __device__ __forceinline__ double _fc3d_operand_rt(int math, float v) {
+    return math == FC3D_MATH_TF32 ? (double)_fc3d_operand<FC3D_MATH_TF32, T>(v)
+           : math == FC3D_MATH_HALF ? (double)_fc3d_operand<FC3D_MATH_HALF, T>(v)
+                                   : (double)v;
+}
 
 static __device__ __forceinline__ int64_t _fc3d_floordiv(int64_t a, int64_t b) { /* b > 0 */
     return a >= 0 ? a / b : -((-a + b - 1) / b);
@@ -1624,7 +1636,7 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_xsums_kernel(const
                 int64_t lo, hi;
                 _fc3d_tap_inputs(g.wi, g.w, g.s[2], g.p[2], g.dl[2], tw, &lo, &hi);
                 double acc = 0.0;
-                for (int64_t i = lo; i <= hi; i++) acc += (double)_fc3d_load(x, base + i * step);
+                for (int64_t i = lo; i <= hi; i++) acc += _fc3d_operand_rt<T>(P.math, _fc3d_load(x, base + i * step));
                 rows[r * kw + tw] = acc;
             }
         }
@@ -1664,7 +1676,7 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_xcontract_kernel(c
         for (int64_t ci = grp * cin_g; ci < (grp + 1) * cin_g; ci++) {
             const double* bx = P.box + (n * g.cin + ci) * taps;
             const int64_t wb = (ci * cout_g + col) * taps;
-            for (int64_t t = 0; t < taps; t++) acc += (double)_fc3d_load((const T*)P.w, wb + t) * bx[t];
+            for (int64_t t = 0; t < taps; t++) acc += _fc3d_operand_rt<T>(P.math, _fc3d_load((const T*)P.w, wb + t)) * bx[t];
         }
         P.sums[e] = make_double2(acc, 0.0);
     }
@@ -4490,6 +4502,7 @@ static fc3d_result _fc3d_launch_xsums(const _fc3d_bound* b, const fc3d_step_* s,
     P.rows = scratch + r_at;
     P.planes = scratch + p_at;
     P.sums = (double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_MOMENTS);
+    P.math = _fc3d_enum_int(&pr->desc.math);
     if (s->kind == _FC3D_STEP_XSUMS) _fc3d_xsums_kernel<T><<<s->grid, s->block, 0, b->stream>>>(P);
     else _fc3d_xcontract_kernel<T><<<s->grid, s->block, 0, b->stream>>>(P);
     return _fc3d_launched(msg, s->kind == _FC3D_STEP_XSUMS ? "box-sums kernel" : "conv-sums kernel");
