@@ -732,9 +732,15 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    sums and sums of squares (plan._private.stat[_FC3D_MOMENTS]), a raw finalize keeps them, and
    one small step per statistics op (_fc3d_moments_kernel, >>finalize) carries each (n, c) cell's
    affine map through the ops and derives the op's mean and 1/std (and running and saved
-   statistics, or the pooled y) exactly as its own pass would have, in double.
-   The planner (_fc3d_choose_passes) builds each alternative - materialize or recompute, per op
-   or moments, where the chain allows them - in a scratch plan, lets the engine that would run it
+   statistics, or the pooled y) exactly as its own pass would have, in double. With
+   FC3D_STATS_PLAN_LINEAR (every op affine per (n, c), statistics only spatial means and a pool)
+   the first pass reads x alone (FC3D_SOURCE_INPUT_SUMS): box sums of x per (n, ci, tap) in three
+   separable stages, contracted with the weight into the per-(n, c) sums of the convolution
+   (_fc3d_xsums_kernel, _fc3d_xcontract_kernel, operands rounded as the math mode rounds them),
+   then the same moments steps with every op folded in; one convolution pass applies the chain,
+   none when it ends in the pool.
+   The planner (_fc3d_choose_passes) builds each alternative - materialize or recompute, per op,
+   moments or linear, where the chain allows them - in a scratch plan, lets the engine that would run it
    plan its steps, and costs the steps (_fc3d_plan_costs): FLOPs issued (the implicit GEMM's MMAs
    per tile from its tap ranges), bytes read and written, the floor max(bytes / 2945 GB/s, FLOPs /
    the math mode's tensor rate) per step, and an estimate that also holds each engine to what it
