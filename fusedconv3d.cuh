@@ -740,13 +740,15 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    then the same moments steps with every op folded in; one convolution pass applies the chain,
    none when it ends in the pool.
    The planner (_fc3d_choose_passes) builds each alternative - materialize or recompute, per op,
-   moments or linear, where the chain allows them - in a scratch plan, lets the engine that would run it
-   plan its steps, and costs the steps (_fc3d_plan_costs): FLOPs issued (the implicit GEMM's MMAs
-   per tile from its tap ranges), bytes read and written, the floor max(bytes / 2945 GB/s, FLOPs /
-   the math mode's tensor rate) per step, and an estimate that also holds each engine to what it
-   sustains (the implicit GEMM: 37 M tiles a second, the direct engine 2 TFLOP/s). The least
-   estimate wins, ties in the order materialize/moments, recompute/moments, materialize/per op,
-   recompute/per op. The floor alone would take L2/15 to recompute/moments (0.16 against 0.27
+   moments or linear, where the chain allows them - in a scratch plan, lets the engine that would
+   run it plan its steps, and costs the steps (_fc3d_plan_costs): FLOPs issued (the implicit
+   GEMM's MMAs per tile from its tap ranges), bytes read and written, the floor max(bytes / 2945
+   GB/s, FLOPs / the math mode's tensor rate) per step, and an estimate that also holds each
+   engine to what it sustains (the implicit GEMM: 37 M tiles a second, the direct engine 2
+   TFLOP/s). The least estimate wins, ties in the order linear, materialize/moments,
+   recompute/moments, materialize/per op, recompute/per op. exec_bytes against ncu's DRAM bytes
+   (bench/ncu_bytes.sh): 0.94 to 1.06 on four workloads, 1.52 on L1/77, whose stride-2 phase tiles
+   write half sectors (bench/RESULTS.md). The floor alone would take L2/15 to recompute/moments (0.16 against 0.27
    ms), but this engine's tile rate makes its convolution pass 0.42 ms whatever it stores, and
    measured (example timer, TF32, H100): materialize/moments 0.875 ms, recompute/moments 1.45,
    materialize/per op 1.04; the estimate picks the first. L2/77: recompute/moments, one
