@@ -3475,15 +3475,21 @@ static int _fc3d_igemm_can_implement(const fc3d_plan* p, char* why, size_t n) {
     return 1;
 }
 
+/* Whether some pass computes the convolution (and so needs the re-laid weight). */
+static int _fc3d_tc_convolves(const fc3d_plan* p) {
+    int i;
+    for (i = 0; i < p->num_passes; i++)
+        if (p->passes[i].source == FC3D_SOURCE_CONV) return 1;
+    return 0;
+}
+
 static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
     fc3d_plan_private_* pr = &p->_private;
     _fc3d_tc_plan* tp = (_fc3d_tc_plan*)pr->engine_data.bytes;
     fc3d_step_* s;
     int i;
-    int convs = 0;
     _fc3d_tc_plan_of(p, tp);
-    for (i = 0; i < p->num_passes; i++) convs += p->passes[i].source == FC3D_SOURCE_CONV;
-    if (convs) { /* none where linear statistics leave no pass to convolve (a pooled chain) */
+    if (_fc3d_tc_convolves(p)) { /* none where linear statistics leave no pass to convolve (a pooled chain) */
         s = _fc3d_add_step(pr, _FC3D_STEP_TC_PREP, 0, -1);
         s->variant = tp->math;
         s->block = 256;
@@ -3541,9 +3547,7 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
 }
 
 static void _fc3d_igemm_workspace(fc3d_plan* p) {
-    int i, convs = 0;
-    for (i = 0; i < p->num_passes; i++) convs += p->passes[i].source == FC3D_SOURCE_CONV;
-    if (convs) /* the re-laid weight */
+    if (_fc3d_tc_convolves(p)) /* the re-laid weight */
         _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 0,
                      _fc3d_tc_workspace_bytes((const _fc3d_tc_plan*)p->_private.engine_data.bytes));
 }
@@ -3745,78 +3749,49 @@ static int _fc3d_linear_first(const fc3d_plan_desc* d, char* why, size_t n) {
     return first;
 }
 
+/* Appends one logical pass. */
+static void _fc3d_push_pass(fc3d_plan* p, int source, int op_begin, int op_end, int store, int stat_op, int moments) {
+    fc3d_pass* ps = &p->passes[p->num_passes++];
+    ps->source = (fc3d_source)source;
+    ps->op_begin = op_begin;
+    ps->op_end = op_end;
+    ps->store = (fc3d_store)store;
+    ps->stat_op = stat_op;
+    ps->moments = moments;
+}
+
 /* The passes for a strategy and a statistics plan the chain can take (the caller checked). */
 static void _fc3d_build_passes(fc3d_plan* p, int strategy, int stats_plan) {
     const fc3d_plan_desc* d = &p->desc;
-    const int reduce = _fc3d_ends_in_reduce(d);
+    const int reduce = _fc3d_ends_in_reduce(d), mat = strategy == FC3D_STRATEGY_MATERIALIZE;
     int cuts[FC3D_MAX_OPS], ncuts = 0, i, j;
-    fc3d_pass* ps;
     memset(p->passes, 0, sizeof p->passes);
     p->num_passes = 0;
     p->strategy = (fc3d_strategy)strategy;
     p->stats_plan = (fc3d_stats_plan)stats_plan;
     for (i = 0; i < d->num_ops; i++)
         if (_fc3d_op_info_of(&d->ops[i])->stats != _FC3D_ST_NONE) cuts[ncuts++] = i;
-    if (stats_plan == FC3D_STATS_PLAN_LINEAR) {
-        ps = &p->passes[p->num_passes++];
-        ps->source = FC3D_SOURCE_INPUT_SUMS;
-        ps->op_begin = ps->op_end = 0;
-        ps->store = FC3D_STORE_NONE;
-        ps->stat_op = _fc3d_linear_first(d, NULL, 0);
-        ps->moments = 1;
-        if (reduce) return;
-        ps = &p->passes[p->num_passes++];
-        ps->source = FC3D_SOURCE_CONV;
-        ps->op_begin = 0;
-        ps->op_end = d->num_ops;
-        ps->store = FC3D_STORE_Y;
-        ps->stat_op = -1;
+    if (stats_plan == FC3D_STATS_PLAN_LINEAR || stats_plan == FC3D_STATS_PLAN_MOMENTS) {
+        /* one statistics pass (from x, or a convolution pass storing the intermediate or nothing),
+           then - unless the statistics steps write the pooled y - one pass applying the rest */
+        const int lin = stats_plan == FC3D_STATS_PLAN_LINEAR;
+        const int f = lin ? _fc3d_linear_first(d, NULL, 0) : _fc3d_moments_first(d, NULL, 0);
+        _fc3d_push_pass(p, lin ? FC3D_SOURCE_INPUT_SUMS : FC3D_SOURCE_CONV, 0, lin ? 0 : f,
+                        mat ? FC3D_STORE_INTERMEDIATE : FC3D_STORE_NONE, f, 1);
+        if (!reduce)
+            _fc3d_push_pass(p, mat ? FC3D_SOURCE_INTERMEDIATE : FC3D_SOURCE_CONV, mat ? f : 0, d->num_ops,
+                            FC3D_STORE_Y, -1, 0);
         return;
     }
-    if (stats_plan == FC3D_STATS_PLAN_MOMENTS) {
-        const int f = _fc3d_moments_first(d, NULL, 0);
-        ps = &p->passes[p->num_passes++];
-        ps->source = FC3D_SOURCE_CONV;
-        ps->op_begin = 0;
-        ps->op_end = f;
-        ps->store = strategy == FC3D_STRATEGY_MATERIALIZE ? FC3D_STORE_INTERMEDIATE : FC3D_STORE_NONE;
-        ps->stat_op = f;
-        ps->moments = 1;
-        if (reduce) return; /* the statistics steps write the pooled y */
-        ps = &p->passes[p->num_passes++];
-        ps->source = strategy == FC3D_STRATEGY_MATERIALIZE ? FC3D_SOURCE_INTERMEDIATE : FC3D_SOURCE_CONV;
-        ps->op_begin = strategy == FC3D_STRATEGY_MATERIALIZE ? f : 0;
-        ps->op_end = d->num_ops;
-        ps->store = FC3D_STORE_Y;
-        ps->stat_op = -1;
+    if (!mat) {
+        for (j = 0; j < ncuts; j++) _fc3d_push_pass(p, FC3D_SOURCE_CONV, 0, cuts[j], FC3D_STORE_NONE, cuts[j], 0);
+        if (!reduce) _fc3d_push_pass(p, FC3D_SOURCE_CONV, 0, d->num_ops, FC3D_STORE_Y, -1, 0);
         return;
     }
-    if (strategy == FC3D_STRATEGY_RECOMPUTE) {
-        for (j = 0; j < ncuts; j++) {
-            ps = &p->passes[p->num_passes++];
-            ps->source = FC3D_SOURCE_CONV;
-            ps->op_begin = 0;
-            ps->op_end = cuts[j];
-            ps->store = FC3D_STORE_NONE;
-            ps->stat_op = cuts[j];
-        }
-        if (reduce) return;
-        ps = &p->passes[p->num_passes++];
-        ps->source = FC3D_SOURCE_CONV;
-        ps->op_begin = 0;
-        ps->op_end = d->num_ops;
-        ps->store = FC3D_STORE_Y;
-        ps->stat_op = -1;
-        return;
-    }
-    for (j = 0; j <= ncuts; j++) {
-        ps = &p->passes[p->num_passes++];
-        ps->source = j == 0 ? FC3D_SOURCE_CONV : FC3D_SOURCE_INTERMEDIATE;
-        ps->op_begin = j == 0 ? 0 : cuts[j - 1];
-        ps->op_end = j < ncuts ? cuts[j] : d->num_ops;
-        ps->store = j < ncuts ? FC3D_STORE_INTERMEDIATE : FC3D_STORE_Y;
-        ps->stat_op = j < ncuts ? cuts[j] : -1;
-    }
+    for (j = 0; j <= ncuts; j++)
+        _fc3d_push_pass(p, j == 0 ? FC3D_SOURCE_CONV : FC3D_SOURCE_INTERMEDIATE, j == 0 ? 0 : cuts[j - 1],
+                        j < ncuts ? cuts[j] : d->num_ops, j < ncuts ? FC3D_STORE_INTERMEDIATE : FC3D_STORE_Y,
+                        j < ncuts ? cuts[j] : -1, 0);
 }
 
 /* The H100 rate of an engine's arithmetic in the plan's math mode (fc3d_plan_floor_ms). */
@@ -3940,33 +3915,29 @@ static fc3d_result _fc3d_choose_passes(fc3d_plan* p) {
                                    {FC3D_STRATEGY_RECOMPUTE, FC3D_STATS_PLAN_PER_OP}};
     int k, best = -1, first_allowed = -1, nstat = 0;
     double best_ms = 0.0;
-    fc3d_plan* q = (fc3d_plan*)malloc(sizeof *q);
+    fc3d_plan* q;
     for (k = 0; k < d->num_ops; k++) nstat += _fc3d_op_info_of(&d->ops[k])->stats != _FC3D_ST_NONE;
     if (fs == FC3D_STRATEGY_MATERIALIZE && reduce) {
-        free(q);
         return _fc3d_fail(p->message, FC3D_ERROR_STRATEGY,
                           "strategy = materialize: the chain ends in ops[%d] (global_avg_pool), so y holds no "
                           "convolution-sized tensor to materialize into", d->num_ops - 1);
     }
     if (fs == FC3D_STRATEGY_RECOMPUTE && nstat == 0) {
-        free(q);
         return _fc3d_fail(p->message, FC3D_ERROR_STRATEGY,
                           "strategy = recompute: the chain has no statistics op, so one pass computes everything");
     }
     if (fp == FC3D_STATS_PLAN_MOMENTS && !mom) {
-        free(q);
         return _fc3d_fail(p->message, FC3D_ERROR_STATS_PLAN, "stats_plan = moments: %s", why);
     }
     if (fp == FC3D_STATS_PLAN_LINEAR && !lin) {
-        free(q);
         return _fc3d_fail(p->message, FC3D_ERROR_STATS_PLAN, "stats_plan = linear: %s", why_lin);
     }
     if (fp == FC3D_STATS_PLAN_LINEAR && fs == FC3D_STRATEGY_MATERIALIZE) {
-        free(q);
         return _fc3d_fail(p->message, FC3D_ERROR_STATS_PLAN,
                           "stats_plan = linear with strategy = materialize: linear statistics store nothing to "
                           "read back (their plan recomputes)");
     }
+    q = (fc3d_plan*)malloc(sizeof *q); /* the scratch plan each alternative is costed in */
     pr->num_alts = 0;
     for (k = 0; k < 5; k++) {
         const int st = alts[k][0], sp = alts[k][1];
