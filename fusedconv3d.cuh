@@ -2297,6 +2297,7 @@ typedef struct _fc3d_tc_plan {
     int64_t tiles_per_sample;
     int64_t row_tiles_per_sample; /* with whole-row tiles (0 where kp.row_ok is 0) */
     size_t ws_bytes;
+    int wg_ok;           /* the sm_90a loop can run it (TF32, C_in/groups a multiple of BK) */
     int ok;
 } _fc3d_tc_plan;
 
@@ -2386,6 +2387,87 @@ template <bool BF> static __device__ __forceinline__ uint32_t _fc3d_tc_pack(floa
     }
 }
 
+/* Hopper (sm_90a) warpgroup MMAs: D (m64 x n, f32) += A (m64 x k8, TF32, four registers a thread,
+   the mma.sync m16n8k8 fragment per warp) x B (k8 x n, shared memory, K-major, no swizzle: 8 x 16-byte
+   core matrices, 128 B along K apart, 1024 B along N). Only sm_90a code has them. */
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+static __device__ __forceinline__ void _fc3d_wg_mma_n32(float* d, const uint32_t* a, uint64_t desc)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 "
+                 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, "
+                 "{%16,%17,%18,%19}, %20, p, 1, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
+}
+static __device__ __forceinline__ void _fc3d_wg_mma_n64(float* d, const uint32_t* a, uint64_t desc)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 "
+                 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+                 "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, "
+                 "{%32,%33,%34,%35}, %36, p, 1, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
+}
+static __device__ __forceinline__ void _fc3d_wg_mma_n128(float* d, const uint32_t* a, uint64_t desc)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+                 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+                 "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
+                 "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,"
+                 "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, "
+                 "{%64,%65,%66,%67}, %68, p, 1, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+                   "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+                   "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+                   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
+}
+template <int BN> static __device__ __forceinline__ void _fc3d_wg_mma(float* d, const uint32_t* a, uint64_t desc)
+{
+    if (BN == 128) _fc3d_wg_mma_n128(d, a, desc);
+    else if (BN == 64) _fc3d_wg_mma_n64(d, a, desc);
+    else _fc3d_wg_mma_n32(d, a, desc);
+}
+/* the accumulators (and A registers) stay live and unmoved across the asynchronous MMAs */
+template <int N> static __device__ __forceinline__ void _fc3d_wg_keep(float* d)
+{
+#pragma unroll
+    for (int i = 0; i < N; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+template <int N> static __device__ __forceinline__ void _fc3d_wg_keep(uint32_t* d)
+{
+#pragma unroll
+    for (int i = 0; i < N; ++i) asm volatile("" : "+r"(d[i])::"memory");
+}
+#endif
+/* A shared-memory matrix descriptor, no swizzle: start, LBO (K direction), SBO (N direction), in 16 B */
+static __device__ __forceinline__ uint64_t _fc3d_wg_desc(uint32_t addr, uint32_t lbo, uint32_t sbo)
+{
+    return (uint64_t)((addr & 0x3FFFFu) >> 4) | ((uint64_t)(lbo >> 4) << 16) | ((uint64_t)(sbo >> 4) << 32);
+}
+/* Whether this binary runs the sm_90a main loop on the current device: the probe kernel's sm_90a
+   build (and only it) holds a static shared array, so the attributes of the image the runtime loads
+   for the device say which one it is. No launch, no synchronisation. */
+static __global__ void _fc3d_wg_probe_kernel(int* f)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    __shared__ int mark[8];
+    mark[threadIdx.x & 7] = (int)threadIdx.x;
+    __syncthreads();
+    if (f) f[0] = mark[0];
+#else
+    if (f) f[0] = 0;
+#endif
+}
+
 /* Taps of residue r along one dim: t = t0 + j*tstep, input offset c = c0 - j*cstep, j < nt. */
 static __host__ __device__ inline void _fc3d_tc_dim_taps(int r, int k, int s, int p, int dl, int* nt, int* t0,
                                                        int* c0, int* tstep, int* cstep)
@@ -2467,7 +2549,10 @@ static __host__ __device__ __forceinline__ void _fc3d_tc_tile_of(const _fc3d_tc_
 }
 
 /* ---------------------------------------------------------------- weight re-layout */
-template <typename T, int MATH, int RND>
+/* KM (the sm_90a loop, C_in/groups a multiple of BK): per (group, tap, BK channels) a block of
+   cout_pad x BK, K-major in 8 x 4 core matrices: (co / 8, ci / 4) at (co / 8 * 8 + ci % BK / 4) * 32 floats,
+   so that the BN x BK block of a channel tile is contiguous. Else [group][tap][ci][co padded]. */
+template <typename T, int MATH, int RND, bool KM>
 static __global__ void _fc3d_tc_prep(_fc3d_tc_kparams P, const T* __restrict__ w, float* __restrict__ ws)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
@@ -2476,10 +2561,19 @@ static __global__ void _fc3d_tc_prep(_fc3d_tc_kparams P, const T* __restrict__ w
     const int64_t kt = (int64_t)P.k[0] * P.k[1] * P.k[2];
     const int64_t total = P.ws_half;
     for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += (int64_t)gridDim.x * blockDim.x) {
-        int64_t co = e % P.cout_pad;
-        int64_t rest = e / P.cout_pad;
-        int64_t ci = rest % P.cin_g;
-        rest /= P.cin_g;
+        int64_t co, ci, rest;
+        if (KM) {
+            const int64_t in = e % (P.cout_pad * _FC3D_TC_BK), blk = e / (P.cout_pad * _FC3D_TC_BK);
+            const int64_t cm = in >> 5, r = in & 31; /* core matrix (32 floats), its element */
+            co = (cm >> 3) * 8 + (r >> 2);
+            ci = (blk % (P.cin_g / _FC3D_TC_BK)) * _FC3D_TC_BK + (cm & 7) * 4 + (r & 3);
+            rest = blk / (P.cin_g / _FC3D_TC_BK);
+        } else {
+            co = e % P.cout_pad;
+            rest = e / P.cout_pad;
+            ci = rest % P.cin_g;
+            rest /= P.cin_g;
+        }
         int64_t tap = rest % kt;
         int64_t gi = rest / kt;
         float v = 0.f;
@@ -2508,12 +2602,13 @@ static __host__ __device__ constexpr int _fc3d_tc_warps(int math, int bn)
     return math == _FC3D_TC_3XTF32 || (math == _FC3D_TC_HALF && bn > 64) ? 4 : 8;
 }
 
-template <int BN, int MATH>
+template <int BN, int MATH, bool WGMMA = false>
 struct _fc3d_tc_cfg {
+    static constexpr bool WG = WGMMA; /* the sm_90a loop: B K-major in core matrices, warps of 16 rows x BN */
     static constexpr int SB = BN + 8;
     static constexpr int NB = (MATH == _FC3D_TC_3XTF32) ? 2 : 1;
     static constexpr int A_FL = _FC3D_TC_BK * _FC3D_TC_SA;
-    static constexpr int B_FL = _FC3D_TC_BK * SB * NB;
+    static constexpr int B_FL = WG ? _FC3D_TC_BK * BN : _FC3D_TC_BK * SB * NB;
     /* 3xTF32 double-buffers: its chunk takes 3x the MMAs to hide the next chunk's loads behind,
        and 3 stages of its two B copies (116 KB at BN = 64) would leave one CTA per SM */
     static constexpr int ST = MATH == _FC3D_TC_3XTF32 ? 2 : _FC3D_TC_ST;
@@ -2527,10 +2622,13 @@ struct _fc3d_tc_cfg {
        (H100, conv alone: 8 warps took TF32 L2/61 from 2.62 to 2.46 ms and HALF from 2.59 to 2.86) */
     static constexpr int NW = _fc3d_tc_warps(MATH, BN);
     static constexpr int NT = 32 * NW;
-    static constexpr int WM = _FC3D_TC_BM / (NW / 2); /* rows of a warp's tile */
-    static constexpr int MI = WM / 16;                /* its 16-row MMA blocks */
-    static constexpr int WN = BN / 2;
+    static constexpr int WM = WG ? 16 : _FC3D_TC_BM / (NW / 2); /* rows of a warp's tile */
+    static constexpr int MI = WM / 16;                          /* its 16-row MMA blocks */
+    static constexpr int WN = WG ? BN : BN / 2;
     static constexpr int NT8 = WN / 8;
+    /* warp w's tile: rows wm(w) * WM, columns wn(w) * WN (a warpgroup's 4 warps: 64 consecutive rows) */
+    static __device__ __forceinline__ int wm_of(int w) { return WG ? w : w % (NW / 2); }
+    static __device__ __forceinline__ int wn_of(int w) { return WG ? 0 : w / (NW / 2); }
     /* the staged tile, then (NDHWC statistics) a double2 per warp and channel */
     static_assert((size_t)(BN * (_FC3D_TC_BM + 4) + 4 + 4 * NW * BN) * 4 <= PIPE, "epilogue staging must fit");
     /* whole-row tiles (BN <= 64, 32 for 3xTF32): at most 2 x BM positions per channel */
@@ -2573,20 +2671,21 @@ static __device__ __forceinline__ void _fc3d_tc_stage_row(float* Cs, int CS, con
    floats per group and instruction) and the statistics partial of the step, the group's lanes
    combined by the same butterfly. NDHWC writes the rows back to shared memory and stores them
    along the channels. Every order is fixed: reproducible. */
-template <typename T, int BN, int MATH, int A0, typename Epi>
+template <typename T, int BN, int MATH, bool WG, int A0, typename Epi>
 static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kparams& P, const T* __restrict__ bias,
                                                              T* __restrict__ y, const Epi& epi,
-                                                             const float (&a0)[A0][BN / 16][4],
-                                                             const float (&a1)[_fc3d_tc_cfg<BN, MATH>::MI][BN / 16][4],
+                                                             const float (&a0)[A0][_fc3d_tc_cfg<BN, MATH, WG>::NT8][4],
+                                                             const float (&a1)[_fc3d_tc_cfg<BN, MATH, WG>::MI]
+                                                                              [_fc3d_tc_cfg<BN, MATH, WG>::NT8][4],
                                                              int r0, int r1, int Q1,
                                                              int row0, int nrows, int nph, int64_t tile)
 {
     extern __shared__ __align__(16) unsigned char _fc3d_tc_sm[];
     float* Cs = reinterpret_cast<float*>(_fc3d_tc_sm);
-    typedef _fc3d_tc_cfg<BN, MATH> C;
+    typedef _fc3d_tc_cfg<BN, MATH, WG> C;
     constexpr int NW = C::NW;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int wm = warp % (NW / 2), wn = warp / (NW / 2), g = lane >> 2, t = lane & 3;
+    const int wm = C::wm_of(warp), wn = C::wn_of(warp), g = lane >> 2, t = lane & 3;
     const int ntile = blockIdx.y % P.ntn, gi = blockIdx.y / P.ntn;
     const int64_t n = blockIdx.z;
     const int wout = P.out[2], s2 = P.s[2];
@@ -2598,9 +2697,9 @@ static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kpar
         const int q2 = wout / s2 + (p < wout % s2 ? 1 : 0);
         if (q2 == 0) continue;
         if (p == 0 && nph > 1)
-            _fc3d_tc_stage_row<BN / 16, A0, C::WM>(Cs, CS, a0, p, q2, nrows, wout, s2, wm, wn, g, t);
+            _fc3d_tc_stage_row<C::NT8, A0, C::WM>(Cs, CS, a0, p, q2, nrows, wout, s2, wm, wn, g, t);
         else
-            _fc3d_tc_stage_row<BN / 16, C::MI, C::WM>(Cs, CS, a1, p, q2, nrows, wout, s2, wm, wn, g, t);
+            _fc3d_tc_stage_row<C::NT8, C::MI, C::WM>(Cs, CS, a1, p, q2, nrows, wout, s2, wm, wn, g, t);
     }
     __syncthreads();
     const int64_t cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * BN;
@@ -2665,15 +2764,18 @@ static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kpar
     }
 }
 
-template <typename T, int MATH, int RND, int BN, bool ROW, typename Epi>
-static __global__ void __launch_bounds__(_fc3d_tc_cfg<BN, MATH>::NT, 2)
+template <typename T, int MATH, int RND, int BN, bool ROW, bool WG, typename Epi>
+static __global__ void __launch_bounds__(_fc3d_tc_cfg<BN, MATH, WG>::NT, 2)
 _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restrict__ wt, const T* __restrict__ bias,
               T* __restrict__ y, Epi epi)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
     __trap(); /* mma.sync TF32 and cp.async need sm_80; the run refuses older devices before launching */
 #else
-    typedef _fc3d_tc_cfg<BN, MATH> C;
+#if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    if (WG) __trap(); /* the sm_90a loop exists only in sm_90a code; the run launches it only there */
+#endif
+    typedef _fc3d_tc_cfg<BN, MATH, WG> C;
     constexpr int BM = _FC3D_TC_BM, BK = _FC3D_TC_BK, ST = C::ST, SA = _FC3D_TC_SA, SB = C::SB;
     extern __shared__ __align__(16) unsigned char _fc3d_tc_sm[];
     float* As = reinterpret_cast<float*>(_fc3d_tc_sm);
@@ -2721,7 +2823,7 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
     }
 
     constexpr int NT8 = C::NT8, NW = C::NW, NT = C::NT, MI = C::MI;
-    const int wm = warp % (NW / 2), wn = warp / (NW / 2);
+    const int wm = C::wm_of(warp), wn = C::wn_of(warp);
     const int g = lane >> 2, t = lane & 3;
     float acc[MI][NT8][4];
     float acc0[ROW ? MI : 1][NT8][4]; /* whole-row tiles: the first W phase's result */
@@ -2815,7 +2917,8 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
             else
                 ki.xoff = (((int64_t)cd * P.in[1] + chh) * P.in[2] + cw) * P.cin + ci;
             ki.woff = ((((int64_t)gi * P.k[0] + td) * P.k[1] + th) * P.k[2] + tw) * P.cin_g + ci;
-            ki.woff = ki.woff * P.cout_pad + (int64_t)ntile * BN;
+            /* WG: the chunk's block of BN x BK (K-major) at the channel tile's offset in it */
+            ki.woff = ki.woff * P.cout_pad + (int64_t)ntile * BN * (WG ? BK : 1);
             ki.cd = cd; ki.ch = chh; ki.cw = cw; ki.valid = 1;
         } else {
             ki.xoff = 0; ki.woff = 0; ki.cd = -(1 << 29); ki.ch = 0; ki.cw = 0; ki.valid = 0;
@@ -2901,6 +3004,15 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
             }
         }
         constexpr int SEGS = BK * BN / 4;
+        if (WG) { /* the chunk's BN x BK block of the K-major weight: contiguous, copied as it lies */
+            const float* w0 = wt + ki[0].woff;
+#pragma unroll
+            for (int i = 0; i < (SEGS + NT - 1) / NT; ++i) {
+                const int sg = tid + i * NT;
+                if (SEGS % NT == 0 || sg < SEGS) _fc3d_tc_cp16(bs + sg * 4, w0 + sg * 4, true);
+            }
+            return;
+        }
         if (BN >= 64 && uni) { /* the chunk is BK consecutive channels of one tap: BK consecutive weight
                                   rows, all valid, at one offset from the chunk's first (no per-row
                                   descriptor). H100, conv alone, TF32: L2/61 2.40 -> 2.22 ms, L2/77
@@ -2941,13 +3053,40 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
         }
         for (int c = 0; c < nchunks; ++c) {
             _fc3d_tc_wait<ST - 2>();
+            /* the tensor cores read B through the async proxy */
+            if (WG) asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
             __syncthreads();
             if (c + ST - 1 < nchunks) load(c + ST - 1);
             _fc3d_tc_commit();
             if (warp == 0 && c + ST < nchunks) kinfo(c + ST);
             const float* as = As + (c % ST) * C::A_FL + wm * C::WM + g;
             const float* bs = Bs + (c % ST) * C::B_FL + wn * C::WN + g;
-            if (MATH == _FC3D_TC_HALF) {
+            if (WG) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+                /* one warpgroup MMA (m64 x BN x 8) per 8-deep step; a warp's A fragment as mma.sync's */
+                uint32_t af[BK / 8][4];
+#pragma unroll
+                for (int kk = 0; kk < BK / 8; ++kk) {
+                    const float* ap = as + (kk * 8 + t) * SA;
+                    const float v0 = ap[0], v1 = ap[8], v2 = ap[4 * SA], v3 = ap[4 * SA + 8];
+                    if (RND) {
+                        af[kk][0] = _fc3d_tc_rna(v0); af[kk][1] = _fc3d_tc_rna(v1);
+                        af[kk][2] = _fc3d_tc_rna(v2); af[kk][3] = _fc3d_tc_rna(v3);
+                    } else {
+                        af[kk][0] = __float_as_uint(v0); af[kk][1] = __float_as_uint(v1);
+                        af[kk][2] = __float_as_uint(v2); af[kk][3] = __float_as_uint(v3);
+                    }
+                }
+                const uint64_t d0 = _fc3d_wg_desc(_fc3d_tc_smem(Bs + (c % ST) * C::B_FL), 128, 1024);
+                asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+                for (int kk = 0; kk < BK / 8; ++kk) _fc3d_wg_mma<BN>(&acc[0][0][0], af[kk], d0 + (uint64_t)(kk * 16));
+                asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+                asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+                _fc3d_wg_keep<MI * NT8 * 4>(&acc[0][0][0]);
+                _fc3d_wg_keep<BK / 2>(&af[0][0]);
+#endif
+            } else if (MATH == _FC3D_TC_HALF) {
                 constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
 #pragma unroll
                 for (int kk = 0; kk < BK / 16; ++kk) {
@@ -3090,7 +3229,7 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
     } /* W phases */
 
     if (ROW) {
-        _fc3d_tc_row_epilogue<T, BN, MATH, ROW ? MI : 1>(P, bias, y, epi, acc0, acc, r[0], r[1], Q[1], row0, nrows,
+        _fc3d_tc_row_epilogue<T, BN, MATH, WG, ROW ? MI : 1>(P, bias, y, epi, acc0, acc, r[0], r[1], Q[1], row0, nrows,
                                                          nph, tile);
         return;
     }
@@ -3239,6 +3378,7 @@ static int _fc3d_tc_plan_init(_fc3d_tc_plan* pl, const _fc3d_tc_geom* g, int mat
     if (rows && bn > _fc3d_tc_row_bn(math)) bn = _fc3d_tc_row_bn(math);
     pl->bn = bn;
     pl->math = math;
+    pl->wg_ok = math == _FC3D_TC_TF32 && P.cin_g % _FC3D_TC_BK == 0;
     P.cout_pad = (P.cout_g + bn - 1) / bn * bn;
     P.ntn = (int)(P.cout_pad / bn);
     P.layout = g->layout;
@@ -3323,12 +3463,12 @@ static int _fc3d_tc_plan_init(_fc3d_tc_plan* pl, const _fc3d_tc_geom* g, int mat
 
 static size_t _fc3d_tc_workspace_bytes(const _fc3d_tc_plan* pl) { return pl->ws_bytes; }
 
-template <typename T, int MATH, int RND, int BN, bool ROW, typename Epi>
+template <typename T, int MATH, int RND, int BN, bool ROW, bool WG, typename Epi>
 static cudaError_t _fc3d_tc_launch_main(const _fc3d_tc_kparams& P, int64_t tiles, const T* x, const float* ws,
                                         const T* bias, T* y, const Epi& epi, cudaStream_t st)
 {
-    typedef _fc3d_tc_cfg<BN, MATH> C;
-    auto kern = _fc3d_tc_main<T, MATH, RND, BN, ROW, Epi>;
+    typedef _fc3d_tc_cfg<BN, MATH, WG> C;
+    auto kern = _fc3d_tc_main<T, MATH, RND, BN, ROW, WG, Epi>;
     cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)C::SMEM);
     if (e != cudaSuccess) return e;
     dim3 grid((unsigned)tiles, (unsigned)(P.groups * P.ntn), (unsigned)P.n);
@@ -4542,6 +4682,23 @@ static fc3d_result _fc3d_launch_direct_pass(const _fc3d_bound* b, const fc3d_ste
     return _fc3d_launched(msg, "direct pass kernel");
 }
 
+/* Whether the run takes the sm_90a loop: the plan allows it and the image loaded for the current
+   device is the sm_90a build (_fc3d_wg_probe_kernel). Asked per launch; a host-side query. */
+static int _fc3d_tc_wgmma_runs(const _fc3d_tc_plan* tp) {
+#if defined(FC3D_NO_WGMMA)
+    (void)tp;
+    return 0;
+#else
+    cudaFuncAttributes fa;
+    if (!tp->wg_ok) return 0;
+    if (cudaFuncGetAttributes(&fa, _fc3d_wg_probe_kernel) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return fa.sharedSizeBytes > 0;
+#endif
+}
+
 template <typename T>
 static fc3d_result _fc3d_launch_tc_prep(const _fc3d_bound* b, const fc3d_step_* s, char* msg) {
     const fc3d_plan_private_* pr = &b->plan->_private;
@@ -4557,40 +4714,37 @@ static fc3d_result _fc3d_launch_tc_prep(const _fc3d_bound* b, const fc3d_step_* 
                           dev, major);
     switch (s->variant) {
     case _FC3D_TC_TF32:
-        _fc3d_tc_prep<T, _FC3D_TC_TF32, _FC3D_TC_TF32_RND><<<s->grid, s->block, 0, b->stream>>>(tp->kp, w, ws);
+        if (_fc3d_tc_wgmma_runs(tp))
+            _fc3d_tc_prep<T, _FC3D_TC_TF32, _FC3D_TC_TF32_RND, true><<<s->grid, s->block, 0, b->stream>>>(tp->kp, w, ws);
+        else
+            _fc3d_tc_prep<T, _FC3D_TC_TF32, _FC3D_TC_TF32_RND, false><<<s->grid, s->block, 0, b->stream>>>(tp->kp, w, ws);
         break;
     case _FC3D_TC_3XTF32:
-        _fc3d_tc_prep<T, _FC3D_TC_3XTF32, _FC3D_TC_TF32_RND><<<s->grid, s->block, 0, b->stream>>>(tp->kp, w, ws);
+        _fc3d_tc_prep<T, _FC3D_TC_3XTF32, _FC3D_TC_TF32_RND, false><<<s->grid, s->block, 0, b->stream>>>(tp->kp, w, ws);
         break;
     default:
-        _fc3d_tc_prep<T, _FC3D_TC_HALF, _FC3D_TC_TF32_RND><<<s->grid, s->block, 0, b->stream>>>(tp->kp, w, ws);
+        _fc3d_tc_prep<T, _FC3D_TC_HALF, _FC3D_TC_TF32_RND, false><<<s->grid, s->block, 0, b->stream>>>(tp->kp, w, ws);
         break;
     }
     return _fc3d_launched(msg, "implicit_gemm weight re-layout kernel");
 }
 
-template <typename T, int MATH>
+template <typename T, int MATH, bool WG>
 static cudaError_t _fc3d_tc_launch_bn(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp, int row, const T* x,
                                       const float* ws, const T* bias, void* y, const _fc3d_tc_epi& e, cudaStream_t st) {
     const int64_t tiles = row ? tp->row_tiles_per_sample : tp->tiles_per_sample;
     /* whole-row tiles come in the channel tiles _fc3d_tc_row_bn allows (the plan capped bn) */
     constexpr int RBN = MATH == _FC3D_TC_3XTF32 ? 32 : 64;
+    constexpr int R = _FC3D_TC_TF32_RND;
     if (row && tp->bn == 32)
-        return _fc3d_tc_launch_main<T, MATH, _FC3D_TC_TF32_RND, 32, true, _fc3d_tc_epi>(kp, tiles, x, ws, bias, (T*)y,
-                                                                                       e, st);
-    if (row)
-        return _fc3d_tc_launch_main<T, MATH, _FC3D_TC_TF32_RND, RBN, true, _fc3d_tc_epi>(kp, tiles, x, ws, bias,
-                                                                                        (T*)y, e, st);
+        return _fc3d_tc_launch_main<T, MATH, R, 32, true, WG, _fc3d_tc_epi>(kp, tiles, x, ws, bias, (T*)y, e, st);
+    if (row) return _fc3d_tc_launch_main<T, MATH, R, RBN, true, WG, _fc3d_tc_epi>(kp, tiles, x, ws, bias, (T*)y, e, st);
     switch (tp->bn) {
-    case 32:
-        return _fc3d_tc_launch_main<T, MATH, _FC3D_TC_TF32_RND, 32, false, _fc3d_tc_epi>(kp, tiles, x, ws, bias, (T*)y,
-                                                                                        e, st);
-    case 64:
-        return _fc3d_tc_launch_main<T, MATH, _FC3D_TC_TF32_RND, 64, false, _fc3d_tc_epi>(kp, tiles, x, ws, bias, (T*)y,
-                                                                                        e, st);
+    case 32: return _fc3d_tc_launch_main<T, MATH, R, 32, false, WG, _fc3d_tc_epi>(kp, tiles, x, ws, bias, (T*)y, e, st);
+    case 64: return _fc3d_tc_launch_main<T, MATH, R, 64, false, WG, _fc3d_tc_epi>(kp, tiles, x, ws, bias, (T*)y, e, st);
     default: /* 128; 3xTF32 plans never exceed 64 */
-        return _fc3d_tc_launch_main<T, MATH, _FC3D_TC_TF32_RND, MATH == _FC3D_TC_3XTF32 ? 64 : 128, false,
-                                    _fc3d_tc_epi>(kp, tiles, x, ws, bias, (T*)y, e, st);
+        return _fc3d_tc_launch_main<T, MATH, R, MATH == _FC3D_TC_3XTF32 ? 64 : 128, false, WG, _fc3d_tc_epi>(
+            kp, tiles, x, ws, bias, (T*)y, e, st);
     }
 }
 
@@ -4624,15 +4778,19 @@ static fc3d_result _fc3d_launch_tc_conv(const _fc3d_bound* b, const fc3d_step_* 
     const int row = (int)s->arg[3];
     switch (s->variant) {
     case _FC3D_TC_TF32:
-        err = _fc3d_tc_launch_bn<T, _FC3D_TC_TF32>(tp, kp, row, (const T*)a->x, ws, (const T*)a->bias, y, e,
-                                                   b->stream);
+        if (_fc3d_tc_wgmma_runs(tp))
+            err = _fc3d_tc_launch_bn<T, _FC3D_TC_TF32, true>(tp, kp, row, (const T*)a->x, ws, (const T*)a->bias, y, e,
+                                                             b->stream);
+        else
+            err = _fc3d_tc_launch_bn<T, _FC3D_TC_TF32, false>(tp, kp, row, (const T*)a->x, ws, (const T*)a->bias, y,
+                                                              e, b->stream);
         break;
     case _FC3D_TC_3XTF32:
-        err = _fc3d_tc_launch_bn<T, _FC3D_TC_3XTF32>(tp, kp, row, (const T*)a->x, ws, (const T*)a->bias, y, e,
+        err = _fc3d_tc_launch_bn<T, _FC3D_TC_3XTF32, false>(tp, kp, row, (const T*)a->x, ws, (const T*)a->bias, y, e,
                                                      b->stream);
         break;
     default:
-        err = _fc3d_tc_launch_bn<T, _FC3D_TC_HALF>(tp, kp, row, (const T*)a->x, ws, (const T*)a->bias, y, e,
+        err = _fc3d_tc_launch_bn<T, _FC3D_TC_HALF, false>(tp, kp, row, (const T*)a->x, ws, (const T*)a->bias, y, e,
                                                    b->stream);
         break;
     }
