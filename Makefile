@@ -17,7 +17,9 @@ CC := $(or $(shell command -v gcc 2>/dev/null),cc)
 CLANG ?= $(shell command -v clang 2>/dev/null)
 CXX := $(or $(shell command -v g++ 2>/dev/null),c++)
 PYTHON ?= python3
-ARCH ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90
+# sm_80 (mma.sync) and sm_90a: Hopper's own image, which the runtime loads on an H100/H200 and which
+# carries the wgmma main loop (a binary with only -gencode arch=compute_90,code=sm_90 runs mma.sync)
+ARCH ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90a,code=sm_90a
 NVFLAGS ?= -std=c++17 -O2 -I. -Itests --Werror all-warnings -Xcompiler -Wall,-Wextra
 CFLAGS ?= -std=c99 -O2 -Wall -Wextra -pedantic -Werror -I. -Itests
 B := build

@@ -213,6 +213,8 @@ extern "C" {
       "fc3d_plan_desc.strategy is not a fc3d_strategy value, or one this chain cannot take (the message says why)") \
     X(FC3D_ERROR_STATS_PLAN, -36,                                                                    \
       "fc3d_plan_desc.stats_plan is not a fc3d_stats_plan value, or one this chain cannot take (the message says why)") \
+    X(FC3D_ERROR_MAIN_LOOP, -37,                                                                     \
+      "fc3d_plan_desc.main_loop is not a fc3d_main_loop value, or one this plan or run cannot take (the message says why)") \
     X(FC3D_ERROR_NUM_OPS, -40, "fc3d_plan_desc.num_ops must be in [0, FC3D_MAX_OPS]")                 \
     X(FC3D_ERROR_OP_KIND, -41, "fc3d_op.kind is not a fc3d_op_kind value")                            \
     X(FC3D_ERROR_OP_VALUE, -42, "fc3d_op.value must be finite")                                       \
@@ -285,9 +287,21 @@ typedef enum fc3d_engine {
     FC3D_ENGINE_DIRECT = 1, /* one thread per output element, gathering its taps in FP32 FMAs; accepts
                                every valid desc: the reference and the fallback */
     FC3D_ENGINE_IMPLICIT_GEMM = 2, /* the output split into stride phases, each a dense implicit GEMM on
-                                      tensor cores (mma.sync, sm_80 and up); FP32 math runs as 3xTF32 */
+                                      tensor cores (mma.sync, sm_80 and up; wgmma in sm_90a code, see
+                                      fc3d_main_loop); FP32 math runs as 3xTF32 */
     FC3D_ENGINE_COUNT_      /* not an engine */
 } fc3d_engine;
+
+/* Which main loop the implicit_gemm engine's tensor-core MMAs run in (>>engine-implicit-gemm).
+   Forcing one is for tests and benchmarks that compare them on the same desc. */
+typedef enum fc3d_main_loop {
+    FC3D_MAIN_LOOP_AUTO = 0,     /* wgmma where the plan and the run allow it, else mma.sync */
+    FC3D_MAIN_LOOP_MMA_SYNC = 1, /* mma.sync: every device the engine runs on (sm_80 and up) */
+    FC3D_MAIN_LOOP_WGMMA = 2,    /* Hopper's warpgroup MMAs: TF32 math, in_channels / groups a multiple
+                                    of 32; the run needs sm_90a code in the binary (nvcc -gencode
+                                    arch=compute_90a,code=sm_90a) and an sm_90 device */
+    FC3D_MAIN_LOOP_COUNT_        /* not a loop */
+} fc3d_main_loop;
 
 typedef enum fc3d_op_kind {
     FC3D_OP_NONE = 0, /* invalid inside num_ops: every op must say what it is */
@@ -415,6 +429,7 @@ typedef struct fc3d_op {
    engine     FC3D_ENGINE_AUTO (0): the planner chooses
    strategy   FC3D_STRATEGY_NONE (0): the planner chooses by cost
    stats_plan FC3D_STATS_PLAN_AUTO (0): the planner chooses by cost
+   main_loop  FC3D_MAIN_LOOP_AUTO (0): wgmma where the plan and the run allow it
    num_ops    0 (the convolution alone)
    ops[]      see fc3d_op; only ops[0 .. num_ops-1] are read */
 typedef struct fc3d_plan_desc {
@@ -425,6 +440,7 @@ typedef struct fc3d_plan_desc {
     fc3d_engine engine;
     fc3d_strategy strategy;
     fc3d_stats_plan stats_plan;
+    fc3d_main_loop main_loop;
     int num_ops;
     fc3d_op ops[FC3D_MAX_OPS];
 } fc3d_plan_desc;
@@ -548,6 +564,9 @@ typedef struct fc3d_plan {
     fc3d_engine engine;             /* the engine that runs the plan */
     fc3d_strategy strategy;
     fc3d_stats_plan stats_plan;
+    fc3d_main_loop main_loop;       /* implicit_gemm: WGMMA where a run may take the wgmma loop (it does
+                                       where the device and binary allow; fc3d_plan_main_loop says),
+                                       else MMA_SYNC; AUTO for the direct engine */
     int num_passes;
     fc3d_pass passes[FC3D_MAX_PASSES];
     size_t workspace_bytes;         /* device bytes fc3d_plan_run needs; alignment slack included */
@@ -625,6 +644,12 @@ FC3D_API fc3d_result fc3d_plan_init(fc3d_plan* plan, const fc3d_plan_desc* desc)
    fc3d_plan.floor_ms (a 2945 GB/s copy; 403 TF32, 52 FP32 and 732 FP16 TFLOP/s, the FP32 mode on
    tensor cores as 3 TF32 products). Returns -1 for a plan that did not initialise. */
 FC3D_API double fc3d_plan_floor_ms(const fc3d_plan* plan, double bytes_per_second, double flops_per_second);
+
+/* The main loop a run of plan would take now, on the current device with this binary: MMA_SYNC or
+   WGMMA for implicit_gemm plans, AUTO for others; -1 (as an int) for a plan that did not
+   initialise. A host-side query: no launch, no synchronisation. Only in the translation unit
+   compiled by nvcc with the implementation. */
+FC3D_API int fc3d_plan_main_loop(const fc3d_plan* plan);
 
 /* Writes a human-readable summary of the plan (shape, engine and why the engines before it refused,
    strategy and the alternatives' costs, passes with their FLOPs and bytes, the engine's steps,
@@ -705,6 +730,33 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      group of 4 lanes per row of 64 7.9, 5.3 with 8 warps, 4.9 with the row in registers and the
      normalisation in float, 3.8 with the GELU and scale resolved per channel (chain, example
      timer; the convolution alone is 2.6 ms).
+     The Hopper main loop (FC3D_MAIN_LOOP_WGMMA; _fc3d_tc_main with WG): in an sm_90a image
+     (-gencode arch=compute_90a,code=sm_90a, which the runtime loads on an sm_90 device in
+     preference to plain sm_90 code: _fc3d_wg_probe_kernel tells the run which image it has, no
+     launch), TF32 chains with C_in/groups a multiple of 32 (a K chunk = 32 channels of one tap)
+     run each warpgroup's 64 rows x BN as one wgmma m64nBNk8 per 8-deep step: A in registers from
+     the same staged tile and rounding as mma.sync's, B read by the tensor cores from shared memory
+     in the K-major core-matrix layout the weight re-layout writes for it (8 x 4 blocks, 128 B
+     apart along K, 1024 B along N; no swizzle), so no B fragment loads and a sixteenth of the MMA
+     instructions. Tile order, gathers, tables and epilogue are the mma.sync loop's. Measured
+     (conv alone, TF32, H100, `build/conv_alone 20`): L2/61 2.23 -> 1.78 ms (104 -> 130 useful
+     TFLOP/s), L2/77 5.41 -> 4.12 (99 -> 130), L2/34 2.54 -> 2.35, L1/77 0.89 -> 0.87. ncu (L2/61):
+     the tensor pipe busy about 30 % of the time; the top stalls are the CTA barrier (every warp
+     waits for the slowest one's gathers) and the wait for each chunk's MMAs; L1 69 % (4-byte
+     gathers, the row and tap tables, B read once per warpgroup). Measured and not kept: 4 stages
+     with one chunk's MMAs left in flight across the barrier (one CTA per SM, and ptxas serialises
+     the MMAs: L2/61 2.64 ms); issuing the next chunk's gathers behind the MMAs (no change); the
+     gather rows kept in registers (no change); warp specialisation, 4 producer warps gathering
+     into 5 stages on mbarriers for two consumer warpgroups, no CTA barrier (one CTA per SM: L2/61
+     2.04 ms, the consumers wait for data); A read by the tensor cores from shared memory too, out
+     of a channels-last TF32-rounded copy of x made per run, 16-byte gathers into K-major core
+     matrices (L2/61 2.08 ms with the copy). That last one showed the bound: every 128 x 128 tile
+     streams its A and B chunks from L2, 8.8 GB for L2/61's 232 GFLOP (38 bytes per kFLOP), and
+     ncu put L2 throughput at 77 % once the gathers were cheap. What the rest needs is fewer operand
+     bytes per FLOP: the haloed input block per channel chunk in shared memory, reused by every
+     tap (A: 6-13x less), and M = 256 per CTA or a 2-CTA cluster multicasting B (B: 2x less); then
+     a producer (TMA) on an mbarrier ring and a persistent grid. HALF and 3xTF32 still run
+     mma.sync.
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
@@ -1051,6 +1103,8 @@ static fc3d_result _fc3d_validate_enums(const fc3d_plan_desc* d, char* msg) {
         return _fc3d_fail(msg, FC3D_ERROR_STRATEGY, "strategy = %d", _fc3d_enum_int(&d->strategy));
     if (_fc3d_enum_int(&d->stats_plan) < FC3D_STATS_PLAN_AUTO || _fc3d_enum_int(&d->stats_plan) > FC3D_STATS_PLAN_LINEAR)
         return _fc3d_fail(msg, FC3D_ERROR_STATS_PLAN, "stats_plan = %d", _fc3d_enum_int(&d->stats_plan));
+    if (_fc3d_enum_int(&d->main_loop) < FC3D_MAIN_LOOP_AUTO || _fc3d_enum_int(&d->main_loop) >= FC3D_MAIN_LOOP_COUNT_)
+        return _fc3d_fail(msg, FC3D_ERROR_MAIN_LOOP, "main_loop = %d", _fc3d_enum_int(&d->main_loop));
     if (d->num_ops < 0 || d->num_ops > FC3D_MAX_OPS)
         return _fc3d_fail(msg, FC3D_ERROR_NUM_OPS, "num_ops = %d", d->num_ops);
     return FC3D_SUCCESS;
@@ -2240,7 +2294,10 @@ static void _fc3d_direct_workspace(fc3d_plan* p) { (void)p; /* the shared region
    consecutive x addresses for one (tap, channel), and a thread whose k are channels of one tap
    (C_in/groups a multiple of its 16 or 32 k) tests the bounds once per chunk. Taps that no row
    of the tile can reach are skipped (per-dim contiguous ranges). B comes from a per-run re-layout of the weight,
-   [group][kd][kh][kw][ci][co padded to BN], already rounded/split for the math mode.
+   [group][kd][kh][kw][ci][co padded to BN], already rounded/split for the math mode; for the
+   sm_90a loop (the design note) a K-major copy instead, each (group, tap, 32 channels) block of
+   co padded x 32 laid out in 8 x 4 core matrices so a channel tile's block is contiguous and the
+   tensor cores read it from shared memory as it was copied.
    3xTF32 (the FP32 math mode): each operand is split into big = rna(v) and small = rna(v - big),
    which leaves v - big - small below 2^-24 |v|. Each 32-deep chunk computes small*big + big*small
    + big*big into a fresh tensor-core accumulator (its truncating accumulation then never carries
@@ -2298,6 +2355,7 @@ typedef struct _fc3d_tc_plan {
     int64_t row_tiles_per_sample; /* with whole-row tiles (0 where kp.row_ok is 0) */
     size_t ws_bytes;
     int wg_ok;           /* the sm_90a loop can run it (TF32, C_in/groups a multiple of BK) */
+    int loop;            /* desc.main_loop: FC3D_MAIN_LOOP_* */
     int ok;
 } _fc3d_tc_plan;
 
@@ -2307,6 +2365,9 @@ typedef struct _fc3d_tc_plan {
 #define _FC3D_TC_BM 128
 #define _FC3D_TC_BK 32
 #define _FC3D_TC_ST 3
+#ifndef _FC3D_TC_WG_ST
+#define _FC3D_TC_WG_ST 3 /* stages of the sm_90a loop */
+#endif
 #define _FC3D_TC_SA (_FC3D_TC_BM + 8)
 #define _FC3D_TC_ROW_EPL 16  /* whole-row tiles: a lane walks up to 16 values of a row in the epilogue */
 #define _FC3D_TC_ROW_WMAX 128 /* whole-row tiles: the widest row (the accumulators of 2 W phases) */
@@ -2442,10 +2503,12 @@ template <int N> static __device__ __forceinline__ void _fc3d_wg_keep(float* d)
 #pragma unroll
     for (int i = 0; i < N; ++i) asm volatile("" : "+f"(d[i])::"memory");
 }
-template <int N> static __device__ __forceinline__ void _fc3d_wg_keep(uint32_t* d)
+/* A registers an MMA in flight reads: used here (not redefined, which would serialise the MMAs),
+   so they stay allocated to their values until this point */
+template <int N> static __device__ __forceinline__ void _fc3d_wg_hold(const uint32_t* d)
 {
 #pragma unroll
-    for (int i = 0; i < N; ++i) asm volatile("" : "+r"(d[i])::"memory");
+    for (int i = 0; i < N; ++i) asm volatile("" ::"r"(d[i]) : "memory");
 }
 #endif
 /* A shared-memory matrix descriptor, no swizzle: start, LBO (K direction), SBO (N direction), in 16 B */
@@ -2611,7 +2674,7 @@ struct _fc3d_tc_cfg {
     static constexpr int B_FL = WG ? _FC3D_TC_BK * BN : _FC3D_TC_BK * SB * NB;
     /* 3xTF32 double-buffers: its chunk takes 3x the MMAs to hide the next chunk's loads behind,
        and 3 stages of its two B copies (116 KB at BN = 64) would leave one CTA per SM */
-    static constexpr int ST = MATH == _FC3D_TC_3XTF32 ? 2 : _FC3D_TC_ST;
+    static constexpr int ST = MATH == _FC3D_TC_3XTF32 ? 2 : WG ? _FC3D_TC_WG_ST : _FC3D_TC_ST;
     static constexpr size_t PIPE = (size_t)ST * (A_FL + B_FL) * 4;
     static constexpr size_t KINFO = (size_t)(ST + 1) * _FC3D_TC_BK * sizeof(_fc3d_tc_kinfo);
     static constexpr size_t ROWS = (size_t)_FC3D_TC_BM * sizeof(_fc3d_tc_row);
@@ -3042,7 +3105,66 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
         }
     };
 
-    if (nchunks > 0) {
+    if (WG && nchunks > 0) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+        /* The sm_90a loop. Chunk c: its A fragments from shared memory into registers (rounded as
+           mma.sync's), one warpgroup MMA (m64 x BN x 8) per 8-deep step with B read by the tensor
+           cores from shared memory, then the gathers of chunk c + PD issued behind them. WD groups
+           of MMAs stay in flight across the barrier (their A registers alternate between two sets),
+           so the loads go PD = ST - 1 - WD chunks ahead, into the stage of a chunk no MMA reads. */
+        constexpr int WD = ST >= 4 ? 1 : 0, PD = ST - 1 - WD;
+        if (warp == 0)
+            for (int c = 0; c < ST && c < nchunks; ++c) kinfo(c);
+        __syncthreads();
+#pragma unroll
+        for (int c = 0; c < PD; ++c) {
+            if (c < nchunks) load(c);
+            _fc3d_tc_commit();
+        }
+        uint32_t afa[BK / 8][4], afb[BK / 8][4];
+#pragma unroll
+        for (int kk = 0; kk < BK / 8; ++kk)
+#pragma unroll
+            for (int q = 0; q < 4; ++q) afa[kk][q] = afb[kk][q] = 0u;
+        auto step = [&](int c, uint32_t (&af)[BK / 8][4], uint32_t (&other)[BK / 8][4]) {
+            _fc3d_tc_wait<PD - 1>();
+            asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* B is read by the async proxy */
+            __syncthreads();
+            const float* as = As + (c % ST) * C::A_FL + wm * C::WM + g;
+#pragma unroll
+            for (int kk = 0; kk < BK / 8; ++kk) {
+                const float* ap = as + (kk * 8 + t) * SA;
+                const float v0 = ap[0], v1 = ap[8], v2 = ap[4 * SA], v3 = ap[4 * SA + 8];
+                if (RND) {
+                    af[kk][0] = _fc3d_tc_rna(v0); af[kk][1] = _fc3d_tc_rna(v1);
+                    af[kk][2] = _fc3d_tc_rna(v2); af[kk][3] = _fc3d_tc_rna(v3);
+                } else {
+                    af[kk][0] = __float_as_uint(v0); af[kk][1] = __float_as_uint(v1);
+                    af[kk][2] = __float_as_uint(v2); af[kk][3] = __float_as_uint(v3);
+                }
+            }
+            const uint64_t d0 = _fc3d_wg_desc(_fc3d_tc_smem(Bs + (c % ST) * C::B_FL), 128, 1024);
+            asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+            for (int kk = 0; kk < BK / 8; ++kk) _fc3d_wg_mma<BN>(&acc[0][0][0], af[kk], d0 + (uint64_t)(kk * 16));
+            asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+            if (c + PD < nchunks) load(c + PD);
+            _fc3d_tc_commit();
+            if (warp == 0 && c + ST < nchunks) kinfo(c + ST);
+            asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(WD) : "memory");
+            _fc3d_wg_hold<BK / 2>(&af[0][0]); /* registers an MMA in flight reads stay untouched */
+            _fc3d_wg_hold<BK / 2>(&other[0][0]);
+        };
+        for (int c = 0; c < nchunks; c += 2) {
+            step(c, afa, afb);
+            if (c + 1 < nchunks) step(c + 1, afb, afa);
+        }
+        asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+        _fc3d_wg_keep<MI * NT8 * 4>(&acc[0][0][0]);
+        _fc3d_tc_wait<0>();
+        __syncthreads();
+#endif
+    } else if (nchunks > 0) {
         if (warp == 0)
             for (int c = 0; c < ST && c < nchunks; ++c) kinfo(c);
         __syncthreads();
@@ -3053,40 +3175,13 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
         }
         for (int c = 0; c < nchunks; ++c) {
             _fc3d_tc_wait<ST - 2>();
-            /* the tensor cores read B through the async proxy */
-            if (WG) asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
             __syncthreads();
             if (c + ST - 1 < nchunks) load(c + ST - 1);
             _fc3d_tc_commit();
             if (warp == 0 && c + ST < nchunks) kinfo(c + ST);
             const float* as = As + (c % ST) * C::A_FL + wm * C::WM + g;
             const float* bs = Bs + (c % ST) * C::B_FL + wn * C::WN + g;
-            if (WG) {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-                /* one warpgroup MMA (m64 x BN x 8) per 8-deep step; a warp's A fragment as mma.sync's */
-                uint32_t af[BK / 8][4];
-#pragma unroll
-                for (int kk = 0; kk < BK / 8; ++kk) {
-                    const float* ap = as + (kk * 8 + t) * SA;
-                    const float v0 = ap[0], v1 = ap[8], v2 = ap[4 * SA], v3 = ap[4 * SA + 8];
-                    if (RND) {
-                        af[kk][0] = _fc3d_tc_rna(v0); af[kk][1] = _fc3d_tc_rna(v1);
-                        af[kk][2] = _fc3d_tc_rna(v2); af[kk][3] = _fc3d_tc_rna(v3);
-                    } else {
-                        af[kk][0] = __float_as_uint(v0); af[kk][1] = __float_as_uint(v1);
-                        af[kk][2] = __float_as_uint(v2); af[kk][3] = __float_as_uint(v3);
-                    }
-                }
-                const uint64_t d0 = _fc3d_wg_desc(_fc3d_tc_smem(Bs + (c % ST) * C::B_FL), 128, 1024);
-                asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#pragma unroll
-                for (int kk = 0; kk < BK / 8; ++kk) _fc3d_wg_mma<BN>(&acc[0][0][0], af[kk], d0 + (uint64_t)(kk * 16));
-                asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-                asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-                _fc3d_wg_keep<MI * NT8 * 4>(&acc[0][0][0]);
-                _fc3d_wg_keep<BK / 2>(&af[0][0]);
-#endif
-            } else if (MATH == _FC3D_TC_HALF) {
+            if (MATH == _FC3D_TC_HALF) {
                 constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
 #pragma unroll
                 for (int kk = 0; kk < BK / 16; ++kk) {
@@ -3581,6 +3676,8 @@ static int _fc3d_tc_plan_of(const fc3d_plan* p, _fc3d_tc_plan* tp) {
         memset(tp, 0, sizeof *tp);
         code = _fc3d_tc_plan_init(tp, &tg, math, 0);
     }
+    tp->loop = _fc3d_enum_int(&p->desc.main_loop);
+    if (tp->loop == FC3D_MAIN_LOOP_MMA_SYNC) tp->wg_ok = 0;
     return code;
 }
 
@@ -4158,6 +4255,26 @@ static fc3d_result _fc3d_choose_engine(fc3d_plan* p, const _fc3d_engine_info** o
     return _fc3d_fail(p->message, FC3D_ERROR_ENGINE, "engine = %d", forced);
 }
 
+/* desc.main_loop against the plan: a forced loop needs the implicit_gemm engine, and wgmma its
+   conditions (TF32, C_in/groups a multiple of 32). Sets plan.main_loop. */
+static fc3d_result _fc3d_check_main_loop(fc3d_plan* p) {
+    const int loop = _fc3d_enum_int(&p->desc.main_loop);
+    static const char* const name[3] = {"auto", "mma_sync", "wgmma"};
+    p->main_loop = FC3D_MAIN_LOOP_AUTO;
+    if (p->engine != FC3D_ENGINE_IMPLICIT_GEMM) {
+        if (loop == FC3D_MAIN_LOOP_AUTO) return FC3D_SUCCESS;
+        return _fc3d_fail(p->message, FC3D_ERROR_MAIN_LOOP, "main_loop = %s: the %s engine has no tensor-core main loop",
+                          name[loop], fc3d_engine_name(p->engine));
+    }
+    const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)p->_private.engine_data.bytes;
+    if (loop == FC3D_MAIN_LOOP_WGMMA && !tp->wg_ok)
+        return _fc3d_fail(p->message, FC3D_ERROR_MAIN_LOOP,
+                          "main_loop = wgmma needs math = FC3D_MATH_TF32 and in_channels / groups a multiple of %d "
+                          "(here math %d, %lld)", _FC3D_TC_BK, _fc3d_enum_int(&p->desc.math), (long long)tp->kp.cin_g);
+    p->main_loop = tp->wg_ok ? FC3D_MAIN_LOOP_WGMMA : FC3D_MAIN_LOOP_MMA_SYNC;
+    return FC3D_SUCCESS;
+}
+
 FC3D_API fc3d_result fc3d_plan_init(fc3d_plan* plan, const fc3d_plan_desc* desc) {
     fc3d_plan* p = plan;
     fc3d_plan_private_* pr;
@@ -4240,6 +4357,7 @@ FC3D_API fc3d_result fc3d_plan_init(fc3d_plan* plan, const fc3d_plan_desc* desc)
     _FC3D_CHECK(_fc3d_choose_engine(p, &engine));
     p->engine = engine->id;
     engine->plan_steps(p);
+    _FC3D_CHECK(_fc3d_check_main_loop(p));
     _fc3d_workspace_layout(p, engine);
     _fc3d_plan_costs(p);
     p->workspace_bytes = pr->ws_used ? pr->ws_used + (_FC3D_ALIGN - 1) : 0;
@@ -4322,6 +4440,15 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
             if (!_fc3d_engines[i].can_implement(p, why, sizeof why))
                 _FC3D_PUT("  engine %s refused: %s\n", _fc3d_engines[i].name, why);
         }
+        if (p->main_loop == FC3D_MAIN_LOOP_WGMMA)
+            _FC3D_PUT("main loop: wgmma%s\n", _fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_WGMMA
+                                                 ? " (forced: a run without sm_90a code for its device fails)"
+                                                 : " where the run's device and binary allow it (sm_90a code on "
+                                                   "an sm_90 device), else mma.sync");
+        else if (p->main_loop == FC3D_MAIN_LOOP_MMA_SYNC)
+            _FC3D_PUT("main loop: mma.sync%s\n", _fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_MMA_SYNC
+                                                    ? " (forced)"
+                                                    : " (wgmma needs TF32 math and in_channels / groups a multiple of 32)");
         _FC3D_PUT("strategy %s, statistics %s%s, %d pass%s, workspace %zu bytes\n",
                   _fc3d_strategy_name[p->strategy == FC3D_STRATEGY_RECOMPUTE ? 2 : 1],
                   _fc3d_stats_plan_name[p->stats_plan >= FC3D_STATS_PLAN_PER_OP && p->stats_plan <= FC3D_STATS_PLAN_LINEAR ? p->stats_plan : 0],
@@ -4690,7 +4817,7 @@ static int _fc3d_tc_wgmma_runs(const _fc3d_tc_plan* tp) {
     return 0;
 #else
     cudaFuncAttributes fa;
-    if (!tp->wg_ok) return 0;
+    if (!tp->wg_ok) return 0; /* (0 too where desc.main_loop forced mma.sync) */
     if (cudaFuncGetAttributes(&fa, _fc3d_wg_probe_kernel) != cudaSuccess) {
         (void)cudaGetLastError();
         return 0;
@@ -4827,6 +4954,12 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
         const cudaError_t e = cudaGetDevice(&dev);
         if (e != cudaSuccess) return _fc3d_fail(msg, FC3D_ERROR_CUDA, "cudaGetDevice: %s", cudaGetErrorString(e));
     }
+    if (plan->engine == FC3D_ENGINE_IMPLICIT_GEMM &&
+        _fc3d_enum_int(&plan->_private.desc.main_loop) == FC3D_MAIN_LOOP_WGMMA &&
+        !_fc3d_tc_wgmma_runs((const _fc3d_tc_plan*)plan->_private.engine_data.bytes))
+        return _fc3d_fail(msg, FC3D_ERROR_MAIN_LOOP,
+                          "main_loop = wgmma, but device %d runs no sm_90a code of this binary (nothing launched): "
+                          "build with -gencode arch=compute_90a,code=sm_90a and run on an sm_90 device", dev);
     {
         /* an error left by an earlier call would read as this run's launch failure halfway through
            the steps: refuse to start instead, with nothing launched */
@@ -4845,6 +4978,13 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
     case FC3D_DTYPE_BF16: return _fc3d_execute<__nv_bfloat16>(&b, msg);
     default: return _fc3d_execute<float>(&b, msg);
     }
+}
+
+FC3D_API int fc3d_plan_main_loop(const fc3d_plan* plan) {
+    if (!plan || _fc3d_check_plan(plan, NULL) != FC3D_SUCCESS) return -1;
+    if (plan->engine != FC3D_ENGINE_IMPLICIT_GEMM) return FC3D_MAIN_LOOP_AUTO;
+    return _fc3d_tc_wgmma_runs((const _fc3d_tc_plan*)plan->_private.engine_data.bytes) ? FC3D_MAIN_LOOP_WGMMA
+                                                                                       : FC3D_MAIN_LOOP_MMA_SYNC;
 }
 
 #endif /* FUSEDCONV3D_IMPLEMENTATION */

@@ -298,7 +298,7 @@ def bench_workload(torch, F, fc, timer, wid, label, ref_cls, new_cls, init, shap
             try:
                 y = new(x)
                 torch.cuda.synchronize()
-                w["engine"][key] = new.last_engine
+                w["engine"][key] = new.last_engine + (f" ({new.last_main_loop})" if new.last_main_loop else "")
                 w["rel_l2"][key] = rel_l2(torch, y, y_ref)
                 del y
                 w["ms"][key] = timer(lambda: new(x))
@@ -338,7 +338,8 @@ def bench_workload(torch, F, fc, timer, wid, label, ref_cls, new_cls, init, shap
                 alone(x)
                 torch.cuda.synchronize()
                 t = timer(lambda: alone(x))
-                w["conv_alone"][m] = {"ms": t, "flops": info["flops"], "engine": alone.last_engine}
+                w["conv_alone"][m] = {"ms": t, "flops": info["flops"], "engine": alone.last_engine +
+                                      (f" ({alone.last_main_loop})" if alone.last_main_loop else "")}
                 if abs(info["flops"] - flops) > 1e-6 * flops:
                     w["errors"][f"conv_alone_{m}_flops"] = f"plan flops {info['flops']:.4g} != {flops:.4g}"
             except Exception as e:

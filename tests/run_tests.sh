@@ -10,7 +10,7 @@ B=build
 L=$B/logs
 mkdir -p "$L"
 : "${NVCC:=nvcc}" "${CC:=gcc}" "${CLANG:=}" "${CXX:=g++}" "${NVFLAGS:=-std=c++17 -O2 -I. -Itests}"
-: "${ARCH:=-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90}"
+: "${ARCH:=-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90a,code=sm_90a}"
 passed=0
 failed=0
 skipped=0
@@ -105,6 +105,8 @@ background nvcc_sm80_werror "$NVCC" -std=c++17 -I. -gencode arch=compute_80,code
     -Xcompiler -Wall,-Wextra -c tests/compile/impl_a.cu -o "$B/impl_a_sm80.o"
 background nvcc_sm90_werror "$NVCC" -std=c++17 -I. -gencode arch=compute_90,code=sm_90 --Werror all-warnings \
     -Xcompiler -Wall,-Wextra -c tests/compile/impl_a.cu -o "$B/impl_a_sm90.o"
+background nvcc_sm90a_werror "$NVCC" -std=c++17 -I. -gencode arch=compute_90a,code=sm_90a --Werror all-warnings \
+    -Xcompiler -Wall,-Wextra -c tests/compile/impl_a.cu -o "$B/impl_a_sm90a.o"
 background static_two_units_link "$NVCC" -std=c++17 -I. $LINK_ARCH --Werror all-warnings -DFUSEDCONV3D_STATIC \
     tests/compile/impl_a.cu tests/compile/impl_b.cu -o "$B/static_two_units"
 background c_caller_link bash -c "'$CC' -std=c99 -Wall -Wextra -pedantic -Werror -I. -c tests/compile/c_caller.c -o '$B/c_caller.o' \
@@ -113,6 +115,7 @@ background c_caller_link bash -c "'$CC' -std=c99 -Wall -Wextra -pedantic -Werror
 collect nvcc_sm75_werror
 collect nvcc_sm80_werror
 collect nvcc_sm90_werror
+collect nvcc_sm90a_werror
 collect static_two_units_link
 check static_two_units_run "$B/static_two_units"
 collect c_caller_link

@@ -89,7 +89,20 @@ static int run_and_compare(const char* name, host_case* hc, const double* ref_y,
             if (ref_ops[i][t] && hc->op_n[i][t] && (p->desc.ops[i].kind == FC3D_OP_BATCHNORM_TRAIN)) {
                 double* g = (double*)malloc((size_t)hc->op_n[i][t] * sizeof(double));
                 download_f32(dc.op_t[i][t], hc->op_n[i][t], g);
-                const double e = rel_l2(g, ref_ops[i][t], hc->op_n[i][t]);
+                double e = rel_l2(g, ref_ops[i][t], hc->op_n[i][t]);
+                if (t == 4 && ref_ops[i][5] && hc->op_n[i][5] == hc->op_n[i][t]) {
+                    /* a batch mean near 0 (say after a LayerNorm) is the small difference of large
+                       sums: its error is measured against the RMS of the values it averages,
+                       sqrt(mean^2 + var) per channel (var + eps = 1 / save_invstd^2), not against
+                       the mean alone */
+                    double num = 0.0, den = 0.0;
+                    for (int64_t c = 0; c < hc->op_n[i][t]; c++) {
+                        const double m = ref_ops[i][4][c], is = ref_ops[i][5][c];
+                        num += (g[c] - m) * (g[c] - m);
+                        den += m * m + (is > 0.0 ? 1.0 / (is * is) : 0.0);
+                    }
+                    if (den > 0.0 && isfinite(num)) e = sqrt(num / den);
+                }
                 if (!(e <= err_stats)) {
                     err_stats = e;
                     worst_what = op_tensor_name[t];
@@ -194,6 +207,8 @@ static void test_goldens(const char* dir, int quick) {
 }
 
 /* ---- 2. randomized ----------------------------------------------------------------------------- */
+/* 1: channels per group a multiple of 32 (small sizes), half of these TF32; else the usual draw */
+static int wide_hint = -1;
 static int random_conv(fc3d_conv_desc* c, int big_plane) {
     memset(c, 0, sizeof *c);
     const int g = rng_int(1, 3);
@@ -210,6 +225,16 @@ static int random_conv(fc3d_conv_desc* c, int big_plane) {
         c->padding[i] = rng_int(0, 2);
         const int s = c->stride[i] ? c->stride[i] : 1, dl = c->dilation[i] ? c->dilation[i] : 1;
         c->output_padding[i] = rng_int(0, (s > dl ? s : dl) - 1);
+    }
+    if (!big_plane && wide_hint == 1) {
+        /* channels per group a multiple of 32 (the wgmma loop's chunks), small sizes */
+        c->in_channels = g * 32 * rng_int(1, 2);
+        c->out_channels = g * rng_int(1, 24);
+        c->batch = rng_int(1, 2);
+        for (int i = 0; i < 3; i++) {
+            c->in_size[i] = rng_int(1, 4);
+            c->kernel[i] = rng_int(1, 3);
+        }
     }
     if (big_plane) { /* planes past one statistics unit (4096 elements), so units split rows */
         c->batch = 1;
@@ -308,9 +333,38 @@ static void random_op_tensors(host_case* hc) {
     }
 }
 
+/* A convolution operand as the math mode gives it to the multiplier: TF32 rounds to nearest, ties
+   away (cvt.rna), HALF rounds f32 data to f16; 16-bit data is exact in every mode. */
+static double math_operand(double v, fc3d_math math, fc3d_dtype dt) {
+    const float f = (float)v;
+    if (math == FC3D_MATH_TF32) {
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        if ((b & 0x7f800000u) != 0x7f800000u) b = (b + 0x1000u) & 0xffffe000u;
+        float r;
+        memcpy(&r, &b, 4);
+        return (double)r;
+    }
+    if (math == FC3D_MATH_HALF && (dt == FC3D_DTYPE_F32 || dt == 0)) return (double)__half2float(__float2half_rn(f));
+    return v;
+}
+
 /* Runs the CPU reference for hc; ref_ops gets copies of the running statistics it updated and the
-   saved statistics it wrote. */
+   saved statistics it wrote. The reference is float64 throughout, on the convolution operands the
+   math mode multiplies (x and the weight rounded as math_operand says): what a TF32 or HALF run
+   differs from it by is then the engine's own error (accumulation order, epilogue), and a chain
+   that amplifies the operands' rounding (a normalisation over a few values of small variance)
+   does not read as one. FP32 math compares with the exact operands. */
 static double* cpu_reference(const host_case* hc, double* ref_ops[][6]) {
+    const fc3d_math math = hc->plan.desc.math;
+    double *xr = NULL, *wr = NULL;
+    if (math == FC3D_MATH_TF32 || math == FC3D_MATH_HALF) {
+        xr = (double*)malloc((size_t)hc->plan.x_elements * sizeof(double));
+        wr = (double*)malloc((size_t)hc->plan.weight_elements * sizeof(double));
+        for (int64_t i = 0; i < hc->plan.x_elements; i++) xr[i] = math_operand(hc->x[i], math, hc->plan.desc.dtype);
+        for (int64_t i = 0; i < hc->plan.weight_elements; i++)
+            wr[i] = math_operand(hc->w[i], math, hc->plan.desc.dtype);
+    }
     fc3d_cpu_op_tensors ops[FC3D_MAX_OPS];
     memset(ops, 0, sizeof ops);
     for (int i = 0; i < hc->plan.desc.num_ops; i++) {
@@ -328,13 +382,21 @@ static double* cpu_reference(const host_case* hc, double* ref_ops[][6]) {
         ops[i].save_invstd = ref_ops[i][5];
     }
     double* y = (double*)malloc((size_t)hc->plan.y_elements * sizeof(double));
-    if (fc3d_cpu_run(&hc->desc, hc->x, hc->w, hc->b, ops, y) != 0) {
+    const int rc = fc3d_cpu_run(&hc->desc, xr ? xr : hc->x, wr ? wr : hc->w, hc->b, ops, y);
+    free(xr);
+    free(wr);
+    if (rc != 0) {
         free(y);
         return NULL;
     }
     return y;
 }
 
+/* -1: draw desc.main_loop at random; else force it (a loop the desc or the run cannot take falls
+   back to the planner's choice) */
+static int loop_hint = -1;
+static int row_hint = 0;
+static int loop_force = -1; /* --loop N: every case asks for main loop N (0 auto, 1 mma.sync, 2 wgmma) */ /* 1: a LayerNorm over W put first in the chain */
 static void make_random_case(host_case* hc, int big_plane) {
     for (;;) {
         memset(hc, 0, sizeof *hc);
@@ -342,6 +404,7 @@ static void make_random_case(host_case* hc, int big_plane) {
         hc->desc.layout = (fc3d_layout)rng_int(0, 2);
         hc->desc.dtype = (fc3d_dtype)rng_int(0, 3);
         hc->desc.math = (fc3d_math)rng_int(0, 3);
+        if (wide_hint == 1 && rng_int(0, 1)) hc->desc.math = FC3D_MATH_TF32;
         hc->desc.engine = engine_under_test;
         const fc3d_result r = fc3d_plan_init(&hc->plan, &hc->desc);
         if (r == FC3D_ERROR_ENGINE_REFUSED) refused_by_engine++;
@@ -350,6 +413,19 @@ static void make_random_case(host_case* hc, int big_plane) {
                                hc->plan.conv_size[2]};
         random_ops(&hc->desc, cd);
         if (rng_int(0, 2) == 0 || chain_hint == 0 || chain_hint == 1) moments_ops(&hc->desc, cd);
+        if (row_hint && hc->desc.num_ops < FC3D_MAX_OPS) { /* a LayerNorm over W first: whole-row tiles */
+            fc3d_plan_desc t = hc->desc;
+            memmove(&t.ops[1], &t.ops[0], (size_t)t.num_ops * sizeof t.ops[0]);
+            memset(&t.ops[0], 0, sizeof t.ops[0]);
+            t.ops[0].kind = FC3D_OP_LAYERNORM;
+            t.ops[0].norm_dims = 1;
+            t.ops[0].flags = rng_int(0, 1) ? (unsigned)FC3D_OP_AFFINE : 0u;
+            t.num_ops++;
+            const fc3d_plan_desc filled = fc3d_plan_desc_defaults(&t);
+            int ok = 1;
+            for (int i = 0; ok && i < t.num_ops; i++) ok = _fc3d_validate_op(&filled, cd, i, NULL) == FC3D_SUCCESS;
+            if (ok) hc->desc = t;
+        }
         /* every strategy and statistics plan the chain allows, forced at random; one it cannot take
            is refused (tests/test_plan.cu checks the refusals) and the planner chooses instead */
         hc->desc.strategy = (fc3d_strategy)rng_int(0, 2);
@@ -359,11 +435,27 @@ static void make_random_case(host_case* hc, int big_plane) {
             hc->desc.strategy = FC3D_STRATEGY_NONE;
             hc->desc.stats_plan = FC3D_STATS_PLAN_LINEAR;
         }
+        /* and the main loop, where the engine has one: wgmma where the plan allows it and this
+           binary has sm_90a code for the device, else the planner's */
+        if (engine_under_test != FC3D_ENGINE_DIRECT) {
+            const int drawn = rng_int(0, 2); /* drawn either way: --loop keeps the sequence of cases */
+            hc->desc.main_loop = (fc3d_main_loop)(loop_hint >= 0 ? loop_hint : loop_force >= 0 ? loop_force : drawn);
+        } else {
+            hc->desc.main_loop = FC3D_MAIN_LOOP_AUTO;
+        }
         fc3d_result r2 = fc3d_plan_init(&hc->plan, &hc->desc);
-        if (r2 == FC3D_ERROR_STRATEGY || r2 == FC3D_ERROR_STATS_PLAN) {
-            hc->desc.strategy = FC3D_STRATEGY_NONE;
-            hc->desc.stats_plan = FC3D_STATS_PLAN_AUTO;
-            r2 = fc3d_plan_init(&hc->plan, &hc->desc);
+        for (int tries = 0; tries < 2; tries++) {
+            if (r2 == FC3D_ERROR_STRATEGY || r2 == FC3D_ERROR_STATS_PLAN) {
+                hc->desc.strategy = FC3D_STRATEGY_NONE;
+                hc->desc.stats_plan = FC3D_STATS_PLAN_AUTO;
+                r2 = fc3d_plan_init(&hc->plan, &hc->desc);
+            }
+            if (r2 == FC3D_ERROR_MAIN_LOOP ||
+                (r2 == FC3D_SUCCESS && hc->desc.main_loop == FC3D_MAIN_LOOP_WGMMA &&
+                 fc3d_plan_main_loop(&hc->plan) != FC3D_MAIN_LOOP_WGMMA)) {
+                hc->desc.main_loop = FC3D_MAIN_LOOP_AUTO;
+                r2 = fc3d_plan_init(&hc->plan, &hc->desc);
+            }
         }
         if (r2 == FC3D_ERROR_ENGINE_REFUSED) {
             refused_by_engine++;
@@ -426,20 +518,52 @@ static void count_strategy(const fc3d_plan* p) {
     else if (stats) strategy_cases[p->strategy == FC3D_STRATEGY_RECOMPUTE][p->stats_plan == FC3D_STATS_PLAN_MOMENTS]++;
 }
 
+/* Random cases per main loop a run of the plan takes (implicit_gemm plans that convolve):
+   [mma.sync with C_in / groups a multiple of 32, mma.sync otherwise, wgmma]. */
+static int loop_cases[3];
+static void count_loop(const fc3d_plan* p) {
+    int conv = 0;
+    for (int i = 0; i < p->num_passes; i++) conv |= p->passes[i].source == FC3D_SOURCE_CONV;
+    if (p->engine != FC3D_ENGINE_IMPLICIT_GEMM || !conv) return;
+    const int cin_g = p->desc.conv.in_channels / (p->desc.conv.groups ? p->desc.conv.groups : 1);
+    if (fc3d_plan_main_loop(p) == FC3D_MAIN_LOOP_WGMMA) loop_cases[2]++;
+    else loop_cases[cin_g % 32 == 0 ? 0 : 1]++;
+}
+/* Whether this binary runs the wgmma loop on the current device (a TF32 plan that allows it). */
+static int wgmma_here(void) {
+    fc3d_plan_desc d;
+    memset(&d, 0, sizeof d);
+    d.conv.batch = 1;
+    d.conv.in_channels = 32;
+    d.conv.out_channels = 8;
+    d.conv.in_size[0] = d.conv.in_size[1] = d.conv.in_size[2] = 2;
+    d.conv.kernel[0] = d.conv.kernel[1] = d.conv.kernel[2] = 2;
+    d.math = FC3D_MATH_TF32;
+    d.engine = FC3D_ENGINE_IMPLICIT_GEMM;
+    fc3d_plan p;
+    return fc3d_plan_init(&p, &d) == FC3D_SUCCESS && fc3d_plan_main_loop(&p) == FC3D_MAIN_LOOP_WGMMA;
+}
+
 static void test_random(int cases, int big_cases) {
     for (int k = 0; k < cases + big_cases; k++) {
         host_case hc;
         double* ref_ops[FC3D_MAX_OPS][6];
         char desc[200], name[260];
         memset(ref_ops, 0, sizeof ref_ops);
-        chain_hint = k % 6; /* every sixth case a moments chain, every sixth a linear one (the --quick
-                               subset that the sanitizers run included) */
+        chain_hint = k % 6; /* every sixth case a moments chain, every sixth a linear one, every sixth
+                               one with channels for the wgmma loop (the --quick subset that the
+                               sanitizers run included) */
+        wide_hint = k % 6 == 2;
+        row_hint = k % 12 == 3;
         make_random_case(&hc, k >= cases);
+        row_hint = 0;
         chain_hint = -1;
+        wide_hint = -1;
         row_tile_cases += uses_row_tiles(&hc.plan);
         streamed_cases += uses_streamed_pass(&hc.plan, 0);
         streamed_gather_cases += uses_streamed_pass(&hc.plan, 1);
         count_strategy(&hc.plan);
+        count_loop(&hc.plan);
         describe_case(&hc, desc, sizeof desc);
         snprintf(name, sizeof name, "%s.random.%03d.%s", fc3d_engine_name(engine_under_test), k, desc);
         double* ref = cpu_reference(&hc, ref_ops);
@@ -462,7 +586,9 @@ static void test_determinism(int cases) {
     int done = 0;
     while (done < cases) {
         host_case hc;
+        wide_hint = done % 3 == 1; /* a third with channels for the wgmma loop */
         make_random_case(&hc, done % 3 == 0);
+        wide_hint = -1;
         int stats = 0;
         for (int i = 0; i < hc.plan.desc.num_ops; i++) stats |= hc.plan.passes[0].stat_op >= 0;
         if (!stats) { /* only chains with reductions are interesting here */
@@ -508,12 +634,15 @@ static void test_determinism(int cases) {
 /* Runs the desc of hc on engines a and b, on the same device inputs, and compares their y and
    written statistics: rel-L2 within `bound`, or bitwise equal when both names are one engine
    (automatic choice included). Returns 1 when the two agree; -1 when an engine refuses the desc. */
-static int compare_engines(const char* name, host_case* hc, fc3d_engine ea, fc3d_engine eb, double bound) {
+static int compare_engines(const char* name, host_case* hc, fc3d_engine ea, fc3d_engine eb, double bound,
+                           fc3d_main_loop la = FC3D_MAIN_LOOP_AUTO, fc3d_main_loop lb = FC3D_MAIN_LOOP_AUTO) {
     fc3d_plan pl[2];
     const fc3d_engine e[2] = {ea, eb};
+    const fc3d_main_loop l[2] = {la, lb};
     for (int k = 0; k < 2; k++) {
         fc3d_plan_desc d = hc->desc;
         d.engine = e[k];
+        d.main_loop = l[k];
         if (fc3d_plan_init(&pl[k], &d) != FC3D_SUCCESS) return -1;
     }
     device_case dc;
@@ -546,11 +675,14 @@ static int compare_engines(const char* name, host_case* hc, fc3d_engine ea, fc3d
             printf("# %s: engine %s failed: %s\n", name, fc3d_engine_name(e[k]), msg.text);
         }
     }
-    const int same = pl[0].engine == pl[1].engine;
+    static const char* const loop_name[3] = {"", "/mma.sync", "/wgmma"};
+    const int la_run = fc3d_plan_main_loop(&pl[0]), lb_run = fc3d_plan_main_loop(&pl[1]);
+    const int same = pl[0].engine == pl[1].engine && la_run == lb_run;
     const double err = rel_l2(out[1], out[0], n);
     const int ok = same ? memcmp(out[0], out[1], (size_t)n * sizeof(double)) == 0 : err <= bound;
-    check(ok, name, "%s vs %s: rel-L2 %.3g, bound %s", fc3d_engine_name(pl[0].engine), fc3d_engine_name(pl[1].engine),
-          err, same ? "bitwise" : "math mode's");
+    check(ok, name, "%s%s vs %s%s: rel-L2 %.3g, bound %s", fc3d_engine_name(pl[0].engine),
+          la_run >= 1 && la_run <= 2 ? loop_name[la_run] : "", fc3d_engine_name(pl[1].engine),
+          lb_run >= 1 && lb_run <= 2 ? loop_name[lb_run] : "", err, same ? "bitwise" : "math mode's");
     free(out[0]);
     free(out[1]);
     device_case_free(&dc);
@@ -569,7 +701,42 @@ static void test_cross_engine(int cases) {
         describe_case(&hc, desc, sizeof desc);
         snprintf(name, sizeof name, "cross_engine.%03d.%s", k, desc);
         compare_engines(name, &hc, FC3D_ENGINE_DIRECT, hc.plan.engine,
-                        2.0 * bound_for(hc.plan.desc.math, hc.plan.desc.dtype));
+                        2.0 * bound_for(hc.plan.desc.math, hc.plan.desc.dtype), FC3D_MAIN_LOOP_AUTO,
+                        hc.plan.engine == FC3D_ENGINE_DIRECT ? FC3D_MAIN_LOOP_AUTO : hc.desc.main_loop);
+        host_case_free(&hc);
+    }
+    engine_under_test = keep;
+}
+
+/* The two main loops against each other on random TF32 descs with C_in / groups a multiple of 32:
+   wgmma and mma.sync within twice the TF32 bound, where this binary runs wgmma on the device. */
+static void test_cross_loop(int cases) {
+    if (!wgmma_here()) {
+        printf("# cross_loop skipped: this binary has no sm_90a code for this device (the wgmma loop cannot run)\n");
+        return;
+    }
+    const fc3d_engine keep = engine_under_test;
+    engine_under_test = FC3D_ENGINE_IMPLICIT_GEMM;
+    for (int k = 0; k < cases; k++) {
+        host_case hc;
+        char desc[200], name[300];
+        wide_hint = 1;
+        loop_hint = FC3D_MAIN_LOOP_AUTO;
+        make_random_case(&hc, 0);
+        wide_hint = -1;
+        loop_hint = -1;
+        hc.desc.math = FC3D_MATH_TF32;
+        if (fc3d_plan_init(&hc.plan, &hc.desc) != FC3D_SUCCESS) {
+            host_case_free(&hc);
+            --k;
+            continue;
+        }
+        describe_case(&hc, desc, sizeof desc);
+        snprintf(name, sizeof name, "cross_loop.%03d.%s", k, desc);
+        const int r = compare_engines(name, &hc, FC3D_ENGINE_IMPLICIT_GEMM, FC3D_ENGINE_IMPLICIT_GEMM,
+                                      2.0 * bound_for(FC3D_MATH_TF32, hc.plan.desc.dtype), FC3D_MAIN_LOOP_MMA_SYNC,
+                                      FC3D_MAIN_LOOP_WGMMA);
+        if (r == -1) check(0, name, "a loop refused the desc");
         host_case_free(&hc);
     }
     engine_under_test = keep;
@@ -685,6 +852,7 @@ int main(int argc, char** argv) {
         if (!strcmp(argv[i], "--cases") && i + 1 < argc) cases = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc) rng_state = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--loop") && i + 1 < argc) loop_force = atoi(argv[++i]);
         else dir = argv[i];
     }
     if (quick) cases = cases < 24 ? cases : 24;
@@ -695,6 +863,7 @@ int main(int argc, char** argv) {
         row_tile_cases = 0;
         streamed_cases = streamed_gather_cases = 0;
         memset(strategy_cases, 0, sizeof strategy_cases);
+        memset(loop_cases, 0, sizeof loop_cases);
         linear_cases = 0;
         test_goldens(dir, quick);
         test_random(cases, quick ? 4 : cases / 10);
@@ -721,11 +890,21 @@ int main(int argc, char** argv) {
                   nm, "random cases per strategy: %d %d %d %d, linear %d", strategy_cases[0][0], strategy_cases[0][1],
                   strategy_cases[1][0], strategy_cases[1][1], linear_cases);
         }
+        if (engine_under_test == FC3D_ENGINE_IMPLICIT_GEMM) {
+            const int wg = wgmma_here();
+            printf("# engine implicit_gemm: random cases per main loop: mma.sync %d (C_in / groups a multiple of 32) "
+                   "+ %d, wgmma %d%s\n", loop_cases[0], loop_cases[1], loop_cases[2],
+                   wg ? "" : " (this binary has no sm_90a code for this device: wgmma not exercised)");
+            if (!quick && wg && loop_force < 0) /* (--loop forces one loop for every case) */
+                check(loop_cases[0] >= 5 && loop_cases[2] >= 5, "implicit_gemm.main_loops_exercised",
+                      "random cases: mma.sync on wgmma-eligible channels %d, wgmma %d", loop_cases[0], loop_cases[2]);
+        }
         if (engine_under_test == FC3D_ENGINE_IMPLICIT_GEMM && !quick)
             check(row_tile_cases >= 5, "implicit_gemm.row_tiles_exercised", "%d random cases used whole-row tiles",
                   row_tile_cases);
     }
     test_cross_engine(quick ? 4 : 40);
+    test_cross_loop(quick ? 4 : 40);
     if (!quick) test_pending_error(); /* it plants a failing cudaMalloc, which memcheck reports */
     if (!quick)
         for (int e = 0; e < _FC3D_NUM_ENGINES; e++) test_large_offsets(_fc3d_engines[e].id);

@@ -331,7 +331,7 @@ static void test_validation(void) {
 /* Every enum field of a desc, set to values outside its enum: negative, the first value past the
    last enumerator, and far past it. Each is refused with its own code, naming the field. */
 static void test_enum_ranges(void) {
-    enum { LAYOUT, DTYPE, MATH, ENGINE, STRATEGY, STATS_PLAN, OP_KIND, NUM_FIELDS };
+    enum { LAYOUT, DTYPE, MATH, ENGINE, STRATEGY, STATS_PLAN, MAIN_LOOP, OP_KIND, NUM_FIELDS };
     static const struct {
         const char* name;
         fc3d_result code;
@@ -344,6 +344,7 @@ static void test_enum_ranges(void) {
         {"engine", FC3D_ERROR_ENGINE, "engine", (int)FC3D_ENGINE_COUNT_},
         {"strategy", FC3D_ERROR_STRATEGY, "strategy", (int)FC3D_STRATEGY_RECOMPUTE + 1},
         {"stats_plan", FC3D_ERROR_STATS_PLAN, "stats_plan", (int)FC3D_STATS_PLAN_LINEAR + 1},
+        {"main_loop", FC3D_ERROR_MAIN_LOOP, "main_loop", (int)FC3D_MAIN_LOOP_COUNT_},
         {"op_kind", FC3D_ERROR_OP_KIND, "ops[1].kind", (int)FC3D_OP_KIND_COUNT_},
     };
     for (int f = 0; f < NUM_FIELDS; f++) {
@@ -358,6 +359,7 @@ static void test_enum_ranges(void) {
             case ENGINE: SET_INT(d.engine, values[v]); break;
             case STRATEGY: SET_INT(d.strategy, values[v]); break;
             case STATS_PLAN: SET_INT(d.stats_plan, values[v]); break;
+            case MAIN_LOOP: SET_INT(d.main_loop, values[v]); break;
             default: SET_INT(d.ops[1].kind, values[v]); break;
             }
             snprintf(test, sizeof test, "enum_range.%s_%d", fields[f].name, values[v]);
@@ -665,6 +667,56 @@ static void test_strategies(void) {
     }
 }
 
+/* desc.main_loop: the plan allows wgmma for TF32 with in_channels / groups a multiple of 32 on the
+   implicit_gemm engine and says so; forcing it elsewhere, or forcing any loop on the direct
+   engine, fails and names the field; forcing mma.sync keeps a plan off wgmma. */
+static void test_main_loops(void) {
+    static const int wide[5] = {0, 1, 1, 1, 1}; /* C_in 16 / 64 / 32 / 64 / 32 */
+    for (int w = 0; w < 5; w++) {
+        for (int m = 1; m <= 3; m++) {
+            fc3d_plan_desc d;
+            fc3d_plan p;
+            char name[96], text[4096];
+            workload_desc(w, &d);
+            d.math = (fc3d_math)m;
+            const int want = wide[w] && m == FC3D_MATH_TF32;
+            fc3d_result r = fc3d_plan_init(&p, &d);
+            fc3d_plan_describe(&p, text, sizeof text);
+            snprintf(name, sizeof name, "main_loop.auto_%d_math%d", w, m);
+            check(r == FC3D_SUCCESS && p.engine == FC3D_ENGINE_IMPLICIT_GEMM &&
+                      p.main_loop == (want ? FC3D_MAIN_LOOP_WGMMA : FC3D_MAIN_LOOP_MMA_SYNC) &&
+                      strstr(text, want ? "main loop: wgmma where" : "main loop: mma.sync") != NULL,
+                  name, "result %d (%s), main_loop %d", (int)r, p.message, (int)p.main_loop);
+            d.main_loop = FC3D_MAIN_LOOP_MMA_SYNC;
+            r = fc3d_plan_init(&p, &d);
+            snprintf(name, sizeof name, "main_loop.mma_sync_%d_math%d", w, m);
+            check(r == FC3D_SUCCESS && p.main_loop == FC3D_MAIN_LOOP_MMA_SYNC, name, "result %d (%s), main_loop %d",
+                  (int)r, p.message, (int)p.main_loop);
+            d.main_loop = FC3D_MAIN_LOOP_WGMMA;
+            snprintf(name, sizeof name, "main_loop.wgmma_%d_math%d", w, m);
+            if (want) {
+                r = fc3d_plan_init(&p, &d);
+                fc3d_plan_describe(&p, text, sizeof text);
+                check(r == FC3D_SUCCESS && p.main_loop == FC3D_MAIN_LOOP_WGMMA && strstr(text, "(forced") != NULL,
+                      name, "result %d (%s), main_loop %d", (int)r, p.message, (int)p.main_loop);
+            } else {
+                expect_invalid(name, &d, FC3D_ERROR_MAIN_LOOP, "main_loop", "multiple of 32");
+            }
+        }
+    }
+    fc3d_plan_desc d;
+    workload_desc(3, &d);
+    d.math = FC3D_MATH_TF32;
+    d.engine = FC3D_ENGINE_DIRECT;
+    d.main_loop = FC3D_MAIN_LOOP_MMA_SYNC;
+    expect_invalid("main_loop.direct_engine", &d, FC3D_ERROR_MAIN_LOOP, "main_loop", "direct engine");
+    d.main_loop = FC3D_MAIN_LOOP_AUTO;
+    fc3d_plan p;
+    const fc3d_result r = fc3d_plan_init(&p, &d);
+    check(r == FC3D_SUCCESS && p.main_loop == FC3D_MAIN_LOOP_AUTO, "main_loop.direct_auto", "result %d, main_loop %d",
+          (int)r, (int)p.main_loop);
+}
+
 static void test_plan_details(void) {
     fc3d_plan p;
     fc3d_plan_desc d = base_desc();
@@ -951,6 +1003,7 @@ int main(void) {
     test_defaults_and_strings();
     test_workload_plans();
     test_strategies();
+    test_main_loops();
     test_plan_details();
     test_run_args();
     test_every_code_tested();

@@ -923,6 +923,24 @@ def check_dropin_default_follows():
             f"{rel_l2(outs[0], outs[1]):.3g})")
 
 
+def check_main_loop_reported():
+    """A TF32 call whose in_channels is a multiple of 32 reports the main loop it ran: wgmma on an
+    sm_90 device (the extension is built with sm_90a code there), mma.sync elsewhere; the FP32 mode
+    (3xTF32) runs mma.sync; and the TF32 output matches the FP32 mode's within TF32's bound."""
+    torch.manual_seed(SEED)
+    conv = nn.ConvTranspose3d(32, 24, 3, stride=2, padding=1).to(DEV)
+    x = torch.rand(2, 32, 5, 6, 7, device=DEV)
+    m = fc.FusedConvTranspose3d(conv, nn.ReLU(), math="tf32")
+    m32 = fc.FusedConvTranspose3d(conv, nn.ReLU(), math="fp32")
+    with torch.no_grad():
+        y = m(x)
+        y32 = m32(x)
+    want = "wgmma" if torch.cuda.get_device_capability(DEV) == (9, 0) else "mma.sync"
+    require(m.last_main_loop == want, f"tf32: last_main_loop {m.last_main_loop!r}, want {want!r}")
+    require(m32.last_main_loop == "mma.sync", f"fp32: last_main_loop {m32.last_main_loop!r}")
+    require_close(y, y32, bound_for("tf32", x.dtype), "tf32 (main loop) against fp32", "tf32")
+
+
 # ---- 9. engines -----------------------------------------------------------------------------------
 
 def engine_cases():
@@ -1056,6 +1074,7 @@ def register():
     add("math/follows_cudnn_allow_tf32", check_math_follows_pytorch)
     add("math/explicit_wins_over_pytorch", check_explicit_math_wins)
     add("math/dropin_default_follows", check_dropin_default_follows)
+    add("math/main_loop_reported", check_main_loop_reported)
     names = fc.engine_names()
     print(f"# engines: {', '.join(names)}")
     for name in names:

@@ -30,7 +30,7 @@ Math: by default (math=None) the module follows PyTorch's own setting for convol
 as a drop-in should: TF32 operands when torch.backends.cudnn.allow_tf32 is true (PyTorch's
 default), the accurate FP32 mode otherwise. math="fp32" / "tf32" / "half" fixes the mode.
 Engine: engine=None lets the library choose; engine="direct" (or any name in engine_names()) forces
-one. After a call, module.last_engine and module.last_math say what ran.
+one. After a call, module.last_engine, module.last_main_loop and module.last_math say what ran.
 """
 import os
 import threading
@@ -72,8 +72,13 @@ def load_extension(verbose=False):
             from torch.utils.cpp_extension import load
             here = os.path.dirname(os.path.abspath(__file__))
             root = os.path.dirname(os.path.dirname(here))
+            cuda_flags = ["-O2", "-std=c++17"]
+            if torch.cuda.is_available() and torch.cuda.get_device_capability() == (9, 0):
+                # Hopper's own image beside PyTorch's sm_90 one: the runtime loads it, and it
+                # carries the wgmma main loop
+                cuda_flags.append("-gencode=arch=compute_90a,code=sm_90a")
             _ext = load(name="fusedconv3d_ext", sources=[os.path.join(here, "fc3d_ext.cu")],
-                        extra_include_paths=[root], extra_cuda_cflags=["-O2", "-std=c++17"],
+                        extra_include_paths=[root], extra_cuda_cflags=cuda_flags,
                         extra_cflags=["-O2"], verbose=verbose)
         return _ext
 
@@ -204,6 +209,7 @@ class FusedConvTranspose3d(nn.Module):
         self._zero_bias = {}
         self.last_math = None    # the math mode of the last successful call
         self.last_engine = None  # the engine name of the last successful call
+        self.last_main_loop = None  # its tensor-core main loop ("wgmma", "mma.sync"; "" for direct)
 
     @property
     def math(self):
@@ -439,6 +445,7 @@ class FusedConvTranspose3d(nn.Module):
         for src, dev in write_back:
             src.copy_(dev)
         self.last_math, self.last_engine = math, plan.engine_name
+        self.last_main_loop = plan.main_loop_now  # "wgmma", "mma.sync" or "" (direct engine)
         return y
 
     def plan_description(self, x):

@@ -9,7 +9,8 @@ same weights and state_dicts load both ways) and a forward computed by one fused
 Each drop-in takes keyword-only `math` (None, the default, follows PyTorch's
 torch.backends.cudnn.allow_tf32 at each call, as the reference's cuDNN convolution does; or "fp32",
 "tf32", "half") and `engine` (None: the library chooses; or an engine name), settable later as
-model.math and model.engine; model.last_math and model.last_engine say what the last call ran.
+model.math and model.engine; model.last_math, model.last_engine and model.last_main_loop say what the
+last call ran.
 SIZES holds each workload's constructor arguments and input shape at full size, OLDER_SIZES the same
 problems at KernelBench's older sizes.
 """
@@ -122,6 +123,10 @@ class _DropIn:
     @property
     def last_engine(self):
         return self.__dict__["_fused"].last_engine
+
+    @property
+    def last_main_loop(self):
+        return self.__dict__["_fused"].last_main_loop
 
     @property
     def fused(self):
