@@ -297,9 +297,9 @@ typedef enum fc3d_engine {
 typedef enum fc3d_main_loop {
     FC3D_MAIN_LOOP_AUTO = 0,     /* wgmma where the plan and the run allow it, else mma.sync */
     FC3D_MAIN_LOOP_MMA_SYNC = 1, /* mma.sync: every device the engine runs on (sm_80 and up) */
-    FC3D_MAIN_LOOP_WGMMA = 2,    /* Hopper's warpgroup MMAs: TF32 math, in_channels / groups a multiple
-                                    of 32; the run needs sm_90a code in the binary (nvcc -gencode
-                                    arch=compute_90a,code=sm_90a) and an sm_90 device */
+    FC3D_MAIN_LOOP_WGMMA = 2,    /* Hopper's warpgroup MMAs (every math mode): in_channels / groups a
+                                    multiple of 32; the run needs sm_90a code in the binary (nvcc
+                                    -gencode arch=compute_90a,code=sm_90a) and an sm_90 device */
     FC3D_MAIN_LOOP_COUNT_        /* not a loop */
 } fc3d_main_loop;
 
@@ -733,12 +733,17 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      The Hopper main loop (FC3D_MAIN_LOOP_WGMMA; _fc3d_tc_main with WG): in an sm_90a image
      (-gencode arch=compute_90a,code=sm_90a, which the runtime loads on an sm_90 device in
      preference to plain sm_90 code: _fc3d_wg_probe_kernel tells the run which image it has, no
-     launch), TF32 chains with C_in/groups a multiple of 32 (a K chunk = 32 channels of one tap)
-     run each warpgroup's 64 rows x BN as one wgmma m64nBNk8 per 8-deep step: A in registers from
-     the same staged tile and rounding as mma.sync's, B read by the tensor cores from shared memory
-     in the K-major core-matrix layout the weight re-layout writes for it (8 x 4 blocks, 128 B
-     apart along K, 1024 B along N; no swizzle), so no B fragment loads and a sixteenth of the MMA
-     instructions. Tile order, gathers, tables and epilogue are the mma.sync loop's. Measured
+     launch), chains with C_in/groups a multiple of 32 (a K chunk = 32 channels of one tap) run
+     each warpgroup's 64 rows x BN as one wgmma per step (8 CTA warps, two warpgroups): TF32
+     m64nBNk8 per 8-deep step; HALF m64nBNk16 (f16, or bf16 for bf16 data) per 16-deep step;
+     3xTF32 three m64nBNk8 per step (small*big, big*small, big*big) into a chunk accumulator whose
+     first MMA ignores its old value, added into the FP32 sum with IEEE adds, and for short K a
+     fresh one per step with small*small as well, added per step. A in registers from the same
+     staged tile and rounding/splitting as mma.sync's, B read by the tensor cores from shared
+     memory in the K-major core-matrix layout the weight re-layout writes for it (8 output
+     channels x 16 bytes of input channels: 128 B apart along K, 1024 B (TF32) or 512 B (16-bit)
+     along N; no swizzle; 3xTF32 copies the small parts' block beside the big one), so no B
+     fragment loads and a sixteenth of the MMA instructions. Tile order, gathers, tables and epilogue are the mma.sync loop's. Measured
      (conv alone, TF32, H100, `build/conv_alone 20`): L2/61 2.23 -> 1.78 ms (104 -> 130 useful
      TFLOP/s), L2/77 5.41 -> 4.12 (99 -> 130), L2/34 2.54 -> 2.35, L1/77 0.89 -> 0.87. ncu (L2/61):
      the tensor pipe busy about 30 % of the time; the top stalls are the CTA barrier (every warp
@@ -755,8 +760,7 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      ncu put L2 throughput at 77 % once the gathers were cheap. What the rest needs is fewer operand
      bytes per FLOP: the haloed input block per channel chunk in shared memory, reused by every
      tap (A: 6-13x less), and M = 256 per CTA or a 2-CTA cluster multicasting B (B: 2x less); then
-     a producer (TMA) on an mbarrier ring and a persistent grid. HALF and 3xTF32 still run
-     mma.sync.
+     a producer (TMA) on an mbarrier ring and a persistent grid.
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
@@ -2354,8 +2358,7 @@ typedef struct _fc3d_tc_plan {
     int64_t tiles_per_sample;
     int64_t row_tiles_per_sample; /* with whole-row tiles (0 where kp.row_ok is 0) */
     size_t ws_bytes;
-    int wg_ok;           /* the sm_90a loop can run it (TF32, C_in/groups a multiple of BK) */
-    int loop;            /* desc.main_loop: FC3D_MAIN_LOOP_* */
+    int wg_ok;           /* the sm_90a loop can run it (C_in/groups a multiple of BK) */
     int ok;
 } _fc3d_tc_plan;
 
@@ -2365,9 +2368,6 @@ typedef struct _fc3d_tc_plan {
 #define _FC3D_TC_BM 128
 #define _FC3D_TC_BK 32
 #define _FC3D_TC_ST 3
-#ifndef _FC3D_TC_WG_ST
-#define _FC3D_TC_WG_ST 3 /* stages of the sm_90a loop */
-#endif
 #define _FC3D_TC_SA (_FC3D_TC_BM + 8)
 #define _FC3D_TC_ROW_EPL 16  /* whole-row tiles: a lane walks up to 16 values of a row in the epilogue */
 #define _FC3D_TC_ROW_WMAX 128 /* whole-row tiles: the widest row (the accumulators of 2 W phases) */
@@ -2389,6 +2389,27 @@ static __device__ __forceinline__ uint32_t _fc3d_tc_rna(float v)
     uint32_t r;
     asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(v));
     return r;
+}
+/* A TF32 A fragment (m16 x k8) from the staged [k][m] tile at its (row g, k t) element ap:
+   rounded with cvt.rna, or the raw bits (the tensor cores then truncate). */
+template <int RND> static __device__ __forceinline__ void _fc3d_tc_frag_a_tf32(const float* ap, uint32_t (&a)[4])
+{
+    const float v0 = ap[0], v1 = ap[8], v2 = ap[4 * _FC3D_TC_SA], v3 = ap[4 * _FC3D_TC_SA + 8];
+    if (RND) {
+        a[0] = _fc3d_tc_rna(v0); a[1] = _fc3d_tc_rna(v1); a[2] = _fc3d_tc_rna(v2); a[3] = _fc3d_tc_rna(v3);
+    } else {
+        a[0] = __float_as_uint(v0); a[1] = __float_as_uint(v1); a[2] = __float_as_uint(v2); a[3] = __float_as_uint(v3);
+    }
+}
+/* 3xTF32's A fragments at ap: big = rna(v), small = rna(v - big) (the section note) */
+static __device__ __forceinline__ void _fc3d_tc_frag_a_split(const float* ap, uint32_t (&big)[4], uint32_t (&small)[4])
+{
+    const float v[4] = {ap[0], ap[8], ap[4 * _FC3D_TC_SA], ap[4 * _FC3D_TC_SA + 8]};
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+        big[q] = _fc3d_tc_rna(v[q]);
+        small[q] = _fc3d_tc_rna(v[q] - __uint_as_float(big[q]));
+    }
 }
 static __device__ __forceinline__ uint32_t _fc3d_tc_smem(const void* p)
 {
@@ -2448,56 +2469,74 @@ template <bool BF> static __device__ __forceinline__ uint32_t _fc3d_tc_pack(floa
     }
 }
 
-/* Hopper (sm_90a) warpgroup MMAs: D (m64 x n, f32) += A (m64 x k8, TF32, four registers a thread,
-   the mma.sync m16n8k8 fragment per warp) x B (k8 x n, shared memory, K-major, no swizzle: 8 x 16-byte
-   core matrices, 128 B along K apart, 1024 B along N). Only sm_90a code has them. */
+/* A 16-bit A fragment (m16 x k16) from the staged [k][m] tile at its (row g, k 2t) element ap */
+template <bool BF> static __device__ __forceinline__ void _fc3d_tc_frag_a_k16(const float* ap, uint32_t (&a)[4])
+{
+    constexpr int SA = _FC3D_TC_SA;
+    a[0] = _fc3d_tc_pack<BF>(ap[0], ap[SA]);
+    a[1] = _fc3d_tc_pack<BF>(ap[8], ap[SA + 8]);
+    a[2] = _fc3d_tc_pack<BF>(ap[8 * SA], ap[9 * SA]);
+    a[3] = _fc3d_tc_pack<BF>(ap[8 * SA + 8], ap[9 * SA + 8]);
+}
+
+/* Hopper (sm_90a) warpgroup MMAs: D (m64 x n, f32) (+)= A (m64 x k, four registers a thread, a warp
+   holding mma.sync's m16 x k fragment) x B (k x n, shared memory, K-major, no swizzle: core matrices
+   of 8 rows x 16 bytes). TY: 0 TF32 (k8), 1 f16, 2 bf16 (k16). acc = 0 ignores D's old value (a
+   fresh accumulator, nothing to clear). Only sm_90a code has them. */
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-static __device__ __forceinline__ void _fc3d_wg_mma_n32(float* d, const uint32_t* a, uint64_t desc)
+#define _FC3D_WG_L16 "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15"
+#define _FC3D_WG_L32 _FC3D_WG_L16 ",%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31"
+#define _FC3D_WG_L64 _FC3D_WG_L32 ",%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47," \
+                                  "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63"
+#define _FC3D_WG_O4(b) "+f"(d[(b)]), "+f"(d[(b) + 1]), "+f"(d[(b) + 2]), "+f"(d[(b) + 3])
+#define _FC3D_WG_O16(b) _FC3D_WG_O4(b), _FC3D_WG_O4((b) + 4), _FC3D_WG_O4((b) + 8), _FC3D_WG_O4((b) + 12)
+#define _FC3D_WG_O32(b) _FC3D_WG_O16(b), _FC3D_WG_O16((b) + 16)
+#define _FC3D_WG_O64 _FC3D_WG_O32(0), _FC3D_WG_O32(32)
+/* one function per shape and type: its D registers (list, operands), then A's four, the B
+   descriptor and the scale-d flag by operand number; TAIL: f16/bf16 take B's transpose flag */
+#define _FC3D_WG_FN(NAME, KIND, DL, DO, A0, A1, A2, A3, DS, SC, TAIL)                                           \
+    static __device__ __forceinline__ void NAME(float* d, const uint32_t* a, uint64_t desc, int acc)           \
+    {                                                                                                          \
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" SC ", 0;\nwgmma.mma_async.sync.aligned." KIND " {" DL \
+                     "}, {%" A0 ",%" A1 ",%" A2 ",%" A3 "}, %" DS ", p, 1, 1" TAIL ";\n}\n"                        \
+                     : DO                                                                                      \
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(acc));                       \
+    }
+_FC3D_WG_FN(_fc3d_wg_tf32_n32, "m64n32k8.f32.tf32.tf32", _FC3D_WG_L16, _FC3D_WG_O16(0), "16", "17", "18", "19", "20", "21", "")
+_FC3D_WG_FN(_fc3d_wg_tf32_n64, "m64n64k8.f32.tf32.tf32", _FC3D_WG_L32, _FC3D_WG_O32(0), "32", "33", "34", "35", "36", "37", "")
+_FC3D_WG_FN(_fc3d_wg_tf32_n128, "m64n128k8.f32.tf32.tf32", _FC3D_WG_L64, _FC3D_WG_O64, "64", "65", "66", "67", "68", "69", "")
+_FC3D_WG_FN(_fc3d_wg_f16_n32, "m64n32k16.f32.f16.f16", _FC3D_WG_L16, _FC3D_WG_O16(0), "16", "17", "18", "19", "20", "21", ", 0")
+_FC3D_WG_FN(_fc3d_wg_f16_n64, "m64n64k16.f32.f16.f16", _FC3D_WG_L32, _FC3D_WG_O32(0), "32", "33", "34", "35", "36", "37", ", 0")
+_FC3D_WG_FN(_fc3d_wg_f16_n128, "m64n128k16.f32.f16.f16", _FC3D_WG_L64, _FC3D_WG_O64, "64", "65", "66", "67", "68", "69", ", 0")
+_FC3D_WG_FN(_fc3d_wg_bf16_n32, "m64n32k16.f32.bf16.bf16", _FC3D_WG_L16, _FC3D_WG_O16(0), "16", "17", "18", "19", "20", "21", ", 0")
+_FC3D_WG_FN(_fc3d_wg_bf16_n64, "m64n64k16.f32.bf16.bf16", _FC3D_WG_L32, _FC3D_WG_O32(0), "32", "33", "34", "35", "36", "37", ", 0")
+_FC3D_WG_FN(_fc3d_wg_bf16_n128, "m64n128k16.f32.bf16.bf16", _FC3D_WG_L64, _FC3D_WG_O64, "64", "65", "66", "67", "68", "69", ", 0")
+#undef _FC3D_WG_FN
+#undef _FC3D_WG_O64
+#undef _FC3D_WG_O32
+#undef _FC3D_WG_O16
+#undef _FC3D_WG_O4
+#undef _FC3D_WG_L64
+#undef _FC3D_WG_L32
+#undef _FC3D_WG_L16
+template <int BN, int TY> static __device__ __forceinline__ void _fc3d_wg_mma(float* d, const uint32_t* a, uint64_t desc,
+                                                                             int acc)
 {
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 "
-                 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, "
-                 "{%16,%17,%18,%19}, %20, p, 1, 1;\n}\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
+    if (TY == 0) {
+        if (BN == 128) _fc3d_wg_tf32_n128(d, a, desc, acc);
+        else if (BN == 64) _fc3d_wg_tf32_n64(d, a, desc, acc);
+        else _fc3d_wg_tf32_n32(d, a, desc, acc);
+    } else if (TY == 1) {
+        if (BN == 128) _fc3d_wg_f16_n128(d, a, desc, acc);
+        else if (BN == 64) _fc3d_wg_f16_n64(d, a, desc, acc);
+        else _fc3d_wg_f16_n32(d, a, desc, acc);
+    } else {
+        if (BN == 128) _fc3d_wg_bf16_n128(d, a, desc, acc);
+        else if (BN == 64) _fc3d_wg_bf16_n64(d, a, desc, acc);
+        else _fc3d_wg_bf16_n32(d, a, desc, acc);
+    }
 }
-static __device__ __forceinline__ void _fc3d_wg_mma_n64(float* d, const uint32_t* a, uint64_t desc)
-{
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 "
-                 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
-                 "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, "
-                 "{%32,%33,%34,%35}, %36, p, 1, 1;\n}\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
-}
-static __device__ __forceinline__ void _fc3d_wg_mma_n128(float* d, const uint32_t* a, uint64_t desc)
-{
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
-                 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
-                 "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
-                 "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,"
-                 "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, "
-                 "{%64,%65,%66,%67}, %68, p, 1, 1;\n}\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-                   "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-                   "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-                   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
-}
-template <int BN> static __device__ __forceinline__ void _fc3d_wg_mma(float* d, const uint32_t* a, uint64_t desc)
-{
-    if (BN == 128) _fc3d_wg_mma_n128(d, a, desc);
-    else if (BN == 64) _fc3d_wg_mma_n64(d, a, desc);
-    else _fc3d_wg_mma_n32(d, a, desc);
-}
-/* the accumulators (and A registers) stay live and unmoved across the asynchronous MMAs */
+/* the accumulators, after the wait: the reads that follow stay after it */
 template <int N> static __device__ __forceinline__ void _fc3d_wg_keep(float* d)
 {
 #pragma unroll
@@ -2613,23 +2652,28 @@ static __host__ __device__ __forceinline__ void _fc3d_tc_tile_of(const _fc3d_tc_
 
 /* ---------------------------------------------------------------- weight re-layout */
 /* KM (the sm_90a loop, C_in/groups a multiple of BK): per (group, tap, BK channels) a block of
-   cout_pad x BK, K-major in 8 x 4 core matrices: (co / 8, ci / 4) at (co / 8 * 8 + ci % BK / 4) * 32 floats,
-   so that the BN x BK block of a channel tile is contiguous. Else [group][tap][ci][co padded]. */
+   cout_pad x BK, K-major in core matrices of 8 output channels x 16 bytes of input channels (TF32:
+   8 x 4, HALF: 8 x 8 16-bit values): (co / 8, ci % BK / E) at (co / 8 * BK / E + ci % BK / E) * 8 E
+   elements, E the channels of 16 bytes, so that the BN x BK block of a channel tile is contiguous.
+   HALF writes that copy in 16-bit (f16, or bf16 for bf16 data); 3xTF32 keeps its small parts
+   ws_half floats after the big ones. Else [group][tap][ci][co padded] in float. */
 template <typename T, int MATH, int RND, bool KM>
 static __global__ void _fc3d_tc_prep(_fc3d_tc_kparams P, const T* __restrict__ w, float* __restrict__ ws)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
     __trap(); /* TF32 and cp.async need sm_80; the run refuses older devices before launching */
 #else
+    constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
+    constexpr int E = KM && MATH == _FC3D_TC_HALF ? 8 : 4; /* channels of a core-matrix row */
     const int64_t kt = (int64_t)P.k[0] * P.k[1] * P.k[2];
     const int64_t total = P.ws_half;
     for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += (int64_t)gridDim.x * blockDim.x) {
         int64_t co, ci, rest;
         if (KM) {
             const int64_t in = e % (P.cout_pad * _FC3D_TC_BK), blk = e / (P.cout_pad * _FC3D_TC_BK);
-            const int64_t cm = in >> 5, r = in & 31; /* core matrix (32 floats), its element */
-            co = (cm >> 3) * 8 + (r >> 2);
-            ci = (blk % (P.cin_g / _FC3D_TC_BK)) * _FC3D_TC_BK + (cm & 7) * 4 + (r & 3);
+            const int64_t cm = in / (8 * E), r = in % (8 * E); /* core matrix, its element */
+            co = cm / (_FC3D_TC_BK / E) * 8 + r / E;
+            ci = (blk % (P.cin_g / _FC3D_TC_BK)) * _FC3D_TC_BK + (cm % (_FC3D_TC_BK / E)) * E + r % E;
             rest = blk / (P.cin_g / _FC3D_TC_BK);
         } else {
             co = e % P.cout_pad;
@@ -2647,22 +2691,23 @@ static __global__ void _fc3d_tc_prep(_fc3d_tc_kparams P, const T* __restrict__ w
             float big = __uint_as_float(_fc3d_tc_rna(v));
             ws[e] = big;
             ws[e + total] = __uint_as_float(_fc3d_tc_rna(v - big));
+        } else if (KM) { /* the 16-bit operand itself, read by the tensor cores */
+            reinterpret_cast<unsigned short*>(ws)[e] =
+                BF ? __bfloat16_as_ushort(__float2bfloat16_rn(v)) : __half_as_ushort(__float2half_rn(v));
         } else {
             /* the fragment loads convert again; storing the already-rounded value makes that exact */
-            if (sizeof(T) == 2 && std::is_same<T, __nv_bfloat16>::value)
-                ws[e] = __bfloat162float(__float2bfloat16_rn(v));
-            else
-                ws[e] = __half2float(__float2half_rn(v));
+            ws[e] = BF ? __bfloat162float(__float2bfloat16_rn(v)) : __half2float(__float2half_rn(v));
         }
     }
 #endif
 }
 
 /* ---------------------------------------------------------------- main kernel */
-/* Warps per CTA of a math mode and channel tile (why: _fc3d_tc_cfg::NW); the planner records it. */
-static __host__ __device__ constexpr int _fc3d_tc_warps(int math, int bn)
+/* Warps per CTA of a math mode, channel tile and main loop (why: _fc3d_tc_cfg::NW); the planner
+   records it (for the wgmma loop where the plan allows it). */
+static __host__ __device__ constexpr int _fc3d_tc_warps(int math, int bn, bool wg)
 {
-    return math == _FC3D_TC_3XTF32 || (math == _FC3D_TC_HALF && bn > 64) ? 4 : 8;
+    return wg || !(math == _FC3D_TC_3XTF32 || (math == _FC3D_TC_HALF && bn > 64)) ? 8 : 4;
 }
 
 template <int BN, int MATH, bool WGMMA = false>
@@ -2671,10 +2716,11 @@ struct _fc3d_tc_cfg {
     static constexpr int SB = BN + 8;
     static constexpr int NB = (MATH == _FC3D_TC_3XTF32) ? 2 : 1;
     static constexpr int A_FL = _FC3D_TC_BK * _FC3D_TC_SA;
-    static constexpr int B_FL = WG ? _FC3D_TC_BK * BN : _FC3D_TC_BK * SB * NB;
+    /* (HALF's K-major block is 16-bit and fills half of it; the rest keeps the row staging fitting) */
+    static constexpr int B_FL = WG ? _FC3D_TC_BK * BN * NB : _FC3D_TC_BK * SB * NB;
     /* 3xTF32 double-buffers: its chunk takes 3x the MMAs to hide the next chunk's loads behind,
        and 3 stages of its two B copies (116 KB at BN = 64) would leave one CTA per SM */
-    static constexpr int ST = MATH == _FC3D_TC_3XTF32 ? 2 : WG ? _FC3D_TC_WG_ST : _FC3D_TC_ST;
+    static constexpr int ST = MATH == _FC3D_TC_3XTF32 ? 2 : _FC3D_TC_ST;
     static constexpr size_t PIPE = (size_t)ST * (A_FL + B_FL) * 4;
     static constexpr size_t KINFO = (size_t)(ST + 1) * _FC3D_TC_BK * sizeof(_fc3d_tc_kinfo);
     static constexpr size_t ROWS = (size_t)_FC3D_TC_BM * sizeof(_fc3d_tc_row);
@@ -2683,7 +2729,7 @@ struct _fc3d_tc_cfg {
        (2 x 2, 64 rows each): 3xTF32's per-chunk accumulators need the registers that more warps would
        take, and HALF at BN = 128 is bound by shared-memory loads, which smaller warp tiles multiply
        (H100, conv alone: 8 warps took TF32 L2/61 from 2.62 to 2.46 ms and HALF from 2.59 to 2.86) */
-    static constexpr int NW = _fc3d_tc_warps(MATH, BN);
+    static constexpr int NW = _fc3d_tc_warps(MATH, BN, WG); /* the sm_90a loop: two warpgroups of 64 rows */
     static constexpr int NT = 32 * NW;
     static constexpr int WM = WG ? 16 : _FC3D_TC_BM / (NW / 2); /* rows of a warp's tile */
     static constexpr int MI = WM / 16;                          /* its 16-row MMA blocks */
@@ -2890,6 +2936,8 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
     const int g = lane >> 2, t = lane & 3;
     float acc[MI][NT8][4];
     float acc0[ROW ? MI : 1][NT8][4]; /* whole-row tiles: the first W phase's result */
+    /* the sm_90a loop's 3xTF32 chunk accumulator (each chunk's first MMA ignores its old value) */
+    float wtmp[WG && MATH == _FC3D_TC_3XTF32 ? MI : 1][WG && MATH == _FC3D_TC_3XTF32 ? NT8 : 1][4] = {};
 #pragma unroll
     for (int i = 0; i < MI; ++i)
 #pragma unroll
@@ -3067,12 +3115,17 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
             }
         }
         constexpr int SEGS = BK * BN / 4;
-        if (WG) { /* the chunk's BN x BK block of the K-major weight: contiguous, copied as it lies */
-            const float* w0 = wt + ki[0].woff;
+        if (WG) { /* the chunk's BN x BK block of the K-major weight (3xTF32: and of its small parts):
+                     contiguous, copied as it lies; HALF's is 16-bit */
+            constexpr int EB = MATH == _FC3D_TC_HALF ? 2 : 4, WSEGS = BK * BN * EB / 16;
+            const char* w0 = reinterpret_cast<const char*>(wt) + ki[0].woff * EB;
+            char* b0 = reinterpret_cast<char*>(bs);
 #pragma unroll
-            for (int i = 0; i < (SEGS + NT - 1) / NT; ++i) {
+            for (int i = 0; i < (WSEGS + NT - 1) / NT; ++i) {
                 const int sg = tid + i * NT;
-                if (SEGS % NT == 0 || sg < SEGS) _fc3d_tc_cp16(bs + sg * 4, w0 + sg * 4, true);
+                if (WSEGS % NT != 0 && sg >= WSEGS) continue;
+                _fc3d_tc_cp16(b0 + sg * 16, w0 + sg * 16, true);
+                if (MATH == _FC3D_TC_3XTF32) _fc3d_tc_cp16(b0 + BK * BN * 4 + sg * 16, w0 + P.ws_half * 4 + sg * 16, true);
             }
             return;
         }
@@ -3105,66 +3158,7 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
         }
     };
 
-    if (WG && nchunks > 0) {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-        /* The sm_90a loop. Chunk c: its A fragments from shared memory into registers (rounded as
-           mma.sync's), one warpgroup MMA (m64 x BN x 8) per 8-deep step with B read by the tensor
-           cores from shared memory, then the gathers of chunk c + PD issued behind them. WD groups
-           of MMAs stay in flight across the barrier (their A registers alternate between two sets),
-           so the loads go PD = ST - 1 - WD chunks ahead, into the stage of a chunk no MMA reads. */
-        constexpr int WD = ST >= 4 ? 1 : 0, PD = ST - 1 - WD;
-        if (warp == 0)
-            for (int c = 0; c < ST && c < nchunks; ++c) kinfo(c);
-        __syncthreads();
-#pragma unroll
-        for (int c = 0; c < PD; ++c) {
-            if (c < nchunks) load(c);
-            _fc3d_tc_commit();
-        }
-        uint32_t afa[BK / 8][4], afb[BK / 8][4];
-#pragma unroll
-        for (int kk = 0; kk < BK / 8; ++kk)
-#pragma unroll
-            for (int q = 0; q < 4; ++q) afa[kk][q] = afb[kk][q] = 0u;
-        auto step = [&](int c, uint32_t (&af)[BK / 8][4], uint32_t (&other)[BK / 8][4]) {
-            _fc3d_tc_wait<PD - 1>();
-            asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* B is read by the async proxy */
-            __syncthreads();
-            const float* as = As + (c % ST) * C::A_FL + wm * C::WM + g;
-#pragma unroll
-            for (int kk = 0; kk < BK / 8; ++kk) {
-                const float* ap = as + (kk * 8 + t) * SA;
-                const float v0 = ap[0], v1 = ap[8], v2 = ap[4 * SA], v3 = ap[4 * SA + 8];
-                if (RND) {
-                    af[kk][0] = _fc3d_tc_rna(v0); af[kk][1] = _fc3d_tc_rna(v1);
-                    af[kk][2] = _fc3d_tc_rna(v2); af[kk][3] = _fc3d_tc_rna(v3);
-                } else {
-                    af[kk][0] = __float_as_uint(v0); af[kk][1] = __float_as_uint(v1);
-                    af[kk][2] = __float_as_uint(v2); af[kk][3] = __float_as_uint(v3);
-                }
-            }
-            const uint64_t d0 = _fc3d_wg_desc(_fc3d_tc_smem(Bs + (c % ST) * C::B_FL), 128, 1024);
-            asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#pragma unroll
-            for (int kk = 0; kk < BK / 8; ++kk) _fc3d_wg_mma<BN>(&acc[0][0][0], af[kk], d0 + (uint64_t)(kk * 16));
-            asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-            if (c + PD < nchunks) load(c + PD);
-            _fc3d_tc_commit();
-            if (warp == 0 && c + ST < nchunks) kinfo(c + ST);
-            asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(WD) : "memory");
-            _fc3d_wg_hold<BK / 2>(&af[0][0]); /* registers an MMA in flight reads stay untouched */
-            _fc3d_wg_hold<BK / 2>(&other[0][0]);
-        };
-        for (int c = 0; c < nchunks; c += 2) {
-            step(c, afa, afb);
-            if (c + 1 < nchunks) step(c + 1, afb, afa);
-        }
-        asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-        _fc3d_wg_keep<MI * NT8 * 4>(&acc[0][0][0]);
-        _fc3d_tc_wait<0>();
-        __syncthreads();
-#endif
-    } else if (nchunks > 0) {
+    if (nchunks > 0) {
         if (warp == 0)
             for (int c = 0; c < ST && c < nchunks; ++c) kinfo(c);
         __syncthreads();
@@ -3175,26 +3169,103 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
         }
         for (int c = 0; c < nchunks; ++c) {
             _fc3d_tc_wait<ST - 2>();
+            /* the sm_90a loop's B is read by the tensor cores through the async proxy */
+            if (WG) asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
             __syncthreads();
             if (c + ST - 1 < nchunks) load(c + ST - 1);
             _fc3d_tc_commit();
             if (warp == 0 && c + ST < nchunks) kinfo(c + ST);
             const float* as = As + (c % ST) * C::A_FL + wm * C::WM + g;
             const float* bs = Bs + (c % ST) * C::B_FL + wn * C::WN + g;
-            if (MATH == _FC3D_TC_HALF) {
+            if (WG) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+                /* the sm_90a loop: warpgroup MMAs (m64 x BN) per 8-deep (TF32) or 16-deep (HALF) step, A
+                   in registers (a warp's fragment as mma.sync's, the same rounding), B read by the
+                   tensor cores from shared memory; descriptors advance 256 B (two core matrices) a step */
+                const uint32_t sb = _fc3d_tc_smem(Bs + (c % ST) * C::B_FL);
+                float* const d = &acc[0][0][0];
+                if (MATH == _FC3D_TC_TF32) {
+                    uint32_t af[BK / 8][4];
+#pragma unroll
+                    for (int kk = 0; kk < BK / 8; ++kk) _fc3d_tc_frag_a_tf32<RND>(as + (kk * 8 + t) * SA, af[kk]);
+                    const uint64_t d0 = _fc3d_wg_desc(sb, 128, 1024);
+                    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+                    for (int kk = 0; kk < BK / 8; ++kk) _fc3d_wg_mma<BN, 0>(d, af[kk], d0 + (uint64_t)(kk * 16), 1);
+                    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+                    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+                    _fc3d_wg_keep<MI * NT8 * 4>(d);
+                    _fc3d_wg_hold<BK / 2>(&af[0][0]); /* registers the MMAs read stay untouched until done */
+                } else if (MATH == _FC3D_TC_HALF) {
+                    constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
+                    uint32_t af[BK / 16][4];
+#pragma unroll
+                    for (int kk = 0; kk < BK / 16; ++kk) _fc3d_tc_frag_a_k16<BF>(as + (kk * 16 + 2 * t) * SA, af[kk]);
+                    const uint64_t d0 = _fc3d_wg_desc(sb, 128, 512);
+                    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+                    for (int kk = 0; kk < BK / 16; ++kk)
+                        _fc3d_wg_mma<BN, BF ? 2 : 1>(d, af[kk], d0 + (uint64_t)(kk * 16), 1);
+                    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+                    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+                    _fc3d_wg_keep<MI * NT8 * 4>(d);
+                    _fc3d_wg_hold<BK / 4>(&af[0][0]);
+                } else {
+                    /* 3xTF32: small*big + big*small + big*big of the chunk into a fresh accumulator
+                       (the first MMA ignores its old value), added into acc with IEEE adds; short K
+                       (at most 8 chunks): each step in a fresh one with small*small too, added into
+                       acc per step (section note) */
+                    float* const e = &wtmp[0][0][0];
+                    const uint64_t db = _fc3d_wg_desc(sb, 128, 1024), ds = _fc3d_wg_desc(sb + BK * BN * 4, 128, 1024);
+                    if (!sxs) {
+                        uint32_t ab[BK / 8][4], al[BK / 8][4];
+#pragma unroll
+                        for (int kk = 0; kk < BK / 8; ++kk) _fc3d_tc_frag_a_split(as + (kk * 8 + t) * SA, ab[kk], al[kk]);
+                        asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+                        for (int kk = 0; kk < BK / 8; ++kk) {
+                            const uint64_t o = (uint64_t)(kk * 16);
+                            _fc3d_wg_mma<BN, 0>(e, al[kk], db + o, kk > 0);
+                            _fc3d_wg_mma<BN, 0>(e, ab[kk], ds + o, 1);
+                            _fc3d_wg_mma<BN, 0>(e, ab[kk], db + o, 1);
+                        }
+                        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+                        asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+                        _fc3d_wg_keep<MI * NT8 * 4>(e);
+                        _fc3d_wg_hold<BK / 2>(&ab[0][0]);
+                        _fc3d_wg_hold<BK / 2>(&al[0][0]);
+#pragma unroll
+                        for (int i = 0; i < MI * NT8 * 4; ++i) d[i] += e[i];
+                    } else {
+#pragma unroll
+                        for (int kk = 0; kk < BK / 8; ++kk) {
+                            const uint64_t o = (uint64_t)(kk * 16);
+                            uint32_t ab[4], al[4];
+                            _fc3d_tc_frag_a_split(as + (kk * 8 + t) * SA, ab, al);
+                            asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+                            _fc3d_wg_mma<BN, 0>(e, al, ds + o, 0);
+                            _fc3d_wg_mma<BN, 0>(e, al, db + o, 1);
+                            _fc3d_wg_mma<BN, 0>(e, ab, ds + o, 1);
+                            _fc3d_wg_mma<BN, 0>(e, ab, db + o, 1);
+                            asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+                            asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+                            _fc3d_wg_keep<MI * NT8 * 4>(e);
+                            _fc3d_wg_hold<4>(ab);
+                            _fc3d_wg_hold<4>(al);
+#pragma unroll
+                            for (int i = 0; i < MI * NT8 * 4; ++i) d[i] += e[i];
+                        }
+                    }
+                }
+#endif
+            } else if (MATH == _FC3D_TC_HALF) {
                 constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
 #pragma unroll
                 for (int kk = 0; kk < BK / 16; ++kk) {
                     const float* a0 = as + (kk * 16 + 2 * t) * SA;
                     uint32_t af[MI][4], bf[NT8][2];
 #pragma unroll
-                    for (int mi = 0; mi < MI; ++mi) {
-                        const float* ap = a0 + mi * 16;
-                        af[mi][0] = _fc3d_tc_pack<BF>(ap[0], ap[SA]);
-                        af[mi][1] = _fc3d_tc_pack<BF>(ap[8], ap[SA + 8]);
-                        af[mi][2] = _fc3d_tc_pack<BF>(ap[8 * SA], ap[9 * SA]);
-                        af[mi][3] = _fc3d_tc_pack<BF>(ap[8 * SA + 8], ap[9 * SA + 8]);
-                    }
+                    for (int mi = 0; mi < MI; ++mi) _fc3d_tc_frag_a_k16<BF>(a0 + mi * 16, af[mi]);
                     const float* b0 = bs + (kk * 16 + 2 * t) * SB;
 #pragma unroll
                     for (int ni = 0; ni < NT8; ++ni) {
@@ -3213,17 +3284,7 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
                     const float* a0 = as + (kk * 8 + t) * SA;
                     uint32_t af[MI][4], bf[NT8][2];
 #pragma unroll
-                    for (int mi = 0; mi < MI; ++mi) {
-                        const float* ap = a0 + mi * 16;
-                        const float v0 = ap[0], v1 = ap[8], v2 = ap[4 * SA], v3 = ap[4 * SA + 8];
-                        if (RND) {
-                            af[mi][0] = _fc3d_tc_rna(v0); af[mi][1] = _fc3d_tc_rna(v1);
-                            af[mi][2] = _fc3d_tc_rna(v2); af[mi][3] = _fc3d_tc_rna(v3);
-                        } else {
-                            af[mi][0] = __float_as_uint(v0); af[mi][1] = __float_as_uint(v1);
-                            af[mi][2] = __float_as_uint(v2); af[mi][3] = __float_as_uint(v3);
-                        }
-                    }
+                    for (int mi = 0; mi < MI; ++mi) _fc3d_tc_frag_a_tf32<RND>(a0 + mi * 16, af[mi]);
                     const float* b0 = bs + (kk * 8 + t) * SB;
 #pragma unroll
                     for (int ni = 0; ni < NT8; ++ni) {
@@ -3249,15 +3310,7 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
                     const float* a0 = as + (kk * 8 + t) * SA;
                     uint32_t ab[MI][4], asm_[MI][4];
 #pragma unroll
-                    for (int mi = 0; mi < MI; ++mi) {
-                        const float* ap = a0 + mi * 16;
-                        const float v[4] = {ap[0], ap[8], ap[4 * SA], ap[4 * SA + 8]};
-#pragma unroll
-                        for (int q = 0; q < 4; ++q) {
-                            ab[mi][q] = _fc3d_tc_rna(v[q]);
-                            asm_[mi][q] = _fc3d_tc_rna(v[q] - __uint_as_float(ab[mi][q]));
-                        }
-                    }
+                    for (int mi = 0; mi < MI; ++mi) _fc3d_tc_frag_a_split(a0 + mi * 16, ab[mi], asm_[mi]);
                     const float* b0 = bs + (kk * 8 + t) * SB;
                     uint32_t bb[NT8][2], bsm[NT8][2];
 #pragma unroll
@@ -3473,7 +3526,7 @@ static int _fc3d_tc_plan_init(_fc3d_tc_plan* pl, const _fc3d_tc_geom* g, int mat
     if (rows && bn > _fc3d_tc_row_bn(math)) bn = _fc3d_tc_row_bn(math);
     pl->bn = bn;
     pl->math = math;
-    pl->wg_ok = math == _FC3D_TC_TF32 && P.cin_g % _FC3D_TC_BK == 0;
+    pl->wg_ok = P.cin_g % _FC3D_TC_BK == 0;
     P.cout_pad = (P.cout_g + bn - 1) / bn * bn;
     P.ntn = (int)(P.cout_pad / bn);
     P.layout = g->layout;
@@ -3676,8 +3729,7 @@ static int _fc3d_tc_plan_of(const fc3d_plan* p, _fc3d_tc_plan* tp) {
         memset(tp, 0, sizeof *tp);
         code = _fc3d_tc_plan_init(tp, &tg, math, 0);
     }
-    tp->loop = _fc3d_enum_int(&p->desc.main_loop);
-    if (tp->loop == FC3D_MAIN_LOOP_MMA_SYNC) tp->wg_ok = 0;
+    if (_fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_MMA_SYNC) tp->wg_ok = 0; /* forced off */
     return code;
 }
 
@@ -3763,7 +3815,7 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
         const int tiles_gather = stat_op >= 0 && _fc3d_tc_gathers(p, stat_op);
         s = _fc3d_add_step(pr, _FC3D_STEP_TC_CONV, first, tiles_gather ? stat_op : -1);
         s->variant = tp->math;
-        s->block = 32 * _fc3d_tc_warps(tp->math, tp->bn);
+        s->block = 32 * _fc3d_tc_warps(tp->math, tp->bn, tp->wg_ok != 0);
         s->grid = (unsigned)tiles;
         s->arg[0] = store;
         s->arg[1] = ps->op_begin;
@@ -4256,7 +4308,7 @@ static fc3d_result _fc3d_choose_engine(fc3d_plan* p, const _fc3d_engine_info** o
 }
 
 /* desc.main_loop against the plan: a forced loop needs the implicit_gemm engine, and wgmma its
-   conditions (TF32, C_in/groups a multiple of 32). Sets plan.main_loop. */
+   condition (C_in/groups a multiple of 32). Sets plan.main_loop. */
 static fc3d_result _fc3d_check_main_loop(fc3d_plan* p) {
     const int loop = _fc3d_enum_int(&p->desc.main_loop);
     static const char* const name[3] = {"auto", "mma_sync", "wgmma"};
@@ -4269,8 +4321,8 @@ static fc3d_result _fc3d_check_main_loop(fc3d_plan* p) {
     const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)p->_private.engine_data.bytes;
     if (loop == FC3D_MAIN_LOOP_WGMMA && !tp->wg_ok)
         return _fc3d_fail(p->message, FC3D_ERROR_MAIN_LOOP,
-                          "main_loop = wgmma needs math = FC3D_MATH_TF32 and in_channels / groups a multiple of %d "
-                          "(here math %d, %lld)", _FC3D_TC_BK, _fc3d_enum_int(&p->desc.math), (long long)tp->kp.cin_g);
+                          "main_loop = wgmma needs in_channels / groups a multiple of %d (here %lld)", _FC3D_TC_BK,
+                          (long long)tp->kp.cin_g);
     p->main_loop = tp->wg_ok ? FC3D_MAIN_LOOP_WGMMA : FC3D_MAIN_LOOP_MMA_SYNC;
     return FC3D_SUCCESS;
 }
@@ -4448,7 +4500,7 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
         else if (p->main_loop == FC3D_MAIN_LOOP_MMA_SYNC)
             _FC3D_PUT("main loop: mma.sync%s\n", _fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_MMA_SYNC
                                                     ? " (forced)"
-                                                    : " (wgmma needs TF32 math and in_channels / groups a multiple of 32)");
+                                                    : " (wgmma needs in_channels / groups a multiple of 32)");
         _FC3D_PUT("strategy %s, statistics %s%s, %d pass%s, workspace %zu bytes\n",
                   _fc3d_strategy_name[p->strategy == FC3D_STRATEGY_RECOMPUTE ? 2 : 1],
                   _fc3d_stats_plan_name[p->stats_plan >= FC3D_STATS_PLAN_PER_OP && p->stats_plan <= FC3D_STATS_PLAN_LINEAR ? p->stats_plan : 0],
@@ -4839,18 +4891,20 @@ static fc3d_result _fc3d_launch_tc_prep(const _fc3d_bound* b, const fc3d_step_* 
                           "the implicit_gemm engine needs compute capability 8.0 or newer (device %d has %d.x); "
                           "plan with desc.engine = FC3D_ENGINE_DIRECT",
                           dev, major);
+    const bool km = _fc3d_tc_wgmma_runs(tp) != 0; /* the sm_90a loop's K-major copy */
+    constexpr int R = _FC3D_TC_TF32_RND;
     switch (s->variant) {
     case _FC3D_TC_TF32:
-        if (_fc3d_tc_wgmma_runs(tp))
-            _fc3d_tc_prep<T, _FC3D_TC_TF32, _FC3D_TC_TF32_RND, true><<<s->grid, s->block, 0, b->stream>>>(tp->kp, w, ws);
-        else
-            _fc3d_tc_prep<T, _FC3D_TC_TF32, _FC3D_TC_TF32_RND, false><<<s->grid, s->block, 0, b->stream>>>(tp->kp, w, ws);
+        if (km) _fc3d_tc_prep<T, _FC3D_TC_TF32, R, true><<<s->grid, s->block, 0, b->stream>>>(tp->kp, w, ws);
+        else _fc3d_tc_prep<T, _FC3D_TC_TF32, R, false><<<s->grid, s->block, 0, b->stream>>>(tp->kp, w, ws);
         break;
     case _FC3D_TC_3XTF32:
-        _fc3d_tc_prep<T, _FC3D_TC_3XTF32, _FC3D_TC_TF32_RND, false><<<s->grid, s->block, 0, b->stream>>>(tp->kp, w, ws);
+        if (km) _fc3d_tc_prep<T, _FC3D_TC_3XTF32, R, true><<<s->grid, s->block, 0, b->stream>>>(tp->kp, w, ws);
+        else _fc3d_tc_prep<T, _FC3D_TC_3XTF32, R, false><<<s->grid, s->block, 0, b->stream>>>(tp->kp, w, ws);
         break;
     default:
-        _fc3d_tc_prep<T, _FC3D_TC_HALF, _FC3D_TC_TF32_RND, false><<<s->grid, s->block, 0, b->stream>>>(tp->kp, w, ws);
+        if (km) _fc3d_tc_prep<T, _FC3D_TC_HALF, R, true><<<s->grid, s->block, 0, b->stream>>>(tp->kp, w, ws);
+        else _fc3d_tc_prep<T, _FC3D_TC_HALF, R, false><<<s->grid, s->block, 0, b->stream>>>(tp->kp, w, ws);
         break;
     }
     return _fc3d_launched(msg, "implicit_gemm weight re-layout kernel");
@@ -4903,22 +4957,21 @@ static fc3d_result _fc3d_launch_tc_conv(const _fc3d_bound* b, const fc3d_step_* 
     e.partials = (double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_PARTIALS);
     if (s->stat_op >= 0) e.sg = pr->stat[s->stat_op];
     const int row = (int)s->arg[3];
+    const bool wg = _fc3d_tc_wgmma_runs(tp) != 0;
+    const T* x = (const T*)a->x;
+    const T* bias = (const T*)a->bias;
     switch (s->variant) {
     case _FC3D_TC_TF32:
-        if (_fc3d_tc_wgmma_runs(tp))
-            err = _fc3d_tc_launch_bn<T, _FC3D_TC_TF32, true>(tp, kp, row, (const T*)a->x, ws, (const T*)a->bias, y, e,
-                                                             b->stream);
-        else
-            err = _fc3d_tc_launch_bn<T, _FC3D_TC_TF32, false>(tp, kp, row, (const T*)a->x, ws, (const T*)a->bias, y,
-                                                              e, b->stream);
+        err = wg ? _fc3d_tc_launch_bn<T, _FC3D_TC_TF32, true>(tp, kp, row, x, ws, bias, y, e, b->stream)
+                 : _fc3d_tc_launch_bn<T, _FC3D_TC_TF32, false>(tp, kp, row, x, ws, bias, y, e, b->stream);
         break;
     case _FC3D_TC_3XTF32:
-        err = _fc3d_tc_launch_bn<T, _FC3D_TC_3XTF32, false>(tp, kp, row, (const T*)a->x, ws, (const T*)a->bias, y, e,
-                                                     b->stream);
+        err = wg ? _fc3d_tc_launch_bn<T, _FC3D_TC_3XTF32, true>(tp, kp, row, x, ws, bias, y, e, b->stream)
+                 : _fc3d_tc_launch_bn<T, _FC3D_TC_3XTF32, false>(tp, kp, row, x, ws, bias, y, e, b->stream);
         break;
     default:
-        err = _fc3d_tc_launch_bn<T, _FC3D_TC_HALF, false>(tp, kp, row, (const T*)a->x, ws, (const T*)a->bias, y, e,
-                                                   b->stream);
+        err = wg ? _fc3d_tc_launch_bn<T, _FC3D_TC_HALF, true>(tp, kp, row, x, ws, bias, y, e, b->stream)
+                 : _fc3d_tc_launch_bn<T, _FC3D_TC_HALF, false>(tp, kp, row, x, ws, bias, y, e, b->stream);
         break;
     }
     if (err != cudaSuccess) return _fc3d_fail(msg, FC3D_ERROR_CUDA, "implicit_gemm kernel: %s", cudaGetErrorString(err));

@@ -89,20 +89,7 @@ static int run_and_compare(const char* name, host_case* hc, const double* ref_y,
             if (ref_ops[i][t] && hc->op_n[i][t] && (p->desc.ops[i].kind == FC3D_OP_BATCHNORM_TRAIN)) {
                 double* g = (double*)malloc((size_t)hc->op_n[i][t] * sizeof(double));
                 download_f32(dc.op_t[i][t], hc->op_n[i][t], g);
-                double e = rel_l2(g, ref_ops[i][t], hc->op_n[i][t]);
-                if (t == 4 && ref_ops[i][5] && hc->op_n[i][5] == hc->op_n[i][t]) {
-                    /* a batch mean near 0 (say after a LayerNorm) is the small difference of large
-                       sums: its error is measured against the RMS of the values it averages,
-                       sqrt(mean^2 + var) per channel (var + eps = 1 / save_invstd^2), not against
-                       the mean alone */
-                    double num = 0.0, den = 0.0;
-                    for (int64_t c = 0; c < hc->op_n[i][t]; c++) {
-                        const double m = ref_ops[i][4][c], is = ref_ops[i][5][c];
-                        num += (g[c] - m) * (g[c] - m);
-                        den += m * m + (is > 0.0 ? 1.0 / (is * is) : 0.0);
-                    }
-                    if (den > 0.0 && isfinite(num)) e = sqrt(num / den);
-                }
+                const double e = rel_l2(g, ref_ops[i][t], hc->op_n[i][t]);
                 if (!(e <= err_stats)) {
                     err_stats = e;
                     worst_what = op_tensor_name[t];
@@ -207,7 +194,7 @@ static void test_goldens(const char* dir, int quick) {
 }
 
 /* ---- 2. randomized ----------------------------------------------------------------------------- */
-/* 1: channels per group a multiple of 32 (small sizes), half of these TF32; else the usual draw */
+/* 1: channels per group a multiple of 32 (small sizes, the wgmma loop's chunks); else the usual draw */
 static int wide_hint = -1;
 static int random_conv(fc3d_conv_desc* c, int big_plane) {
     memset(c, 0, sizeof *c);
@@ -404,7 +391,6 @@ static void make_random_case(host_case* hc, int big_plane) {
         hc->desc.layout = (fc3d_layout)rng_int(0, 2);
         hc->desc.dtype = (fc3d_dtype)rng_int(0, 3);
         hc->desc.math = (fc3d_math)rng_int(0, 3);
-        if (wide_hint == 1 && rng_int(0, 1)) hc->desc.math = FC3D_MATH_TF32;
         hc->desc.engine = engine_under_test;
         const fc3d_result r = fc3d_plan_init(&hc->plan, &hc->desc);
         if (r == FC3D_ERROR_ENGINE_REFUSED) refused_by_engine++;
@@ -521,13 +507,16 @@ static void count_strategy(const fc3d_plan* p) {
 /* Random cases per main loop a run of the plan takes (implicit_gemm plans that convolve):
    [mma.sync with C_in / groups a multiple of 32, mma.sync otherwise, wgmma]. */
 static int loop_cases[3];
+static int wgmma_math_cases[4]; /* wgmma cases per math mode (FC3D_MATH_FP32 .. HALF) */
 static void count_loop(const fc3d_plan* p) {
     int conv = 0;
     for (int i = 0; i < p->num_passes; i++) conv |= p->passes[i].source == FC3D_SOURCE_CONV;
     if (p->engine != FC3D_ENGINE_IMPLICIT_GEMM || !conv) return;
     const int cin_g = p->desc.conv.in_channels / (p->desc.conv.groups ? p->desc.conv.groups : 1);
-    if (fc3d_plan_main_loop(p) == FC3D_MAIN_LOOP_WGMMA) loop_cases[2]++;
-    else loop_cases[cin_g % 32 == 0 ? 0 : 1]++;
+    if (fc3d_plan_main_loop(p) == FC3D_MAIN_LOOP_WGMMA) {
+        loop_cases[2]++;
+        wgmma_math_cases[p->desc.math >= FC3D_MATH_FP32 && p->desc.math <= FC3D_MATH_HALF ? p->desc.math : 0]++;
+    } else loop_cases[cin_g % 32 == 0 ? 0 : 1]++;
 }
 /* Whether this binary runs the wgmma loop on the current device (a TF32 plan that allows it). */
 static int wgmma_here(void) {
@@ -708,8 +697,9 @@ static void test_cross_engine(int cases) {
     engine_under_test = keep;
 }
 
-/* The two main loops against each other on random TF32 descs with C_in / groups a multiple of 32:
-   wgmma and mma.sync within twice the TF32 bound, where this binary runs wgmma on the device. */
+/* The two main loops against each other on random descs with C_in / groups a multiple of 32, the
+   math modes in turn (FP32, TF32, HALF): wgmma and mma.sync within twice the mode's bound, where
+   this binary runs wgmma on the device. */
 static void test_cross_loop(int cases) {
     if (!wgmma_here()) {
         printf("# cross_loop skipped: this binary has no sm_90a code for this device (the wgmma loop cannot run)\n");
@@ -725,7 +715,8 @@ static void test_cross_loop(int cases) {
         make_random_case(&hc, 0);
         wide_hint = -1;
         loop_hint = -1;
-        hc.desc.math = FC3D_MATH_TF32;
+        const fc3d_math math = (fc3d_math)(FC3D_MATH_FP32 + k % 3);
+        hc.desc.math = math;
         if (fc3d_plan_init(&hc.plan, &hc.desc) != FC3D_SUCCESS) {
             host_case_free(&hc);
             --k;
@@ -734,7 +725,7 @@ static void test_cross_loop(int cases) {
         describe_case(&hc, desc, sizeof desc);
         snprintf(name, sizeof name, "cross_loop.%03d.%s", k, desc);
         const int r = compare_engines(name, &hc, FC3D_ENGINE_IMPLICIT_GEMM, FC3D_ENGINE_IMPLICIT_GEMM,
-                                      2.0 * bound_for(FC3D_MATH_TF32, hc.plan.desc.dtype), FC3D_MAIN_LOOP_MMA_SYNC,
+                                      2.0 * bound_for(math, hc.plan.desc.dtype), FC3D_MAIN_LOOP_MMA_SYNC,
                                       FC3D_MAIN_LOOP_WGMMA);
         if (r == -1) check(0, name, "a loop refused the desc");
         host_case_free(&hc);
@@ -893,11 +884,16 @@ int main(int argc, char** argv) {
         if (engine_under_test == FC3D_ENGINE_IMPLICIT_GEMM) {
             const int wg = wgmma_here();
             printf("# engine implicit_gemm: random cases per main loop: mma.sync %d (C_in / groups a multiple of 32) "
-                   "+ %d, wgmma %d%s\n", loop_cases[0], loop_cases[1], loop_cases[2],
+                   "+ %d, wgmma %d (fp32 %d, tf32 %d, half %d)%s\n", loop_cases[0], loop_cases[1], loop_cases[2],
+                   wgmma_math_cases[FC3D_MATH_FP32], wgmma_math_cases[FC3D_MATH_TF32], wgmma_math_cases[FC3D_MATH_HALF],
                    wg ? "" : " (this binary has no sm_90a code for this device: wgmma not exercised)");
             if (!quick && wg && loop_force < 0) /* (--loop forces one loop for every case) */
-                check(loop_cases[0] >= 5 && loop_cases[2] >= 5, "implicit_gemm.main_loops_exercised",
-                      "random cases: mma.sync on wgmma-eligible channels %d, wgmma %d", loop_cases[0], loop_cases[2]);
+                check(loop_cases[0] >= 5 && loop_cases[2] >= 5 && wgmma_math_cases[FC3D_MATH_FP32] >= 3 &&
+                          wgmma_math_cases[FC3D_MATH_TF32] >= 3 && wgmma_math_cases[FC3D_MATH_HALF] >= 3,
+                      "implicit_gemm.main_loops_exercised",
+                      "random cases: mma.sync on wgmma-eligible channels %d, wgmma %d (fp32 %d, tf32 %d, half %d)",
+                      loop_cases[0], loop_cases[2], wgmma_math_cases[FC3D_MATH_FP32],
+                      wgmma_math_cases[FC3D_MATH_TF32], wgmma_math_cases[FC3D_MATH_HALF]);
         }
         if (engine_under_test == FC3D_ENGINE_IMPLICIT_GEMM && !quick)
             check(row_tile_cases >= 5, "implicit_gemm.row_tiles_exercised", "%d random cases used whole-row tiles",

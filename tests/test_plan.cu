@@ -667,7 +667,7 @@ static void test_strategies(void) {
     }
 }
 
-/* desc.main_loop: the plan allows wgmma for TF32 with in_channels / groups a multiple of 32 on the
+/* desc.main_loop: the plan allows wgmma (every math mode) with in_channels / groups a multiple of 32 on the
    implicit_gemm engine and says so; forcing it elsewhere, or forcing any loop on the direct
    engine, fails and names the field; forcing mma.sync keeps a plan off wgmma. */
 static void test_main_loops(void) {
@@ -679,7 +679,7 @@ static void test_main_loops(void) {
             char name[96], text[4096];
             workload_desc(w, &d);
             d.math = (fc3d_math)m;
-            const int want = wide[w] && m == FC3D_MATH_TF32;
+            const int want = wide[w];
             fc3d_result r = fc3d_plan_init(&p, &d);
             fc3d_plan_describe(&p, text, sizeof text);
             snprintf(name, sizeof name, "main_loop.auto_%d_math%d", w, m);

@@ -924,9 +924,9 @@ def check_dropin_default_follows():
 
 
 def check_main_loop_reported():
-    """A TF32 call whose in_channels is a multiple of 32 reports the main loop it ran: wgmma on an
-    sm_90 device (the extension is built with sm_90a code there), mma.sync elsewhere; the FP32 mode
-    (3xTF32) runs mma.sync; and the TF32 output matches the FP32 mode's within TF32's bound."""
+    """A call whose in_channels is a multiple of 32 reports the main loop it ran: wgmma on an sm_90
+    device (the extension is built with sm_90a code there), mma.sync elsewhere, in the TF32 and the
+    FP32 (3xTF32) mode alike; and the TF32 output matches the FP32 mode's within TF32's bound."""
     torch.manual_seed(SEED)
     conv = nn.ConvTranspose3d(32, 24, 3, stride=2, padding=1).to(DEV)
     x = torch.rand(2, 32, 5, 6, 7, device=DEV)
@@ -937,7 +937,7 @@ def check_main_loop_reported():
         y32 = m32(x)
     want = "wgmma" if torch.cuda.get_device_capability(DEV) == (9, 0) else "mma.sync"
     require(m.last_main_loop == want, f"tf32: last_main_loop {m.last_main_loop!r}, want {want!r}")
-    require(m32.last_main_loop == "mma.sync", f"fp32: last_main_loop {m32.last_main_loop!r}")
+    require(m32.last_main_loop == want, f"fp32: last_main_loop {m32.last_main_loop!r}, want {want!r}")
     require_close(y, y32, bound_for("tf32", x.dtype), "tf32 (main loop) against fp32", "tf32")
 
 
