@@ -298,7 +298,7 @@ typedef enum fc3d_main_loop {
     FC3D_MAIN_LOOP_AUTO = 0,     /* wgmma where the plan and the run allow it, else mma.sync */
     FC3D_MAIN_LOOP_MMA_SYNC = 1, /* mma.sync: every device the engine runs on (sm_80 and up) */
     FC3D_MAIN_LOOP_WGMMA = 2,    /* Hopper's warpgroup MMAs (every math mode): in_channels / groups a
-                                    multiple of 32; the run needs sm_90a code in the binary (nvcc
+                                    multiple of 16; the run needs sm_90a code in the binary (nvcc
                                     -gencode arch=compute_90a,code=sm_90a) and an sm_90 device */
     FC3D_MAIN_LOOP_COUNT_        /* not a loop */
 } fc3d_main_loop;
@@ -733,7 +733,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      The Hopper main loop (FC3D_MAIN_LOOP_WGMMA; _fc3d_tc_main with WG): in an sm_90a image
      (-gencode arch=compute_90a,code=sm_90a, which the runtime loads on an sm_90 device in
      preference to plain sm_90 code: _fc3d_wg_probe_kernel tells the run which image it has, no
-     launch), chains with C_in/groups a multiple of 32 (a K chunk = 32 channels of one tap) run
+     launch), chains with C_in/groups a multiple of 16 (a K chunk = 32 channels of one tap, or 16 of
+     each of two taps) run
      each warpgroup's 64 rows x BN as one wgmma per step (8 CTA warps, two warpgroups): TF32
      m64nBNk8 per 8-deep step; HALF m64nBNk16 (f16, or bf16 for bf16 data) per 16-deep step;
      3xTF32 three m64nBNk8 per step (small*big, big*small, big*big) into a chunk accumulator whose
@@ -743,9 +744,13 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      memory in the K-major core-matrix layout the weight re-layout writes for it (8 output
      channels x 16 bytes of input channels: 128 B apart along K, 1024 B (TF32) or 512 B (16-bit)
      along N; no swizzle; 3xTF32 copies the small parts' block beside the big one), so no B
-     fragment loads and a sixteenth of the MMA instructions. Tile order, gathers, tables and epilogue are the mma.sync loop's. Measured
-     (conv alone, TF32, H100, `build/conv_alone 20`): L2/61 2.23 -> 1.78 ms (104 -> 130 useful
-     TFLOP/s), L2/77 5.41 -> 4.12 (99 -> 130), L2/34 2.54 -> 2.35, L1/77 0.89 -> 0.87. ncu (L2/61):
+     fragment loads and a sixteenth of the MMA instructions. Tile order, gathers, tables and
+     epilogue are the mma.sync loop's. Measured (conv alone, H100, `build/conv_alone 20`, mma.sync
+     -> wgmma in one run): TF32 L2/61 2.23 -> 1.78 ms (104 -> 130 useful TFLOP/s), L2/77 5.41 ->
+     4.12 (99 -> 130), L2/34 2.54 -> 2.35, L1/77 0.89 -> 0.87; 3xTF32 L2/77 13.9 -> 9.66 (39 -> 56),
+     L2/61 5.72 -> 4.00, L2/34 4.93 -> 3.51, L1/77 1.44 -> 1.00; HALF L2/77 5.03 -> 3.52 (107 ->
+     153), L2/61 2.18 -> 1.57, L2/34 2.69 -> 2.26, L1/77 0.94 -> 0.85. L2/15 (C_in 16, the two-piece
+     chunks; two runs): TF32 0.41 -> 0.41, 3xTF32 1.05 -> 0.59, HALF 0.54 -> 0.40. ncu (L2/61):
      the tensor pipe busy about 30 % of the time; the top stalls are the CTA barrier (every warp
      waits for the slowest one's gathers) and the wait for each chunk's MMAs; L1 69 % (4-byte
      gathers, the row and tap tables, B read once per warpgroup). Measured and not kept: 4 stages
@@ -2300,8 +2305,10 @@ static void _fc3d_direct_workspace(fc3d_plan* p) { (void)p; /* the shared region
    of the tile can reach are skipped (per-dim contiguous ranges). B comes from a per-run re-layout of the weight,
    [group][kd][kh][kw][ci][co padded to BN], already rounded/split for the math mode; for the
    sm_90a loop (the design note) a K-major copy instead, each (group, tap, 32 channels) block of
-   co padded x 32 laid out in 8 x 4 core matrices so a channel tile's block is contiguous and the
-   tensor cores read it from shared memory as it was copied.
+   co padded x 32 laid out in core matrices of 8 output channels x 16 bytes, so a channel tile's
+   block is contiguous and the tensor cores read it from shared memory as it was copied; with
+   C_in/groups 16 mod 32, pieces of 16 channels, a chunk's two (of two taps) copied interleaved
+   per 8 output channels into that same layout.
    3xTF32 (the FP32 math mode): each operand is split into big = rna(v) and small = rna(v - big),
    which leaves v - big - small below 2^-24 |v|. Each 32-deep chunk computes small*big + big*small
    + big*big into a fresh tensor-core accumulator (its truncating accumulation then never carries
@@ -2358,7 +2365,7 @@ typedef struct _fc3d_tc_plan {
     int64_t tiles_per_sample;
     int64_t row_tiles_per_sample; /* with whole-row tiles (0 where kp.row_ok is 0) */
     size_t ws_bytes;
-    int wg_ok;           /* the sm_90a loop can run it (C_in/groups a multiple of BK) */
+    int wg_ok;           /* the sm_90a loop can run it (C_in/groups a multiple of _FC3D_WG_PIECE) */
     int ok;
 } _fc3d_tc_plan;
 
@@ -2369,6 +2376,7 @@ typedef struct _fc3d_tc_plan {
 #define _FC3D_TC_BK 32
 #define _FC3D_TC_ST 3
 #define _FC3D_TC_SA (_FC3D_TC_BM + 8)
+#define _FC3D_WG_PIECE 16 /* the sm_90a loop's weight pieces: 16 input channels of one tap (a chunk is two) */
 #define _FC3D_TC_ROW_EPL 16  /* whole-row tiles: a lane walks up to 16 values of a row in the epilogue */
 #define _FC3D_TC_ROW_WMAX 128 /* whole-row tiles: the widest row (the accumulators of 2 W phases) */
 
@@ -2651,12 +2659,14 @@ static __host__ __device__ __forceinline__ void _fc3d_tc_tile_of(const _fc3d_tc_
 }
 
 /* ---------------------------------------------------------------- weight re-layout */
-/* KM (the sm_90a loop, C_in/groups a multiple of BK): per (group, tap, BK channels) a block of
-   cout_pad x BK, K-major in core matrices of 8 output channels x 16 bytes of input channels (TF32:
-   8 x 4, HALF: 8 x 8 16-bit values): (co / 8, ci % BK / E) at (co / 8 * BK / E + ci % BK / E) * 8 E
-   elements, E the channels of 16 bytes, so that the BN x BK block of a channel tile is contiguous.
-   HALF writes that copy in 16-bit (f16, or bf16 for bf16 data); 3xTF32 keeps its small parts
-   ws_half floats after the big ones. Else [group][tap][ci][co padded] in float. */
+/* KM (the sm_90a loop, C_in/groups a multiple of 16): per (group, tap, KB channels) a block of
+   cout_pad x KB, K-major in core matrices of 8 output channels x 16 bytes of input channels (TF32:
+   8 x 4, HALF: 8 x 8 16-bit values): (co / 8, ci % KB / E) at (co / 8 * KB / E + ci % KB / E) * 8 E
+   elements, E the channels of 16 bytes, so that a channel tile's BN x KB block is contiguous. KB =
+   32 (a whole chunk, copied as it lies) where C_in/groups is a multiple of 32, else 16 (a chunk is
+   two such pieces, of two taps, interleaved by the copy). HALF writes that copy in 16-bit (f16, or
+   bf16 for bf16 data); 3xTF32 keeps its small parts ws_half floats after the big ones. Else
+   [group][tap][ci][co padded] in float. */
 template <typename T, int MATH, int RND, bool KM>
 static __global__ void _fc3d_tc_prep(_fc3d_tc_kparams P, const T* __restrict__ w, float* __restrict__ ws)
 {
@@ -2670,11 +2680,12 @@ static __global__ void _fc3d_tc_prep(_fc3d_tc_kparams P, const T* __restrict__ w
     for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += (int64_t)gridDim.x * blockDim.x) {
         int64_t co, ci, rest;
         if (KM) {
-            const int64_t in = e % (P.cout_pad * _FC3D_TC_BK), blk = e / (P.cout_pad * _FC3D_TC_BK);
+            const int KB = P.cin_g % _FC3D_TC_BK == 0 ? _FC3D_TC_BK : _FC3D_WG_PIECE;
+            const int64_t in = e % (P.cout_pad * KB), blk = e / (P.cout_pad * KB);
             const int64_t cm = in / (8 * E), r = in % (8 * E); /* core matrix, its element */
-            co = cm / (_FC3D_TC_BK / E) * 8 + r / E;
-            ci = (blk % (P.cin_g / _FC3D_TC_BK)) * _FC3D_TC_BK + (cm % (_FC3D_TC_BK / E)) * E + r % E;
-            rest = blk / (P.cin_g / _FC3D_TC_BK);
+            co = cm / (KB / E) * 8 + r / E;
+            ci = (blk % (P.cin_g / KB)) * KB + (cm % (KB / E)) * E + r % E;
+            rest = blk / (P.cin_g / KB);
         } else {
             co = e % P.cout_pad;
             rest = e / P.cout_pad;
@@ -3028,8 +3039,9 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
             else
                 ki.xoff = (((int64_t)cd * P.in[1] + chh) * P.in[2] + cw) * P.cin + ci;
             ki.woff = ((((int64_t)gi * P.k[0] + td) * P.k[1] + th) * P.k[2] + tw) * P.cin_g + ci;
-            /* WG: the chunk's block of BN x BK (K-major) at the channel tile's offset in it */
-            ki.woff = ki.woff * P.cout_pad + (int64_t)ntile * BN * (WG ? BK : 1);
+            /* WG: the block of (tap, KB channels) holding k, at the channel tile's offset in it (read
+               for k = 0 of a chunk, and where KB = 16 for k = 16) */
+            ki.woff = ki.woff * P.cout_pad + (int64_t)ntile * BN * (WG ? (uni ? BK : _FC3D_WG_PIECE) : 1);
             ki.cd = cd; ki.ch = chh; ki.cw = cw; ki.valid = 1;
         } else {
             ki.xoff = 0; ki.woff = 0; ki.cd = -(1 << 29); ki.ch = 0; ki.cw = 0; ki.valid = 0;
@@ -3115,17 +3127,40 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
             }
         }
         constexpr int SEGS = BK * BN / 4;
-        if (WG) { /* the chunk's BN x BK block of the K-major weight (3xTF32: and of its small parts):
-                     contiguous, copied as it lies; HALF's is 16-bit */
+        if (WG) { /* the chunk's block of the K-major weight (3xTF32: and of its small parts), HALF's
+                     16-bit: copied as it lies where C_in/groups is a multiple of 32; else its two
+                     pieces interleaved per 8 output channels into the block the MMAs read (PB bytes
+                     of piece 0, PB of piece 1, ...), a piece past K zero-filled. Conv alone, TF32,
+                     H100, same run: the piece copy for every chunk took L2/61 1.76-1.79 -> 1.89-1.92 ms,
+                     L2/77 4.07 -> 4.31 */
             constexpr int EB = MATH == _FC3D_TC_HALF ? 2 : 4, WSEGS = BK * BN * EB / 16;
-            const char* w0 = reinterpret_cast<const char*>(wt) + ki[0].woff * EB;
+            if (uni) {
+                const char* w0 = reinterpret_cast<const char*>(wt) + ki[0].woff * EB;
+                char* b0 = reinterpret_cast<char*>(bs);
+#pragma unroll
+                for (int i = 0; i < (WSEGS + NT - 1) / NT; ++i) {
+                    const int sg = tid + i * NT;
+                    if (WSEGS % NT != 0 && sg >= WSEGS) continue;
+                    _fc3d_tc_cp16(b0 + sg * 16, w0 + sg * 16, true);
+                    if (MATH == _FC3D_TC_3XTF32) _fc3d_tc_cp16(b0 + BK * BN * 4 + sg * 16, w0 + P.ws_half * 4 + sg * 16, true);
+                }
+                return;
+            }
+            constexpr int PB = 8 * _FC3D_WG_PIECE * EB; /* bytes of 8 output channels of one piece */
+            const _fc3d_tc_kinfo &p0 = ki[0], &p1 = ki[_FC3D_WG_PIECE];
+            const char* w0 = reinterpret_cast<const char*>(wt) + p0.woff * EB;
+            const char* w1 = reinterpret_cast<const char*>(wt) + p1.woff * EB;
             char* b0 = reinterpret_cast<char*>(bs);
 #pragma unroll
             for (int i = 0; i < (WSEGS + NT - 1) / NT; ++i) {
                 const int sg = tid + i * NT;
                 if (WSEGS % NT != 0 && sg >= WSEGS) continue;
-                _fc3d_tc_cp16(b0 + sg * 16, w0 + sg * 16, true);
-                if (MATH == _FC3D_TC_3XTF32) _fc3d_tc_cp16(b0 + BK * BN * 4 + sg * 16, w0 + P.ws_half * 4 + sg * 16, true);
+                const int g8 = sg / (2 * PB / 16), pc = (sg / (PB / 16)) & 1, j = sg % (PB / 16);
+                const bool ok = pc ? p1.valid != 0 : true; /* piece 0 holds k = 0: always inside K */
+                const char* src = ok ? (pc ? w1 : w0) + g8 * PB + j * 16 : reinterpret_cast<const char*>(wt);
+                _fc3d_tc_cp16(b0 + sg * 16, src, ok);
+                if (MATH == _FC3D_TC_3XTF32)
+                    _fc3d_tc_cp16(b0 + BK * BN * 4 + sg * 16, ok ? src + P.ws_half * 4 : src, ok);
             }
             return;
         }
@@ -3526,7 +3561,7 @@ static int _fc3d_tc_plan_init(_fc3d_tc_plan* pl, const _fc3d_tc_geom* g, int mat
     if (rows && bn > _fc3d_tc_row_bn(math)) bn = _fc3d_tc_row_bn(math);
     pl->bn = bn;
     pl->math = math;
-    pl->wg_ok = P.cin_g % _FC3D_TC_BK == 0;
+    pl->wg_ok = P.cin_g % _FC3D_WG_PIECE == 0;
     P.cout_pad = (P.cout_g + bn - 1) / bn * bn;
     P.ntn = (int)(P.cout_pad / bn);
     P.layout = g->layout;
@@ -4308,7 +4343,7 @@ static fc3d_result _fc3d_choose_engine(fc3d_plan* p, const _fc3d_engine_info** o
 }
 
 /* desc.main_loop against the plan: a forced loop needs the implicit_gemm engine, and wgmma its
-   condition (C_in/groups a multiple of 32). Sets plan.main_loop. */
+   condition (C_in/groups a multiple of 16). Sets plan.main_loop. */
 static fc3d_result _fc3d_check_main_loop(fc3d_plan* p) {
     const int loop = _fc3d_enum_int(&p->desc.main_loop);
     static const char* const name[3] = {"auto", "mma_sync", "wgmma"};
@@ -4321,7 +4356,7 @@ static fc3d_result _fc3d_check_main_loop(fc3d_plan* p) {
     const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)p->_private.engine_data.bytes;
     if (loop == FC3D_MAIN_LOOP_WGMMA && !tp->wg_ok)
         return _fc3d_fail(p->message, FC3D_ERROR_MAIN_LOOP,
-                          "main_loop = wgmma needs in_channels / groups a multiple of %d (here %lld)", _FC3D_TC_BK,
+                          "main_loop = wgmma needs in_channels / groups a multiple of %d (here %lld)", _FC3D_WG_PIECE,
                           (long long)tp->kp.cin_g);
     p->main_loop = tp->wg_ok ? FC3D_MAIN_LOOP_WGMMA : FC3D_MAIN_LOOP_MMA_SYNC;
     return FC3D_SUCCESS;
@@ -4500,7 +4535,7 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
         else if (p->main_loop == FC3D_MAIN_LOOP_MMA_SYNC)
             _FC3D_PUT("main loop: mma.sync%s\n", _fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_MMA_SYNC
                                                     ? " (forced)"
-                                                    : " (wgmma needs in_channels / groups a multiple of 32)");
+                                                    : " (wgmma needs in_channels / groups a multiple of 16)");
         _FC3D_PUT("strategy %s, statistics %s%s, %d pass%s, workspace %zu bytes\n",
                   _fc3d_strategy_name[p->strategy == FC3D_STRATEGY_RECOMPUTE ? 2 : 1],
                   _fc3d_stats_plan_name[p->stats_plan >= FC3D_STATS_PLAN_PER_OP && p->stats_plan <= FC3D_STATS_PLAN_LINEAR ? p->stats_plan : 0],

@@ -194,7 +194,7 @@ static void test_goldens(const char* dir, int quick) {
 }
 
 /* ---- 2. randomized ----------------------------------------------------------------------------- */
-/* 1: channels per group a multiple of 32 (small sizes, the wgmma loop's chunks); else the usual draw */
+/* 1: channels per group a multiple of 16 (small sizes, the wgmma loop's weight pieces); else the usual draw */
 static int wide_hint = -1;
 static int random_conv(fc3d_conv_desc* c, int big_plane) {
     memset(c, 0, sizeof *c);
@@ -214,8 +214,9 @@ static int random_conv(fc3d_conv_desc* c, int big_plane) {
         c->output_padding[i] = rng_int(0, (s > dl ? s : dl) - 1);
     }
     if (!big_plane && wide_hint == 1) {
-        /* channels per group a multiple of 32 (the wgmma loop's chunks), small sizes */
-        c->in_channels = g * 32 * rng_int(1, 2);
+        /* channels per group a multiple of 16 (the wgmma loop's weight pieces; 16 and 48: a chunk's
+           two pieces from two taps), small sizes */
+        c->in_channels = g * 16 * rng_int(1, 4);
         c->out_channels = g * rng_int(1, 24);
         c->batch = rng_int(1, 2);
         for (int i = 0; i < 3; i++) {
@@ -505,7 +506,7 @@ static void count_strategy(const fc3d_plan* p) {
 }
 
 /* Random cases per main loop a run of the plan takes (implicit_gemm plans that convolve):
-   [mma.sync with C_in / groups a multiple of 32, mma.sync otherwise, wgmma]. */
+   [mma.sync with C_in / groups a multiple of 16, mma.sync otherwise, wgmma]. */
 static int loop_cases[3];
 static int wgmma_math_cases[4]; /* wgmma cases per math mode (FC3D_MATH_FP32 .. HALF) */
 static void count_loop(const fc3d_plan* p) {
@@ -516,7 +517,7 @@ static void count_loop(const fc3d_plan* p) {
     if (fc3d_plan_main_loop(p) == FC3D_MAIN_LOOP_WGMMA) {
         loop_cases[2]++;
         wgmma_math_cases[p->desc.math >= FC3D_MATH_FP32 && p->desc.math <= FC3D_MATH_HALF ? p->desc.math : 0]++;
-    } else loop_cases[cin_g % 32 == 0 ? 0 : 1]++;
+    } else loop_cases[cin_g % 16 == 0 ? 0 : 1]++;
 }
 /* Whether this binary runs the wgmma loop on the current device (a TF32 plan that allows it). */
 static int wgmma_here(void) {
@@ -697,7 +698,7 @@ static void test_cross_engine(int cases) {
     engine_under_test = keep;
 }
 
-/* The two main loops against each other on random descs with C_in / groups a multiple of 32, the
+/* The two main loops against each other on random descs with C_in / groups a multiple of 16, the
    math modes in turn (FP32, TF32, HALF): wgmma and mma.sync within twice the mode's bound, where
    this binary runs wgmma on the device. */
 static void test_cross_loop(int cases) {
@@ -883,7 +884,7 @@ int main(int argc, char** argv) {
         }
         if (engine_under_test == FC3D_ENGINE_IMPLICIT_GEMM) {
             const int wg = wgmma_here();
-            printf("# engine implicit_gemm: random cases per main loop: mma.sync %d (C_in / groups a multiple of 32) "
+            printf("# engine implicit_gemm: random cases per main loop: mma.sync %d (C_in / groups a multiple of 16) "
                    "+ %d, wgmma %d (fp32 %d, tf32 %d, half %d)%s\n", loop_cases[0], loop_cases[1], loop_cases[2],
                    wgmma_math_cases[FC3D_MATH_FP32], wgmma_math_cases[FC3D_MATH_TF32], wgmma_math_cases[FC3D_MATH_HALF],
                    wg ? "" : " (this binary has no sm_90a code for this device: wgmma not exercised)");

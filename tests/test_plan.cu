@@ -667,19 +667,20 @@ static void test_strategies(void) {
     }
 }
 
-/* desc.main_loop: the plan allows wgmma (every math mode) with in_channels / groups a multiple of 32 on the
-   implicit_gemm engine and says so; forcing it elsewhere, or forcing any loop on the direct
-   engine, fails and names the field; forcing mma.sync keeps a plan off wgmma. */
+/* desc.main_loop: the plan allows wgmma (every math mode) with in_channels / groups a multiple of 16
+   on the implicit_gemm engine and says so; forcing it elsewhere, or forcing any loop on the direct
+   engine, fails and names the field; forcing mma.sync keeps a plan off wgmma. The five workloads
+   (C_in 16 / 64 / 32 / 64 / 32), then L2/15's chain with C_in 24. */
 static void test_main_loops(void) {
-    static const int wide[5] = {0, 1, 1, 1, 1}; /* C_in 16 / 64 / 32 / 64 / 32 */
-    for (int w = 0; w < 5; w++) {
+    for (int w = 0; w < 6; w++) {
         for (int m = 1; m <= 3; m++) {
             fc3d_plan_desc d;
             fc3d_plan p;
             char name[96], text[4096];
-            workload_desc(w, &d);
+            workload_desc(w < 5 ? w : 0, &d);
+            if (w == 5) d.conv.in_channels = 24;
             d.math = (fc3d_math)m;
-            const int want = wide[w];
+            const int want = w < 5;
             fc3d_result r = fc3d_plan_init(&p, &d);
             fc3d_plan_describe(&p, text, sizeof text);
             snprintf(name, sizeof name, "main_loop.auto_%d_math%d", w, m);
@@ -700,7 +701,7 @@ static void test_main_loops(void) {
                 check(r == FC3D_SUCCESS && p.main_loop == FC3D_MAIN_LOOP_WGMMA && strstr(text, "(forced") != NULL,
                       name, "result %d (%s), main_loop %d", (int)r, p.message, (int)p.main_loop);
             } else {
-                expect_invalid(name, &d, FC3D_ERROR_MAIN_LOOP, "main_loop", "multiple of 32");
+                expect_invalid(name, &d, FC3D_ERROR_MAIN_LOOP, "main_loop", "multiple of 16");
             }
         }
     }

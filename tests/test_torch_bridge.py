@@ -924,7 +924,7 @@ def check_dropin_default_follows():
 
 
 def check_main_loop_reported():
-    """A call whose in_channels is a multiple of 32 reports the main loop it ran: wgmma on an sm_90
+    """A call whose in_channels is a multiple of 16 reports the main loop it ran: wgmma on an sm_90
     device (the extension is built with sm_90a code there), mma.sync elsewhere, in the TF32 and the
     FP32 (3xTF32) mode alike; and the TF32 output matches the FP32 mode's within TF32's bound."""
     torch.manual_seed(SEED)
