@@ -2949,6 +2949,7 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
     float acc0[ROW ? MI : 1][NT8][4]; /* whole-row tiles: the first W phase's result */
     /* the sm_90a loop's 3xTF32 chunk accumulator (each chunk's first MMA ignores its old value) */
     float wtmp[WG && MATH == _FC3D_TC_3XTF32 ? MI : 1][WG && MATH == _FC3D_TC_3XTF32 ? NT8 : 1][4] = {};
+    (void)wtmp; /* (unreferenced in images without the sm_90a loop) */
 #pragma unroll
     for (int i = 0; i < MI; ++i)
 #pragma unroll
@@ -3204,8 +3205,10 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
         }
         for (int c = 0; c < nchunks; ++c) {
             _fc3d_tc_wait<ST - 2>();
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
             /* the sm_90a loop's B is read by the tensor cores through the async proxy */
             if (WG) asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
             __syncthreads();
             if (c + ST - 1 < nchunks) load(c + ST - 1);
             _fc3d_tc_commit();
