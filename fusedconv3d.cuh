@@ -753,7 +753,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      chunks; two runs): TF32 0.41 -> 0.41, 3xTF32 1.05 -> 0.59, HALF 0.54 -> 0.40. ncu (L2/61):
      the tensor pipe busy about 30 % of the time; the top stalls are the CTA barrier (every warp
      waits for the slowest one's gathers) and the wait for each chunk's MMAs; L1 69 % (4-byte
-     gathers, the row and tap tables, B read once per warpgroup). Measured and not kept: 4 stages
+     gathers, the row and tap tables, B read once per warpgroup). Short K is worse: the tensor pipe
+     is busy 11 % on L2/34 (8 chunks a tile) and 4 % on L2/15 (1-4), whose tiles spend as long in
+     tables, pipeline fill and epilogue as in MMAs (stalls: fixed-latency waits, the barrier, shared
+     loads). Measured and not kept: 4 stages
      with one chunk's MMAs left in flight across the barrier (one CTA per SM, and ptxas serialises
      the MMAs: L2/61 2.64 ms); issuing the next chunk's gathers behind the MMAs (no change); the
      gather rows kept in registers (no change); warp specialisation, 4 producer warps gathering
