@@ -734,8 +734,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      (-gencode arch=compute_90a,code=sm_90a, which the runtime loads on an sm_90 device in
      preference to plain sm_90 code: _fc3d_wg_probe_kernel tells the run which image it has, no
      launch), chains with C_in/groups a multiple of 16 (a K chunk = 32 channels of one tap, or 16 of
-     each of two taps) run
-     each warpgroup's 64 rows x BN as one wgmma per step (8 CTA warps, two warpgroups): TF32
+     each of two taps) run each warpgroup's 64 rows x BN as one wgmma per step (8 CTA warps, two
+     warpgroups): TF32
      m64nBNk8 per 8-deep step; HALF m64nBNk16 (f16, or bf16 for bf16 data) per 16-deep step;
      3xTF32 three m64nBNk8 per step (small*big, big*small, big*big) into a chunk accumulator whose
      first MMA ignores its old value, added into the FP32 sum with IEEE adds, and for short K a
