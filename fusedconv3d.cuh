@@ -3225,32 +3225,24 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
                    tensor cores from shared memory; descriptors advance 256 B (two core matrices) a step */
                 const uint32_t sb = _fc3d_tc_smem(Bs + (c % ST) * C::B_FL);
                 float* const d = &acc[0][0][0];
-                if (MATH == _FC3D_TC_TF32) {
-                    uint32_t af[BK / 8][4];
+                if (MATH != _FC3D_TC_3XTF32) { /* TF32: 8-deep steps; HALF: 16-deep, f16 or bf16 */
+                    constexpr bool HF = MATH == _FC3D_TC_HALF, BF = std::is_same<T, __nv_bfloat16>::value;
+                    constexpr int KS = HF ? 16 : 8;
+                    uint32_t af[BK / KS][4];
 #pragma unroll
-                    for (int kk = 0; kk < BK / 8; ++kk) _fc3d_tc_frag_a_tf32<RND>(as + (kk * 8 + t) * SA, af[kk]);
-                    const uint64_t d0 = _fc3d_wg_desc(sb, 128, 1024);
+                    for (int kk = 0; kk < BK / KS; ++kk) {
+                        if (HF) _fc3d_tc_frag_a_k16<BF>(as + (kk * 16 + 2 * t) * SA, af[kk]);
+                        else _fc3d_tc_frag_a_tf32<RND>(as + (kk * 8 + t) * SA, af[kk]);
+                    }
+                    const uint64_t d0 = _fc3d_wg_desc(sb, 128, HF ? 512 : 1024);
                     asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
-                    for (int kk = 0; kk < BK / 8; ++kk) _fc3d_wg_mma<BN, 0>(d, af[kk], d0 + (uint64_t)(kk * 16), 1);
+                    for (int kk = 0; kk < BK / KS; ++kk)
+                        _fc3d_wg_mma<BN, HF ? (BF ? 2 : 1) : 0>(d, af[kk], d0 + (uint64_t)(kk * 16), 1);
                     asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
                     asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
                     _fc3d_wg_keep<MI * NT8 * 4>(d);
-                    _fc3d_wg_hold<BK / 2>(&af[0][0]); /* registers the MMAs read stay untouched until done */
-                } else if (MATH == _FC3D_TC_HALF) {
-                    constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
-                    uint32_t af[BK / 16][4];
-#pragma unroll
-                    for (int kk = 0; kk < BK / 16; ++kk) _fc3d_tc_frag_a_k16<BF>(as + (kk * 16 + 2 * t) * SA, af[kk]);
-                    const uint64_t d0 = _fc3d_wg_desc(sb, 128, 512);
-                    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#pragma unroll
-                    for (int kk = 0; kk < BK / 16; ++kk)
-                        _fc3d_wg_mma<BN, BF ? 2 : 1>(d, af[kk], d0 + (uint64_t)(kk * 16), 1);
-                    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-                    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-                    _fc3d_wg_keep<MI * NT8 * 4>(d);
-                    _fc3d_wg_hold<BK / 4>(&af[0][0]);
+                    _fc3d_wg_hold<BK / KS * 4>(&af[0][0]); /* registers the MMAs read stay untouched until done */
                 } else {
                     /* 3xTF32: small*big + big*small + big*big of the chunk into a fresh accumulator
                        (the first MMA ignores its old value), added into acc with IEEE adds; short K

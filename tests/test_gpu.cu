@@ -383,8 +383,8 @@ static double* cpu_reference(const host_case* hc, double* ref_ops[][6]) {
 /* -1: draw desc.main_loop at random; else force it (a loop the desc or the run cannot take falls
    back to the planner's choice) */
 static int loop_hint = -1;
-static int row_hint = 0;
-static int loop_force = -1; /* --loop N: every case asks for main loop N (0 auto, 1 mma.sync, 2 wgmma) */ /* 1: a LayerNorm over W put first in the chain */
+static int row_hint = 0;   /* 1: a LayerNorm over W put first in the chain */
+static int loop_force = -1; /* --loop N: every case asks for main loop N (0 auto, 1 mma.sync, 2 wgmma) */
 static void make_random_case(host_case* hc, int big_plane) {
     for (;;) {
         memset(hc, 0, sizeof *hc);
