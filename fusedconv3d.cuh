@@ -745,7 +745,18 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      channels x 16 bytes of input channels: 128 B apart along K, 1024 B (TF32) or 512 B (16-bit)
      along N; no swizzle; 3xTF32 copies the small parts' block beside the big one), so no B
      fragment loads and a sixteenth of the MMA instructions. Tile order, gathers, tables and
-     epilogue are the mma.sync loop's. Measured (conv alone, H100, `build/conv_alone 20`, mma.sync
+     epilogue are the mma.sync loop's, with two differences: chunks go channel block by channel
+     block with the taps inside (consecutive chunks gather the same input lines shifted by a tap,
+     which L1 still holds), and BN = 128 runs 2 stages, which leaves L1 60 KB instead of 28 (L1
+     hit rate 9 -> 41 %; conv alone TF32 L2/77 4.05 -> 3.90 ms, L2/61 1.74 -> 1.68, HALF 3.49 ->
+     3.24, 1.55 -> 1.46). ncu (L2/61, TF32) then puts L2 at 40 % of its throughput and the
+     tensor pipe at 31 %: the loop issues about 320 instructions a warp per chunk (gathers and
+     their 64-bit addresses, fragment loads and their rounding, warp 0's chunk table) and waits
+     on its barrier; each warpgroup finishes a chunk every ~3,000 cycles while its MMAs take
+     ~250. Not kept (bench/RESULTS.md): the weight block by one bulk copy on an mbarrier (slower
+     by 2-3 %), every thread walking the chunks itself instead of warp 0's table (more
+     instructions in all), rounding by an added half ulp with one mad.wide per gather address
+     (more registers: L2/15's BN = 32 kernel fell from 3 CTAs an SM to 2, 30 % slower). Measured (conv alone, H100, `build/conv_alone 20`, mma.sync
      -> wgmma in one run): TF32 L2/61 2.23 -> 1.78 ms (104 -> 130 useful TFLOP/s), L2/77 5.41 ->
      4.12 (99 -> 130), L2/34 2.54 -> 2.35, L1/77 0.89 -> 0.87; 3xTF32 L2/77 13.9 -> 9.66 (39 -> 56),
      L2/61 5.72 -> 4.00, L2/34 4.93 -> 3.51, L1/77 1.44 -> 1.00; HALF L2/77 5.03 -> 3.52 (107 ->
