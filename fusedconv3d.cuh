@@ -753,10 +753,14 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      tensor pipe at 31 %: the loop issues about 320 instructions a warp per chunk (gathers and
      their 64-bit addresses, fragment loads and their rounding, warp 0's chunk table) and waits
      on its barrier; each warpgroup finishes a chunk every ~3,000 cycles while its MMAs take
-     ~250. Not kept (bench/RESULTS.md): the weight block by one bulk copy on an mbarrier (slower
-     by 2-3 %), every thread walking the chunks itself instead of warp 0's table (more
-     instructions in all), rounding by an added half ulp with one mad.wide per gather address
-     (more registers: L2/15's BN = 32 kernel fell from 3 CTAs an SM to 2, 30 % slower). Measured (conv alone, H100, `build/conv_alone 20`, mma.sync
+     ~250. Warp 0, which describes each chunk for the CTA, now reads a table of the tile's taps
+     that it fills once instead of ~150 instructions of 64-bit arithmetic a chunk that held every
+     warp at the next barrier (TF32 L2/77 3.89 -> 3.60 ms, L2/61 1.70 -> 1.60, L2/34 2.35 ->
+     2.28). Not kept (bench/RESULTS.md): the weight block by one bulk copy on an mbarrier (slower
+     by 2-3 %), every thread walking the chunks itself (more instructions in all), rounding by an
+     added half ulp (the tensor cores ignore the low 13 bits; no faster) with one mad.wide per
+     gather address (more registers: L2/15's BN = 32 kernel fell from 3 CTAs an SM to 2, 30 %
+     slower). Measured (conv alone, H100, `build/conv_alone 20`, mma.sync
      -> wgmma in one run): TF32 L2/61 2.23 -> 1.78 ms (104 -> 130 useful TFLOP/s), L2/77 5.41 ->
      4.12 (99 -> 130), L2/34 2.54 -> 2.35, L1/77 0.89 -> 0.87; 3xTF32 L2/77 13.9 -> 9.66 (39 -> 56),
      L2/61 5.72 -> 4.00, L2/34 4.93 -> 3.51, L1/77 1.44 -> 1.00; HALF L2/77 5.03 -> 3.52 (107 ->
@@ -2396,6 +2400,10 @@ typedef struct _fc3d_tc_plan {
 
 typedef struct _fc3d_tc_kinfo { int64_t xoff, woff; int cd, ch, cw, valid; } _fc3d_tc_kinfo;
 typedef struct _fc3d_tc_row { int64_t xbase, ospat; int qd, qh, qw, pad; } _fc3d_tc_row;
+/* a tap of a tile for the sm_90a loop's chunk table: its input offset (spatial, elements), its
+   weight tap (with the group) and its per-dim input offsets */
+typedef struct _fc3d_wg_tap { int64_t sp; int wt, cd, ch, cw; } _fc3d_wg_tap;
+#define _FC3D_WG_TT 128 /* the most taps a tile's chunk table holds (a k = 5 kernel has 125) */
 
 /* ---------------------------------------------------------------- small device helpers */
 static __device__ __forceinline__ float _fc3d_tc_tof(float v) { return v; }
@@ -2759,7 +2767,10 @@ struct _fc3d_tc_cfg {
     static constexpr size_t PIPE = (size_t)ST * (A_FL + B_FL) * 4 > STG ? (size_t)ST * (A_FL + B_FL) * 4 : STG;
     static constexpr size_t KINFO = (size_t)(ST + 1) * _FC3D_TC_BK * sizeof(_fc3d_tc_kinfo);
     static constexpr size_t ROWS = (size_t)_FC3D_TC_BM * sizeof(_fc3d_tc_row);
-    static constexpr size_t SMEM = PIPE + KINFO + ROWS + 256;
+    /* the sm_90a loop's tap table (after the per-dim tap data; launched without it where C_in/groups
+       is not a multiple of BK, which never reads it) */
+    static constexpr size_t TT = WG ? (size_t)_FC3D_WG_TT * sizeof(_fc3d_wg_tap) : 0;
+    static constexpr size_t SMEM = PIPE + KINFO + ROWS + 256 + TT;
     /* Warps: 8 (4 along M, 32 rows each, x 2 along N) for TF32, and for HALF up to BN = 64; else 4
        (2 x 2, 64 rows each): 3xTF32's per-chunk accumulators need the registers that more warps would
        take, and HALF at BN = 128 is bound by shared-memory loads, which smaller warp tiles multiply
@@ -3041,6 +3052,29 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
        shifted by a tap, which the L1 cache still holds (L2/61, ncu: L1 hit rate 8.8 -> 18.9 %;
        conv alone TF32 L2/77 4.08 -> 4.02 ms, L2/61 1.74 -> 1.71, HALF 3.52 -> 3.44, 1.55 -> 1.53) */
     const bool cbm = WG && uni;
+    /* ... and warp 0 describes each chunk from a table of the tile's taps that it fills once (input
+       offset, weight tap, per-dim offsets), instead of about 150 instructions of 64-bit arithmetic
+       a chunk while the CTA waits for it at the next barrier (conv alone, H100, one run: TF32
+       L2/77 3.89 -> 3.60 ms, L2/61 1.70 -> 1.60, L2/34 2.35 -> 2.28; HALF 3.28 -> 3.20, 1.48 ->
+       1.42; FP32 9.90 -> 9.76, 4.07 -> 4.02) */
+    _fc3d_wg_tap* TT = reinterpret_cast<_fc3d_wg_tap*>(_fc3d_tc_sm + C::PIPE + C::KINFO + C::ROWS + 256);
+    const int ntap = na0 * na1 * na2;
+    const bool ttab = cbm && ntap <= _FC3D_WG_TT;
+    int kt = 0, kcb = 0; /* ttab: the next chunk's tap (table index) and channel block */
+    if (warp == 0 && Kact > 0 && ttab) {
+        for (int j = lane; j < ntap; j += 32) {
+            const int jw = j % na2, jh = (j / na2) % na1, jd = j / (na2 * na1);
+            const int td = DI[1] + jd * DI[2], cd = DI[3] - jd * DI[4];
+            const int th = DI[9] + jh * DI[10], chh = DI[11] - jh * DI[12];
+            const int tw = DI[17] + jw * DI[18], cw = DI[19] - jw * DI[20];
+            _fc3d_wg_tap e;
+            e.sp = ((int64_t)cd * P.in[1] + chh) * P.in[2] + cw;
+            e.wt = ((gi * P.k[0] + td) * P.k[1] + th) * P.k[2] + tw;
+            e.cd = cd; e.ch = chh; e.cw = cw;
+            TT[j] = e;
+        }
+        __syncwarp();
+    }
     if (warp == 0 && Kact > 0) {
         int tap = cbm ? 0 : lane / cin_g;
         kci = lane - tap * cin_g;
@@ -3051,7 +3085,14 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
     auto kinfo = [&](int c) { /* warp 0, c = 0, 1, 2, ... */
         const int k = c * BK + lane;
         _fc3d_tc_kinfo ki;
-        if (k < Kact) {
+        if (ttab) { /* every k of the chunk is a channel of one tap (cbm: c < nchunks covers K) */
+            const _fc3d_wg_tap e = TT[kt];
+            const int ci = kcb * BK + lane;
+            if (++kt == ntap) { kt = 0; ++kcb; }
+            ki.xoff = P.layout == 1 ? (int64_t)ci * P.idhw + e.sp : e.sp * P.cin + ci;
+            ki.woff = ((int64_t)e.wt * P.cin_g + ci) * P.cout_pad + (int64_t)ntile * BN * BK;
+            ki.cd = e.cd; ki.ch = e.ch; ki.cw = e.cw; ki.valid = 1;
+        } else if (k < Kact) {
             const int ci = kci, jw = kjw, jh = kjh, jd = kjd;
             if (cbm) {
                 if (++kjw == na2) {
@@ -3689,7 +3730,8 @@ static cudaError_t _fc3d_tc_launch_main(const _fc3d_tc_kparams& P, int64_t tiles
     cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)C::SMEM);
     if (e != cudaSuccess) return e;
     dim3 grid((unsigned)tiles, (unsigned)(P.groups * P.ntn), (unsigned)P.n);
-    kern<<<grid, C::NT, C::SMEM, st>>>(P, x, ws, bias, y, epi);
+    const size_t smem = C::SMEM - (P.cin_g % _FC3D_TC_BK == 0 ? 0 : C::TT); /* (no tap table) */
+    kern<<<grid, C::NT, smem, st>>>(P, x, ws, bias, y, epi);
     return cudaPeekAtLastError();
 }
 
