@@ -2784,12 +2784,6 @@ struct _fc3d_tc_cfg {
     /* warp w's tile: rows wm(w) * WM, columns wn(w) * WN (a warpgroup's 4 warps: 64 consecutive rows) */
     static __device__ __forceinline__ int wm_of(int w) { return WG ? w : w % (NW / 2); }
     static __device__ __forceinline__ int wn_of(int w) { return WG ? 0 : w / (NW / 2); }
-    /* the staged tile, then (NDHWC statistics) a double2 per warp and channel */
-    static_assert((size_t)(BN * (_FC3D_TC_BM + 4) + 4 + 4 * NW * BN) * 4 <= PIPE, "epilogue staging must fit");
-    /* whole-row tiles (BN <= 64, 32 for 3xTF32): at most 2 x BM positions per channel */
-    static_assert(BN > 64 || (MATH == _FC3D_TC_3XTF32 && BN > 32) ||
-                      (size_t)(BN * (2 * _FC3D_TC_BM + 32) + 4) * 4 <= PIPE,
-                  "row staging must fit");
 };
 
 /* Whole-row tiles: one W phase's accumulators into the staging area, at [channel][row][ow]. */
