@@ -783,7 +783,15 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      ncu put L2 throughput at 77 % once the gathers were cheap. What the rest needs is fewer operand
      bytes per FLOP: the haloed input block per channel chunk in shared memory, reused by every
      tap (A: 6-13x less), and M = 256 per CTA or a 2-CTA cluster multicasting B (B: 2x less); then
-     a producer (TMA) on an mbarrier ring and a persistent grid.
+     a producer (TMA) on an mbarrier ring and a persistent grid. A loop built that way, measured
+     outside the library so far (bench/halo_loop.cu; bench/RESULTS.md, seventh entry): x copied once
+     per run into a zero-padded channel-grouped operand copy, a phase's positions numbered as rows of
+     the padded plane so that every tap reads the tile's rows at a constant offset, one bulk copy
+     per channel group and d tap for all (h, w) taps, each tap a descriptor at another start row,
+     the GEMM transposed (m64n256: 64 output channels x 256 rows per wgmma), a producer lane on two
+     mbarrier rings. Conv alone, TF32 (with the copies), same run: L2/77 2.11 ms (254 useful
+     TFLOP/s) against this loop's 3.64, L2/61 1.02 against 1.61; HALF 1.17 (459) and 0.67 (347).
+     Its integration is the next step of the engine.
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
