@@ -52,37 +52,32 @@ struct hx_kp {
     int64_t tiles;
 };
 
-static __device__ __forceinline__ uint32_t hx_smem(const void* p) { return (uint32_t)__cvta_generic_to_shared(p); }
 static __device__ __forceinline__ void mb_init(uint64_t* b, unsigned c)
 {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(hx_smem(b)), "r"(c) : "memory");
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(_fc3d_tc_smem(b)), "r"(c) : "memory");
 }
 static __device__ __forceinline__ void mb_arrive(uint64_t* b)
 {
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(hx_smem(b)) : "memory");
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(_fc3d_tc_smem(b)) : "memory");
 }
 static __device__ __forceinline__ void mb_expect(uint64_t* b, uint32_t tx)
 {
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(hx_smem(b)), "r"(tx) : "memory");
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(_fc3d_tc_smem(b)), "r"(tx) : "memory");
 }
 static __device__ __forceinline__ void mb_wait(uint64_t* b, uint32_t parity)
 {
     asm volatile("{\n.reg .pred p;\nWAIT_%=:\n"
                  "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
-                 "@!p bra WAIT_%=;\n}\n" ::"r"(hx_smem(b)),
+                 "@!p bra WAIT_%=;\n}\n" ::"r"(_fc3d_tc_smem(b)),
                  "r"(parity)
                  : "memory");
 }
 static __device__ __forceinline__ void bulk_g2s(void* dst, const void* src, uint32_t bytes, uint64_t* b)
 {
     asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
-                     hx_smem(dst)),
-                 "l"(src), "r"(bytes), "r"(hx_smem(b))
+                     _fc3d_tc_smem(dst)),
+                 "l"(src), "r"(bytes), "r"(_fc3d_tc_smem(b))
                  : "memory");
-}
-static __device__ __forceinline__ uint64_t hx_desc(uint32_t addr, uint32_t lbo, uint32_t sbo)
-{
-    return (uint64_t)((addr & 0x3FFFFu) >> 4) | ((uint64_t)(lbo >> 4) << 16) | ((uint64_t)(sbo >> 4) << 32);
 }
 
 #define L16 "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15"
@@ -125,12 +120,6 @@ template <int N> static __device__ __forceinline__ void keep(float* d)
     for (int i = 0; i < N; ++i) asm volatile("" : "+f"(d[i])::"memory");
 }
 
-static __device__ __forceinline__ float rna(float v)
-{
-    uint32_t r;
-    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(v));
-    return __uint_as_float(r);
-}
 
 /* x (NCDHW f32) -> xp [n][C/KG][PS][KG], zero padded, operand format */
 template <int HF>
@@ -165,7 +154,8 @@ static __global__ void hx_prep_x(hx_kp P, const float* __restrict__ x, void* __r
             o.z = *reinterpret_cast<uint32_t*>(&h2); o.w = *reinterpret_cast<uint32_t*>(&h3);
             reinterpret_cast<uint4*>(xp)[i] = o;
         } else {
-            reinterpret_cast<float4*>(xp)[i] = make_float4(rna(v[0]), rna(v[1 % KG]), rna(v[2 % KG]), rna(v[3 % KG]));
+            reinterpret_cast<uint4*>(xp)[i] =
+                make_uint4(_fc3d_tc_rna(v[0]), _fc3d_tc_rna(v[1 % KG]), _fc3d_tc_rna(v[2 % KG]), _fc3d_tc_rna(v[3 % KG]));
         }
     }
 }
@@ -191,27 +181,10 @@ static __global__ void hx_prep_w(hx_kp P, const float* __restrict__ w, void* __r
         const int co = nt * BN + co8 * 8 + c8;
         float v = co < P.cout_g ? w[((int64_t)ci * P.cout_g + co) * P.KT + tap] : 0.f;
         if (HF) reinterpret_cast<__half*>(wp)[i] = __float2half_rn(v);
-        else reinterpret_cast<float*>(wp)[i] = rna(v);
+        else reinterpret_cast<uint32_t*>(wp)[i] = _fc3d_tc_rna(v);
     }
 }
 
-static __host__ __device__ void hx_dim_taps(int r, int k, int s, int p, int dl, int* nt, int* t0, int* c0, int* tstep,
-                                            int* cstep)
-{
-    int a = s, b = dl;
-    while (b) { int t = a % b; a = b; b = t; }
-    *tstep = s / a; *cstep = dl / a; *nt = 0; *t0 = 0; *c0 = 0;
-    int lim = k < *tstep ? k : *tstep;
-    for (int t = 0; t < lim; ++t) {
-        int num = r + p - t * dl;
-        if (num % s == 0) {
-            *t0 = t;
-            *c0 = num / s;
-            *nt = (k - 1 - t) / *tstep + 1;
-            return;
-        }
-    }
-}
 
 
 /* Transposed tile: M = 64 output channels per consumer warpgroup (A = weight piece), N = NR
@@ -324,7 +297,7 @@ hx_main(hx_kp P, const void* __restrict__ xp, const void* __restrict__ wp, const
 #pragma unroll
     for (int i = 0; i < NR / 2; ++i) acc[i] = 0.f;
     if (nunits > 0) {
-        const uint32_t a0 = hx_smem(As), b0 = hx_smem(Bs);
+        const uint32_t a0 = _fc3d_tc_smem(As), b0 = _fc3d_tc_smem(Bs);
         int it = 0, prevB = -1, prevA = -1;
         for (int u = 0; u < nunits; ++u) {
             const int sa = u % NA;
@@ -338,8 +311,8 @@ hx_main(hx_kp P, const void* __restrict__ xp, const void* __restrict__ wp, const
                 asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
                 for (int kk = 0; kk < KC / C::KS; ++kk) {
-                    const uint64_t dw = hx_desc(ww + kk * 256, 128, C::NKG * 128);
-                    const uint64_t dx = hx_desc(xx + kk * 2 * R * 16, R * 16, 128);
+                    const uint64_t dw = _fc3d_wg_desc(ww + kk * 256, 128, C::NKG * 128);
+                    const uint64_t dx = _fc3d_wg_desc(xx + kk * 2 * R * 16, R * 16, 128);
                     ss_mma<NR, HF>(acc, dw, dx, 1);
                 }
                 asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
@@ -408,7 +381,7 @@ static int hx_plan(hx_kp* P, int n, int cin, int cout, int groups, const int* I,
     for (int d = 0; d < 3; ++d)
         for (int r = 0; r < s; ++r) {
             int nt, t0, c0, ts, cs;
-            hx_dim_taps(r, k, s, p, dl, &nt, &t0, &c0, &ts, &cs);
+            _fc3d_tc_dim_taps(r, k, s, p, dl, &nt, &t0, &c0, &ts, &cs);
             const int Q = (P->O[d] - r + s - 1) / s;
             if (nt == 0) continue;
             const int cmin = c0 - (nt - 1) * cs;
@@ -429,7 +402,7 @@ static int hx_plan(hx_kp* P, int n, int cin, int cout, int groups, const int* I,
         for (int d = 0; d < 3; ++d) {
             F.r[d] = rr[d];
             F.Q[d] = (P->O[d] - rr[d] + s - 1) / s;
-            hx_dim_taps(rr[d], k, s, p, dl, &F.nt[d], &F.t0[d], &F.c0[d], &F.tstep[d], &F.cstep[d]);
+            _fc3d_tc_dim_taps(rr[d], k, s, p, dl, &F.nt[d], &F.t0[d], &F.c0[d], &F.tstep[d], &F.cstep[d]);
         }
         if (F.Q[1] > P->Hp || F.Q[2] > P->Wp) return 2;
         F.tiles = ((int64_t)F.Q[0] * P->Hp * P->Wp + NR - 1) / NR;
