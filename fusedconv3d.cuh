@@ -24,7 +24,8 @@
        >>implementation  (behind FUSEDCONV3D_IMPLEMENTATION) design note first, then
                          >>optable >>result-strings >>defaults >>validation >>statistics
                          >>workspace >>steps >>device-helpers >>finalize
-                         >>engine-direct (one section per engine) >>engines >>planning
+                         >>engine-direct (one section per engine; >>engine-implicit-gemm
+                         holds its main loops, >>halo-loop the haloed one) >>engines >>planning
                          >>run-checks >>executor >>public
        >>history, >>license at the end
    ============================================================================================
@@ -295,11 +296,18 @@ typedef enum fc3d_engine {
 /* Which main loop the implicit_gemm engine's tensor-core MMAs run in (>>engine-implicit-gemm).
    Forcing one is for tests and benchmarks that compare them on the same desc. */
 typedef enum fc3d_main_loop {
-    FC3D_MAIN_LOOP_AUTO = 0,     /* wgmma where the plan and the run allow it, else mma.sync */
+    FC3D_MAIN_LOOP_AUTO = 0,     /* haloed, else wgmma, where the plan and the run allow it, else
+                                    mma.sync */
     FC3D_MAIN_LOOP_MMA_SYNC = 1, /* mma.sync: every device the engine runs on (sm_80 and up) */
     FC3D_MAIN_LOOP_WGMMA = 2,    /* Hopper's warpgroup MMAs (every math mode): in_channels / groups a
                                     multiple of 16; the run needs sm_90a code in the binary (nvcc
                                     -gencode arch=compute_90a,code=sm_90a) and an sm_90 device */
+    FC3D_MAIN_LOOP_HALO = 3,     /* Hopper's haloed-block loop: x copied once per run into a zero-padded
+                                    operand copy, whole haloed row blocks brought by bulk copies, wgmma
+                                    64 x 256 (>>engine-implicit-gemm, "Haloed tiles"). TF32 and half
+                                    math on float32 tensors, in_channels / groups a multiple of 32, no
+                                    LayerNorm over W; the run needs what WGMMA needs. AUTO takes it
+                                    where an output sums 128 products or more on average */
     FC3D_MAIN_LOOP_COUNT_        /* not a loop */
 } fc3d_main_loop;
 
@@ -429,7 +437,8 @@ typedef struct fc3d_op {
    engine     FC3D_ENGINE_AUTO (0): the planner chooses
    strategy   FC3D_STRATEGY_NONE (0): the planner chooses by cost
    stats_plan FC3D_STATS_PLAN_AUTO (0): the planner chooses by cost
-   main_loop  FC3D_MAIN_LOOP_AUTO (0): wgmma where the plan and the run allow it
+   main_loop  FC3D_MAIN_LOOP_AUTO (0): the haloed loop, else wgmma, where the plan and the run allow
+              it, else mma.sync
    num_ops    0 (the convolution alone)
    ops[]      see fc3d_op; only ops[0 .. num_ops-1] are read */
 typedef struct fc3d_plan_desc {
@@ -564,9 +573,9 @@ typedef struct fc3d_plan {
     fc3d_engine engine;             /* the engine that runs the plan */
     fc3d_strategy strategy;
     fc3d_stats_plan stats_plan;
-    fc3d_main_loop main_loop;       /* implicit_gemm: WGMMA where a run may take the wgmma loop (it does
-                                       where the device and binary allow; fc3d_plan_main_loop says),
-                                       else MMA_SYNC; AUTO for the direct engine */
+    fc3d_main_loop main_loop;       /* implicit_gemm: HALO or WGMMA where a run may take that loop (it
+                                       does where the device and binary allow; fc3d_plan_main_loop
+                                       says), else MMA_SYNC; AUTO for the direct engine */
     int num_passes;
     fc3d_pass passes[FC3D_MAX_PASSES];
     size_t workspace_bytes;         /* device bytes fc3d_plan_run needs; alignment slack included */
@@ -645,8 +654,8 @@ FC3D_API fc3d_result fc3d_plan_init(fc3d_plan* plan, const fc3d_plan_desc* desc)
    tensor cores as 3 TF32 products). Returns -1 for a plan that did not initialise. */
 FC3D_API double fc3d_plan_floor_ms(const fc3d_plan* plan, double bytes_per_second, double flops_per_second);
 
-/* The main loop a run of plan would take now, on the current device with this binary: MMA_SYNC or
-   WGMMA for implicit_gemm plans, AUTO for others; -1 (as an int) for a plan that did not
+/* The main loop a run of plan would take now, on the current device with this binary: MMA_SYNC,
+   WGMMA or HALO for implicit_gemm plans, AUTO for others; -1 (as an int) for a plan that did not
    initialise. A host-side query: no launch, no synchronisation. Only in the translation unit
    compiled by nvcc with the implementation. */
 FC3D_API int fc3d_plan_main_loop(const fc3d_plan* plan);
@@ -791,7 +800,19 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      the GEMM transposed (m64n256: 64 output channels x 256 rows per wgmma), a producer lane on two
      mbarrier rings. Conv alone, TF32 (with the copies), same run: L2/77 2.11 ms (254 useful
      TFLOP/s) against this loop's 3.64, L2/61 1.02 against 1.61; HALF 1.17 (459) and 0.67 (347).
-     Its integration is the next step of the engine.
+     That loop is now the engine's haloed main loop (FC3D_MAIN_LOOP_HALO, section "Haloed tiles"
+     below _fc3d_tc_main): the prep step makes the weight pieces and the operand copy of x (a
+     workspace region of N x C_in x the padded volume x 4 bytes in TF32, 2 in half), one launch per
+     convolving pass, the tiled loops' epilogue and statistics partials (slots sized by the tiled
+     loops' tile count, the surplus zeroed, so the plan does not depend on the device). The planner
+     gives it TF32 and half plans on float32 tensors with in_channels / groups a multiple of 32 and
+     no LayerNorm over W (whole-row tiles), where an output sums 128 products or more on average:
+     L1/77 (108 products an output, 7 of 8 phases tap-less) measured 0.99 ms haloed against 0.85
+     tiled, so it stays tiled; FP32 (3xTF32) and 16-bit tensors stay tiled too (not built: one
+     more instantiation per element type and the 3xTF32 split). Its first epilogue branched per
+     value (op and store checks in the unrolled loops): 34 % of the kernel's stall samples on L2/61
+     (ncu source counters, 308 instructions per channel and warp); hoisted, the library kernel
+     matches the standalone one (L2/61 TF32 main kernel 1.13 -> 0.93 ms, standalone 0.89).
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
@@ -2382,6 +2403,19 @@ typedef struct _fc3d_tc_kparams {
     int rrows;
     int64_t rprefix[5];    /* row tiles before (d, h) class c, within one sample */
     int64_t rcls_nres[4];  /* (rd, rh) pairs in class c */
+    /* Haloed tiles (the sm_90a haloed loop, _fc3d_hx_plan): the padded operand copy of x and the
+       tile order, class by class, phase by phase */
+    int hx_ok;             /* the geometry allows the haloed loop */
+    int hx_kc;             /* input channels of a unit */
+    int hx_rmax;           /* rows of a unit at most */
+    int hx_plo[3];         /* zero rows before the input, per dim */
+    int hx_pad[3];         /* padded extents */
+    int64_t hx_ps;         /* rows of one (sample, channel group) padded volume, with slack */
+    int64_t hx_cls_tpp[8]; /* tiles per phase of class c */
+    int64_t hx_cls_start[9]; /* tiles before class c; [8]: the tiles of a sample */
+    int64_t hx_tiles;
+    int64_t hx_parts;      /* statistics slots per (n, c) at launch: the tiled loops' tiles */
+    int hx_dt[3][8][5];    /* per dim and residue: taps nt, t0, tstep, c0, cstep (_fc3d_tc_dim_taps) */
 } _fc3d_tc_kparams;
 
 typedef struct _fc3d_tc_plan {
@@ -2392,6 +2426,11 @@ typedef struct _fc3d_tc_plan {
     int64_t row_tiles_per_sample; /* with whole-row tiles (0 where kp.row_ok is 0) */
     size_t ws_bytes;
     int wg_ok;           /* the sm_90a loop can run it (C_in/groups a multiple of _FC3D_WG_PIECE) */
+    int hx_ok;           /* a run with sm_90a code takes the haloed loop (_fc3d_hx_choose) */
+    int hx_why;          /* else why not: _FC3D_HX_NO_* */
+    int hx_bn, hx_ntn;   /* its output-channel tile (64 or 128) and the tiles of a group */
+    double hx_macs;      /* products an output sums, on average over the outputs */
+    size_t hx_wbytes, hx_xbytes; /* its weight pieces and its operand copy of x */
     int ok;
 } _fc3d_tc_plan;
 
@@ -3607,6 +3646,570 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
 #endif
 }
 
+/* >>halo-loop ------------------------------------------------------------------------------------
+   The implicit-GEMM engine's haloed main loop (sm_90a): haloed tiles. */
+/* The haloed loop (FC3D_MAIN_LOOP_HALO; _fc3d_hx_choose says when the planner takes it;
+   bench/halo_loop.cu is its standalone form).
+   x is copied per run into xp [n][C / KG][hx_ps][KG] (KG channels = 16 bytes of operands: TF32-
+   rounded floats or 16-bit values), zero-padded by hx_plo before and up to hx_pad per dim. A
+   phase's positions are numbered as virtual rows v = (qd * Hp + qh) * Wp + qw of the padded
+   plane, so tap (cd, ch, cw) reads row v + ((cd + plo0) * Hp + ch + plo1) * Wp + cw + plo2. A tile
+   is _FC3D_HX_NR consecutive virtual rows of one phase; per channel block (KC channels) and d tap
+   a unit: the R rows every (h, w) tap reads, one bulk copy per channel group; each tap's MMAs
+   read the unit at another start row. Transposed GEMM: A = the weight piece of a tap (64 output
+   channels per consumer warpgroup), B = the unit's rows, m64 x n256 per wgmma. A producer lane
+   feeds the unit ring (_FC3D_HX_NA) and the weight ring (_FC3D_HX_NB) on mbarriers; consumers
+   release a slot once the MMAs reading it are done. Rows past the phase (qh >= Q1, qw >= Q2) are
+   computed and dropped in the epilogue. */
+#define _FC3D_HX_NR 256
+#define _FC3D_HX_NA 2
+#define _FC3D_HX_NB 4
+#define _FC3D_HX_TT 256 /* (h, w) taps of a phase at most */
+
+template <int MATH, int BN, int KC>
+struct _fc3d_hx_cfg {
+    static constexpr int EB = MATH == _FC3D_TC_HALF ? 2 : 4; /* operand bytes */
+    static constexpr int KG = 16 / EB;                       /* channels of a 16-byte group */
+    static constexpr int KS = MATH == _FC3D_TC_HALF ? 16 : 8; /* K of one wgmma */
+    static constexpr int NKG = KC / KG;
+    static constexpr int NWG = BN / 64;                       /* consumer warpgroups */
+    static constexpr int NT = 32 * (4 * NWG + 1);             /* and the producer warp */
+    static constexpr int PIECE = BN * KC * EB;                /* bytes of one tap's weight piece */
+};
+
+/* x -> xp (the operand copy above): one thread per 16-byte group of channels of one padded row */
+template <typename T, int MATH>
+static __global__ void _fc3d_hx_prep_x(_fc3d_tc_kparams P, const T* __restrict__ x, void* __restrict__ xp)
+{
+    constexpr int KG = MATH == _FC3D_TC_HALF ? 8 : 4;
+    constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
+    const int64_t ngrp = P.cin / KG, total = P.n * ngrp * P.hx_ps;
+    const int64_t HpWp = (int64_t)P.hx_pad[1] * P.hx_pad[2], vol = HpWp * P.hx_pad[0];
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t pos = i % P.hx_ps, ng = i / P.hx_ps;
+        const int64_t cg = ng % ngrp, n = ng / ngrp;
+        bool in = pos < vol;
+        int64_t src = 0, step = 0;
+        if (in) {
+            const int64_t pd = pos / HpWp, rem = pos - pd * HpWp;
+            const int64_t id = pd - P.hx_plo[0], ih = rem / P.hx_pad[2] - P.hx_plo[1], iw = rem % P.hx_pad[2] - P.hx_plo[2];
+            in = id >= 0 && id < P.in[0] && ih >= 0 && ih < P.in[1] && iw >= 0 && iw < P.in[2];
+            const int64_t sp = (id * P.in[1] + ih) * P.in[2] + iw;
+            if (P.layout == 1) { src = (n * P.cin + cg * KG) * P.idhw + sp; step = P.idhw; }
+            else { src = (n * P.idhw + sp) * P.cin + cg * KG; step = 1; }
+        }
+        float v[KG];
+#pragma unroll
+        for (int k = 0; k < KG; ++k) v[k] = in ? _fc3d_tc_tof(x[src + k * step]) : 0.f;
+        uint4 o;
+        uint32_t* ow = reinterpret_cast<uint32_t*>(&o);
+        if (MATH == _FC3D_TC_HALF) {
+#pragma unroll
+            for (int k = 0; k < 4; ++k) ow[k] = _fc3d_tc_pack<BF>(v[(2 * k) % KG], v[(2 * k + 1) % KG]);
+        } else {
+#pragma unroll
+            for (int k = 0; k < 4; ++k) ow[k] = _fc3d_tc_rna(v[k % KG]);
+        }
+        reinterpret_cast<uint4*>(xp)[i] = o;
+    }
+}
+
+/* the weight [C_in][C_out/groups][kd][kh][kw] -> pieces [group][channel tile][channel block][tap]
+   [BN/8][KC/KG][8][KG]: one tap's KC input channels x BN output channels in K-major core
+   matrices, contiguous, rounded as the math mode's operands */
+template <typename T, int MATH, int BN, int KC>
+static __global__ void _fc3d_hx_prep_w(_fc3d_tc_kparams P, const T* __restrict__ w, void* __restrict__ wp)
+{
+    typedef _fc3d_hx_cfg<MATH, BN, KC> C;
+    constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
+    const int64_t kt = (int64_t)P.k[0] * P.k[1] * P.k[2], ncb = P.cin_g / KC;
+    const int64_t total = (int64_t)P.groups * P.ntn * ncb * kt * BN * KC;
+    for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += (int64_t)gridDim.x * blockDim.x) {
+        int64_t r = e;
+        const int kk = (int)(r % C::KG); r /= C::KG;
+        const int c8 = (int)(r % 8); r /= 8;
+        const int kgi = (int)(r % C::NKG); r /= C::NKG;
+        const int co8 = (int)(r % (BN / 8)); r /= BN / 8;
+        const int64_t tap = r % kt; r /= kt;
+        const int64_t cb = r % ncb; r /= ncb;
+        const int64_t nt = r % P.ntn, gi = r / P.ntn;
+        const int64_t ci = gi * P.cin_g + cb * KC + kgi * C::KG + kk, co = nt * BN + co8 * 8 + c8;
+        const float v = co < P.cout_g ? _fc3d_tc_tof(w[(ci * P.cout_g + co) * kt + tap]) : 0.f;
+        if (MATH == _FC3D_TC_HALF)
+            reinterpret_cast<unsigned short*>(wp)[e] =
+                BF ? __bfloat16_as_ushort(__float2bfloat16_rn(v)) : __half_as_ushort(__float2half_rn(v));
+        else
+            reinterpret_cast<uint32_t*>(wp)[e] = _fc3d_tc_rna(v);
+    }
+}
+
+/* Tile t of a sample (class by class, phase by phase, tile by tile): its phase residues, extents,
+   first virtual row, the d taps its rows can reach and the geometry of its units. */
+typedef struct _fc3d_hx_tile {
+    int r[3], Q[3];
+    int64_t v0;
+    int jlo, nseg, T, offmin, R;
+    int nt[3], t0[3], tstep[3], c0[3], cstep[3];
+} _fc3d_hx_tile;
+static __host__ __device__ inline _fc3d_hx_tile _fc3d_hx_tile_of(const _fc3d_tc_kparams& P, int64_t t)
+{
+    _fc3d_hx_tile h;
+    int c = 0;
+    while (c < 7 && t >= P.hx_cls_start[c + 1]) ++c;
+    const int64_t local = t - P.hx_cls_start[c];
+    const int64_t tpp = P.hx_cls_tpp[c] > 0 ? P.hx_cls_tpp[c] : 1;
+    int ph = (int)(local / tpp);
+    h.v0 = (local - (int64_t)ph * tpp) * _FC3D_HX_NR;
+    const int cw = P.cls_cnt[c][2], ch = P.cls_cnt[c][1];
+    h.r[2] = P.cls_base[c][2] + ph % cw; ph /= cw;
+    h.r[1] = P.cls_base[c][1] + ph % ch;
+    h.r[0] = P.cls_base[c][0] + ph / ch;
+    for (int d = 0; d < 3; ++d) { /* from the plan's table: the tile's prologue stays short */
+        const int* e = P.hx_dt[d][h.r[d]];
+        h.Q[d] = P.cls_q[c][d];
+        h.nt[d] = e[0]; h.t0[d] = e[1]; h.tstep[d] = e[2]; h.c0[d] = e[3]; h.cstep[d] = e[4];
+    }
+    const int64_t HpWp = (int64_t)P.hx_pad[1] * P.hx_pad[2];
+    const int qd_lo = (int)(h.v0 / HpWp), qd_hi = (int)((h.v0 + _FC3D_HX_NR - 1) / HpWp);
+    int jlo = h.nt[0], jhi = -1;
+    for (int j = 0; j < h.nt[0]; ++j) {
+        const int cd = h.c0[0] - j * h.cstep[0];
+        if (qd_hi + cd >= 0 && qd_lo + cd <= P.in[0] - 1) { if (j < jlo) jlo = j; jhi = j; }
+    }
+    h.T = h.nt[1] * h.nt[2];
+    h.jlo = jlo;
+    h.nseg = jhi >= jlo && h.T > 0 ? jhi - jlo + 1 : 0;
+    const int chmin = h.c0[1] - (h.nt[1] - 1) * h.cstep[1], cwmin = h.c0[2] - (h.nt[2] - 1) * h.cstep[2];
+    h.offmin = (chmin + P.hx_plo[1]) * P.hx_pad[2] + cwmin + P.hx_plo[2];
+    h.R = _FC3D_HX_NR + (h.c0[1] - chmin) * P.hx_pad[2] + (h.c0[2] - cwmin);
+    return h;
+}
+
+/* The haloed geometry of a plan (kp's classes set): 0 where the loop cannot take it. *macs: the
+   products an output sums, on average (taps x C_in / groups). */
+static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs)
+{
+    double taps = 0.0;
+    P->hx_ok = 0;
+    *macs = 0.0;
+    if (math == _FC3D_TC_3XTF32 || P->cin_g % 32 != 0) return 0;
+    P->hx_kc = math == _FC3D_TC_HALF && P->cin_g % 64 == 0 ? 64 : 32;
+    for (int d = 0; d < 3; ++d) {
+        if (P->s[d] > 8) return 0; /* the residue table's size */
+        for (int r = 0; r < 8; ++r) {
+            int* e = P->hx_dt[d][r];
+            e[0] = e[1] = e[3] = 0; e[2] = e[4] = 1;
+            if (r < P->s[d]) _fc3d_tc_dim_taps(r, P->k[d], P->s[d], P->p[d], P->dl[d], &e[0], &e[1], &e[3], &e[2], &e[4]);
+        }
+    }
+    int plo[3] = {0, 0, 0}, phi[3] = {0, 0, 0};
+    for (int d = 0; d < 3; ++d)
+        for (int r = 0; r < P->s[d] && r < P->out[d]; ++r) {
+            int nt, t0, c0, ts, cs;
+            _fc3d_tc_dim_taps(r, P->k[d], P->s[d], P->p[d], P->dl[d], &nt, &t0, &c0, &ts, &cs);
+            if (nt == 0) continue;
+            const int Q = (P->out[d] - r + P->s[d] - 1) / P->s[d];
+            const int cmin = c0 - (nt - 1) * cs;
+            if (-cmin > plo[d]) plo[d] = -cmin;
+            if (Q - 1 + c0 - (P->in[d] - 1) > phi[d]) phi[d] = Q - 1 + c0 - (P->in[d] - 1);
+        }
+    int64_t pad[3];
+    for (int d = 0; d < 3; ++d) {
+        pad[d] = (int64_t)plo[d] + P->in[d] + phi[d];
+        /* every phase's rows fit the padded plane (tap-less phases included) */
+        for (int r = 0; r < P->s[d] && r < P->out[d]; ++r)
+            if ((P->out[d] - r + P->s[d] - 1) / P->s[d] > pad[d]) pad[d] = (P->out[d] - r + P->s[d] - 1) / P->s[d];
+        if (pad[d] > (1 << 20)) return 0;
+        P->hx_plo[d] = plo[d];
+        P->hx_pad[d] = (int)pad[d];
+    }
+    const int64_t HpWp = pad[1] * pad[2];
+    P->hx_ps = (pad[0] + 1) * HpWp + 2 * _FC3D_HX_NR;
+    int64_t start = 0;
+    int rmax = 0;
+    for (int c = 0; c < 8; ++c) {
+        P->hx_cls_start[c] = start;
+        P->hx_cls_tpp[c] = 0;
+        if (P->cls_tpp[c] == 0) continue; /* an empty class (cls_nres holds 1 there) */
+        const int64_t tpp = ((int64_t)P->cls_q[c][0] * HpWp + _FC3D_HX_NR - 1) / _FC3D_HX_NR;
+        P->hx_cls_tpp[c] = tpp;
+        start += tpp * P->cls_nres[c];
+        /* the classes' phases share per-dim residue classes, not taps: take every residue */
+        for (int ph = 0; ph < P->cls_nres[c]; ++ph) {
+            int rr[3], q = ph;
+            rr[2] = P->cls_base[c][2] + q % P->cls_cnt[c][2]; q /= P->cls_cnt[c][2];
+            rr[1] = P->cls_base[c][1] + q % P->cls_cnt[c][1];
+            rr[0] = P->cls_base[c][0] + q / P->cls_cnt[c][1];
+            int nt[3], t0, c0[3], ts, cs[3];
+            for (int d = 0; d < 3; ++d) _fc3d_tc_dim_taps(rr[d], P->k[d], P->s[d], P->p[d], P->dl[d], &nt[d], &t0, &c0[d], &ts, &cs[d]);
+            taps += (double)P->cls_q[c][0] * P->cls_q[c][1] * P->cls_q[c][2] * nt[0] * nt[1] * nt[2];
+            if (nt[1] * nt[2] > _FC3D_HX_TT) return 0;
+            if (nt[1] * nt[2] == 0) continue;
+            const int R = _FC3D_HX_NR + (nt[1] - 1) * cs[1] * (int)pad[2] + (nt[2] - 1) * cs[2];
+            if (R > rmax) rmax = R;
+        }
+    }
+    P->hx_cls_start[8] = start;
+    P->hx_tiles = start;
+    P->hx_rmax = rmax;
+    const int eb = math == _FC3D_TC_HALF ? 2 : 4, nkg = P->hx_kc * eb / 16, bnh = bn < 64 ? 64 : bn;
+    const size_t ring = (size_t)_FC3D_HX_NA * nkg * rmax * 16 + (size_t)_FC3D_HX_NB * bnh * P->hx_kc * eb;
+    const size_t epi = (size_t)bnh * (_FC3D_HX_NR + 4) * 4 + (size_t)4 * (bnh / 64) * bnh * 16;
+    if ((ring > epi ? ring : epi) + 128 + 8 * _FC3D_HX_TT > 227 * 1024 || rmax > 16383) return 0;
+    if (start * _FC3D_HX_NR + HpWp > 0x7fffffffLL) return 0; /* a sample's virtual rows in 32 bits */
+    *macs = taps * (double)P->cin_g / (double)P->odhw;
+    P->hx_ok = 1;
+    return 1;
+}
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+/* wgmma with both operands in shared memory (A K-major: the weight piece; B K-major: the rows) */
+#define _FC3D_HX_L16 "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15"
+#define _FC3D_HX_L32 _FC3D_HX_L16 ",%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31"
+#define _FC3D_HX_L64 _FC3D_HX_L32 ",%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47," \
+                                  "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63"
+#define _FC3D_HX_L128 _FC3D_HX_L64 ",%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81," \
+    "%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95,%96,%97,%98,%99,%100,%101,%102,%103,%104,%105," \
+    "%106,%107,%108,%109,%110,%111,%112,%113,%114,%115,%116,%117,%118,%119,%120,%121,%122,%123,%124,%125,%126,%127"
+#define _FC3D_HX_O4(b) "+f"(d[(b)]), "+f"(d[(b) + 1]), "+f"(d[(b) + 2]), "+f"(d[(b) + 3])
+#define _FC3D_HX_O16(b) _FC3D_HX_O4(b), _FC3D_HX_O4((b) + 4), _FC3D_HX_O4((b) + 8), _FC3D_HX_O4((b) + 12)
+#define _FC3D_HX_O32(b) _FC3D_HX_O16(b), _FC3D_HX_O16((b) + 16)
+#define _FC3D_HX_O128 _FC3D_HX_O32(0), _FC3D_HX_O32(32), _FC3D_HX_O32(64), _FC3D_HX_O32(96)
+#define _FC3D_HX_FN(NAME, KIND, TAIL)                                                                       \
+    static __device__ __forceinline__ void NAME(float* d, uint64_t da, uint64_t db)                          \
+    {                                                                                                       \
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\nwgmma.mma_async.sync.aligned." KIND           \
+                     " {" _FC3D_HX_L128 "}, %128, %129, p, 1, 1" TAIL ";\n}\n"                                  \
+                     : _FC3D_HX_O128                                                                        \
+                     : "l"(da), "l"(db), "r"(1));                                                           \
+    }
+_FC3D_HX_FN(_fc3d_hx_tf32, "m64n256k8.f32.tf32.tf32", "")
+_FC3D_HX_FN(_fc3d_hx_f16, "m64n256k16.f32.f16.f16", ", 0, 0")
+_FC3D_HX_FN(_fc3d_hx_bf16, "m64n256k16.f32.bf16.bf16", ", 0, 0")
+#undef _FC3D_HX_FN
+#undef _FC3D_HX_O128
+#undef _FC3D_HX_O32
+#undef _FC3D_HX_O16
+#undef _FC3D_HX_O4
+#undef _FC3D_HX_L128
+#undef _FC3D_HX_L64
+#undef _FC3D_HX_L32
+#undef _FC3D_HX_L16
+static __device__ __forceinline__ void _fc3d_mbar_init(uint64_t* b, unsigned count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(_fc3d_tc_smem(b)), "r"(count) : "memory");
+}
+static __device__ __forceinline__ void _fc3d_mbar_arrive(uint64_t* b)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(_fc3d_tc_smem(b)) : "memory");
+}
+static __device__ __forceinline__ void _fc3d_mbar_expect(uint64_t* b, uint32_t bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(_fc3d_tc_smem(b)), "r"(bytes) : "memory");
+}
+static __device__ __forceinline__ void _fc3d_mbar_wait(uint64_t* b, uint32_t parity)
+{
+    asm volatile("{\n.reg .pred p;\nWAIT_%=:\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+                 "@!p bra WAIT_%=;\n}\n" ::"r"(_fc3d_tc_smem(b)), "r"(parity) : "memory");
+}
+static __device__ __forceinline__ void _fc3d_bulk_copy(void* dst, const void* src, uint32_t bytes, uint64_t* bar)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
+                     _fc3d_tc_smem(dst)), "l"(src), "r"(bytes), "r"(_fc3d_tc_smem(bar))
+                 : "memory");
+}
+#endif
+
+/* Virtual row v of a tile's phase: whether it is an output position (else dropped), its phase
+   coordinates and its output offset within a (sample, channel) slab. 32-bit: the plan keeps a
+   sample's virtual rows below 2^31. */
+static __device__ __forceinline__ bool _fc3d_hx_row(const _fc3d_tc_kparams& P, const _fc3d_hx_tile& h, int v, int* q,
+                                                    int64_t* ospat)
+{
+    const int HpWp = P.hx_pad[1] * P.hx_pad[2];
+    q[0] = v / HpWp;
+    const int rem = v - q[0] * HpWp;
+    q[1] = rem / P.hx_pad[2];
+    q[2] = rem - q[1] * P.hx_pad[2];
+    *ospat = (((int64_t)P.s[0] * q[0] + h.r[0]) * P.out[1] + ((int64_t)P.s[1] * q[1] + h.r[1])) * P.out[2] +
+             ((int64_t)P.s[2] * q[2] + h.r[2]);
+    return q[0] < h.Q[0] && q[1] < h.Q[1] && q[2] < h.Q[2];
+}
+
+/* The haloed main loop and its epilogue (the mma.sync loop's, over the tile's valid rows). Shared
+   memory: [unit ring][weight ring] (the epilogue's staging over them), then the barriers and the
+   tap table. */
+template <typename T, int MATH, int BN, int KC, typename Epi>
+static __global__ void __launch_bounds__(_fc3d_hx_cfg<MATH, BN, KC>::NT, 1)
+_fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __restrict__ wp, const T* __restrict__ bias,
+              T* __restrict__ y, Epi epi)
+{
+#if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    __trap(); /* sm_90a code only; the run launches it only there */
+#else
+    typedef _fc3d_hx_cfg<MATH, BN, KC> C;
+    constexpr int NR = _FC3D_HX_NR, NA = _FC3D_HX_NA, NB = _FC3D_HX_NB, NWARP = 4 * C::NWG;
+    constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
+    extern __shared__ __align__(128) unsigned char _fc3d_hx_sm[];
+    const size_t ustage = (size_t)C::NKG * P.hx_rmax * 16;
+    unsigned char* Us = _fc3d_hx_sm;
+    unsigned char* Ws = Us + NA * ustage;
+    const size_t ring = NA * ustage + (size_t)NB * C::PIECE, stg = (size_t)BN * (NR + 4) * 4 + (size_t)NWARP * BN * 16;
+    unsigned char* tail = _fc3d_hx_sm + (ring > stg ? ring : stg);
+    uint64_t* bars = reinterpret_cast<uint64_t*>(tail);
+    uint64_t *fullU = bars, *emptyU = bars + NA, *fullW = bars + 2 * NA, *emptyW = bars + 2 * NA + NB;
+    int2* TT = reinterpret_cast<int2*>(tail + 128); /* (h, w) taps: {weight tap, row offset} */
+
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    const int64_t tile = blockIdx.x;
+    const int ntile = blockIdx.y % P.ntn, gi = blockIdx.y / P.ntn;
+    const int64_t n = blockIdx.z;
+    const _fc3d_hx_tile h = _fc3d_hx_tile_of(P, tile);
+    const int64_t HpWp = (int64_t)P.hx_pad[1] * P.hx_pad[2];
+    const int nunits = h.nseg * (int)(P.cin_g / KC);
+    const uint32_t unitB = (uint32_t)C::NKG * h.R * 16;
+    for (int i = tid; i < h.T; i += C::NT) {
+        const int jh = i / h.nt[2], jw = i - jh * h.nt[2];
+        const int ch = h.c0[1] - jh * h.cstep[1], cw = h.c0[2] - jw * h.cstep[2];
+        TT[i] = make_int2((h.t0[1] + jh * h.tstep[1]) * P.k[2] + h.t0[2] + jw * h.tstep[2],
+                          ((ch + P.hx_plo[1]) * P.hx_pad[2] + cw + P.hx_plo[2] - h.offmin) * 16);
+    }
+    if (tid == 0) {
+        for (int i = 0; i < NA; ++i) { _fc3d_mbar_init(fullU + i, 1); _fc3d_mbar_init(emptyU + i, C::NWG); }
+        for (int i = 0; i < NB; ++i) { _fc3d_mbar_init(fullW + i, 1); _fc3d_mbar_init(emptyW + i, C::NWG); }
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+    __syncthreads();
+
+    if (warp == NWARP) { /* the producer: one lane issues every copy */
+        if (lane == 0 && nunits > 0) {
+            const unsigned char* xb = reinterpret_cast<const unsigned char*>(xp);
+            const unsigned char* wb = reinterpret_cast<const unsigned char*>(wp);
+            const int64_t grp0 = (n * P.cin + (int64_t)gi * P.cin_g) / C::KG, kt = (int64_t)P.k[0] * P.k[1] * P.k[2];
+            const int64_t ncb = P.cin_g / KC;
+            int iw = 0;
+            auto load_unit = [&](int u) {
+                const int s = u % NA, cb = u / h.nseg, sg = u - cb * h.nseg;
+                _fc3d_mbar_wait(emptyU + s, ((u / NA) & 1) ^ 1);
+                _fc3d_mbar_expect(fullU + s, unitB);
+                const int cd = h.c0[0] - (h.jlo + sg) * h.cstep[0];
+                const int64_t row = h.v0 + (int64_t)(cd + P.hx_plo[0]) * HpWp + h.offmin;
+                for (int k = 0; k < C::NKG; ++k)
+                    _fc3d_bulk_copy(Us + s * ustage + (size_t)k * h.R * 16,
+                                    xb + ((grp0 + (int64_t)cb * C::NKG + k) * P.hx_ps + row) * 16, (uint32_t)h.R * 16,
+                                    fullU + s);
+            };
+            auto load_piece = [&](int u, int i) {
+                const int s = iw % NB, cb = u / h.nseg, sg = u - cb * h.nseg;
+                const int td = h.t0[0] + (h.jlo + sg) * h.tstep[0];
+                _fc3d_mbar_wait(emptyW + s, ((iw / NB) & 1) ^ 1);
+                _fc3d_mbar_expect(fullW + s, C::PIECE);
+                const int64_t pc = (((int64_t)gi * P.ntn + ntile) * ncb + cb) * kt + (int64_t)td * P.k[1] * P.k[2] + TT[i].x;
+                _fc3d_bulk_copy(Ws + (size_t)s * C::PIECE, wb + pc * C::PIECE, C::PIECE, fullW + s);
+                ++iw;
+            };
+            load_unit(0);
+            const int pre = h.T < NB ? h.T : NB;
+            for (int u = 0; u < nunits; ++u) { /* the next unit once this one's first pieces are on their way */
+                for (int i = 0; i < pre; ++i) load_piece(u, i);
+                if (u + 1 < nunits) load_unit(u + 1);
+                for (int i = pre; i < h.T; ++i) load_piece(u, i);
+            }
+        }
+        return;
+    }
+
+    /* consumers: warpgroup wg owns output channels wg * 64 .. + 63 of the tile, all NR rows */
+    const int wg = warp >> 2;
+    float acc[NR / 2];
+#pragma unroll
+    for (int i = 0; i < NR / 2; ++i) acc[i] = 0.f;
+    if (nunits > 0) {
+        const uint32_t u0 = _fc3d_tc_smem(Us), w0 = _fc3d_tc_smem(Ws);
+        int iw = 0, prevW = -1, prevU = -1;
+        for (int u = 0; u < nunits; ++u) {
+            const int su = u % NA;
+            _fc3d_mbar_wait(fullU + su, (u / NA) & 1);
+            for (int i = 0; i < h.T; ++i) {
+                const int sw = iw % NB;
+                _fc3d_mbar_wait(fullW + sw, (iw / NB) & 1);
+                const uint32_t xa = u0 + su * (uint32_t)ustage + TT[i].y;
+                const uint32_t wa = w0 + sw * C::PIECE + wg * 8 * C::NKG * 128;
+                asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+                for (int kk = 0; kk < KC / C::KS; ++kk) {
+                    const uint64_t dw = _fc3d_wg_desc(wa + kk * 256, 128, C::NKG * 128);
+                    const uint64_t dx = _fc3d_wg_desc(xa + kk * 2 * h.R * 16, h.R * 16, 128);
+                    if (MATH != _FC3D_TC_HALF) _fc3d_hx_tf32(acc, dw, dx);
+                    else if (BF) _fc3d_hx_bf16(acc, dw, dx);
+                    else _fc3d_hx_f16(acc, dw, dx);
+                }
+                asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+                asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory"); /* the previous tap's MMAs are done */
+                if ((tid & 127) == 0) {
+                    if (prevW >= 0) _fc3d_mbar_arrive(emptyW + prevW);
+                    if (prevU >= 0) _fc3d_mbar_arrive(emptyU + prevU);
+                }
+                prevW = sw;
+                prevU = i == h.T - 1 ? su : -1;
+                ++iw;
+            }
+        }
+        asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+        _fc3d_wg_keep<NR / 2>(acc);
+    }
+
+    /* ---- epilogue: the tile staged as [channel][row], then the mma.sync loop's, row validity
+       from the row table */
+    asm volatile("bar.sync 1, %0;\n" ::"n"(128 * C::NWG) : "memory");
+    constexpr int CS = NR + 4;
+    float* Cs = reinterpret_cast<float*>(_fc3d_hx_sm);
+    {
+        const int w4 = warp & 3, g = lane >> 2, t = lane & 3, co = wg * 64 + w4 * 16 + g;
+#pragma unroll
+        for (int ni = 0; ni < NR / 8; ++ni) {
+            *reinterpret_cast<float2*>(Cs + co * CS + ni * 8 + 2 * t) = make_float2(acc[ni * 4], acc[ni * 4 + 1]);
+            *reinterpret_cast<float2*>(Cs + (co + 8) * CS + ni * 8 + 2 * t) = make_float2(acc[ni * 4 + 2], acc[ni * 4 + 3]);
+        }
+    }
+    asm volatile("bar.sync 1, %0;\n" ::"n"(128 * C::NWG) : "memory");
+    const int64_t cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * BN;
+    const int nvalid = (int)((P.cout_g - (int64_t)ntile * BN) < BN ? (P.cout_g - (int64_t)ntile * BN) : BN);
+    /* statistics slots: the plan sizes them by the tiled loops' tiles (hx_parts >= the haloed
+       tiles); the first tile zeroes the slots past the haloed ones */
+    const int64_t tps = P.hx_parts, zero0 = gridDim.x;
+    const bool ops = epi.op_begin != epi.op_end, stats = P.stats != 0;
+    if (P.layout == 1) {
+        /* the lane's rows lane + 32 i: their offsets and validity, for every channel */
+        int64_t osp[NR / 32];
+        unsigned vm = 0;
+#pragma unroll
+        for (int i = 0; i < NR / 32; ++i) {
+            int q[3];
+            if (_fc3d_hx_row(P, h, (int)h.v0 + lane + 32 * i, q, &osp[i])) vm |= 1u << i;
+        }
+        /* (the branches are uniform and hoisted out of the unrolled loops: the measured cost of this
+           epilogue was its per-value branching, a third of the kernel's time on L2/61) */
+        const bool plain = P.store && !P.out_f32 && !stats;
+        for (int cl = warp; cl < nvalid; cl += NWARP) {
+            const int64_t cg = cbase + cl;
+            const float bv = bias ? _fc3d_tc_tof(bias[cg]) : 0.f;
+            const int64_t ybase = (n * P.cout + cg) * P.odhw;
+            float* cs = Cs + cl * CS + lane;
+            float vc[NR / 32];
+#pragma unroll
+            for (int i = 0; i < NR / 32; ++i) vc[i] = cs[32 * i] + bv;
+            if (ops && !epi.apply_nc_regs(vc, epi.op_begin, epi.op_end, n, cg)) {
+                /* ops that need the coordinates: value by value, in the staging row */
+#pragma unroll 1
+                for (int i = 0; i < NR / 32; ++i) {
+                    if (!((vm >> i) & 1u)) continue;
+                    int q[3];
+                    int64_t o;
+                    _fc3d_hx_row(P, h, (int)h.v0 + lane + 32 * i, q, &o);
+                    cs[32 * i] = epi.apply(cs[32 * i] + bv, n, cg, (int64_t)P.s[0] * q[0] + h.r[0],
+                                           (int64_t)P.s[1] * q[1] + h.r[1], (int64_t)P.s[2] * q[2] + h.r[2]);
+                }
+#pragma unroll
+                for (int i = 0; i < NR / 32; ++i) vc[i] = cs[32 * i];
+            }
+            double s = 0.0, ss = 0.0;
+            if (plain) {
+#pragma unroll
+                for (int i = 0; i < NR / 32; ++i)
+                    if ((vm >> i) & 1u) y[ybase + osp[i]] = _fc3d_tc_fromf<T>(vc[i]);
+            } else {
+#pragma unroll
+                for (int i = 0; i < NR / 32; ++i) {
+                    if (!((vm >> i) & 1u)) continue;
+                    float v = vc[i];
+                    if (P.store && P.out_f32) {
+                        reinterpret_cast<float*>(y)[ybase + osp[i]] = v;
+                    } else if (P.store) {
+                        const T tv = _fc3d_tc_fromf<T>(v);
+                        y[ybase + osp[i]] = tv;
+                        v = _fc3d_tc_tof(tv);
+                    }
+                    s += v;
+                    ss += (double)v * v;
+                }
+            }
+            if (stats) {
+#pragma unroll
+                for (int o = 16; o > 0; o >>= 1) {
+                    s += __shfl_xor_sync(0xffffffffu, s, o);
+                    ss += __shfl_xor_sync(0xffffffffu, ss, o);
+                }
+                if (lane == 0) epi.partial(n, cg, tile, tps, s, ss);
+                if (tile == 0)
+                    for (int64_t z = zero0 + lane; z < tps; z += 32) epi.partial(n, cg, z, tps, 0.0, 0.0);
+            }
+        }
+    } else {
+        constexpr int NJ = BN / 32;
+        double s[NJ], ss[NJ];
+        float bv[NJ];
+#pragma unroll
+        for (int j = 0; j < NJ; ++j) {
+            const int cl = lane + 32 * j;
+            s[j] = 0.0; ss[j] = 0.0;
+            bv[j] = (bias && cl < nvalid) ? _fc3d_tc_tof(bias[cbase + cl]) : 0.f;
+        }
+        if (ops) /* first the ops, value by value in the staging tile (bias added): the same thread
+                    owns (m, cl) below */
+            for (int m = warp; m < NR; m += NWARP) {
+                int q[3];
+                int64_t ospat;
+                if (!_fc3d_hx_row(P, h, (int)h.v0 + m, q, &ospat)) continue;
+                for (int cl = lane; cl < nvalid; cl += 32) {
+                    float* c = Cs + cl * CS + m;
+                    *c = epi.apply(*c + (bias ? _fc3d_tc_tof(bias[cbase + cl]) : 0.f), n, cbase + cl,
+                                   (int64_t)P.s[0] * q[0] + h.r[0], (int64_t)P.s[1] * q[1] + h.r[1],
+                                   (int64_t)P.s[2] * q[2] + h.r[2]);
+                }
+            }
+        for (int m = warp; m < NR; m += NWARP) {
+            int q[3];
+            int64_t ospat;
+            if (!_fc3d_hx_row(P, h, (int)h.v0 + m, q, &ospat)) continue;
+            const int64_t yb = (n * P.odhw + ospat) * P.cout + cbase;
+#pragma unroll
+            for (int j = 0; j < NJ; ++j) {
+                const int cl = lane + 32 * j;
+                if (cl >= nvalid) continue;
+                float v = Cs[cl * CS + m] + (ops ? 0.f : bv[j]);
+                if (P.store && P.out_f32) {
+                    reinterpret_cast<float*>(y)[yb + cl] = v;
+                } else if (P.store) {
+                    const T tv = _fc3d_tc_fromf<T>(v);
+                    y[yb + cl] = tv;
+                    v = _fc3d_tc_tof(tv);
+                }
+                if (stats) { s[j] += v; ss[j] += (double)v * v; }
+            }
+        }
+        if (stats) {
+            double2* red = reinterpret_cast<double2*>(Cs + BN * CS);
+#pragma unroll
+            for (int j = 0; j < NJ; ++j) red[warp * BN + lane + 32 * j] = make_double2(s[j], ss[j]);
+            asm volatile("bar.sync 1, %0;\n" ::"n"(128 * C::NWG) : "memory");
+            for (int cl = tid; cl < nvalid; cl += 128 * C::NWG) {
+                double ds = 0.0, dss = 0.0;
+#pragma unroll
+                for (int w = 0; w < NWARP; ++w) {
+                    const double2 v = red[w * BN + cl];
+                    ds += v.x; dss += v.y;
+                }
+                epi.partial(n, cbase + cl, tile, tps, ds, dss);
+                if (tile == 0)
+                    for (int64_t z = zero0; z < tps; ++z) epi.partial(n, cbase + cl, z, tps, 0.0, 0.0);
+            }
+        }
+    }
+#endif
+}
+
 /* ---------------------------------------------------------------- host side */
 /* Output-channel tile of whole-row tiles: the second W phase's accumulators stay in registers
    while the first's are kept, so the tile is at most 64 wide (32 for 3xTF32). */
@@ -3825,6 +4428,60 @@ static __host__ __device__ __forceinline__ unsigned _fc3d_ops_in(int begin, int 
     return (end >= 32 ? 0xffffffffu : ((1u << end) - 1u)) & ~((1u << begin) - 1u);
 }
 
+/* Whether a run with sm_90a code takes the haloed loop (tp->hx_ok, else tp->hx_why): desc.main_loop
+   AUTO or HALO, TF32 or half math on float32 tensors, C_in / groups a multiple of 32, no whole-row
+   tiles (rows), a geometry _fc3d_hx_plan takes, no more tiles than the tiled loops (the statistics
+   slots are sized by theirs: the haloed tiles zero the rest), and for AUTO at least
+   _FC3D_HX_MIN_MACS products an output (fewer measured slower: the copy of x and the bias-only
+   rows of tap-less phases outweigh the loop's gain). Sets the haloed fields of tp->kp. */
+#define _FC3D_HX_MIN_MACS 128.0
+enum { _FC3D_HX_NO_LOOP = 1, _FC3D_HX_NO_MATH, _FC3D_HX_NO_DTYPE, _FC3D_HX_NO_CHANNELS, _FC3D_HX_NO_ROWS,
+       _FC3D_HX_NO_GEOMETRY, _FC3D_HX_NO_TILES, _FC3D_HX_NO_MACS };
+static const char* _fc3d_hx_why_text(int why) {
+    switch (why) {
+    case _FC3D_HX_NO_LOOP: return "desc.main_loop forces another loop";
+    case _FC3D_HX_NO_MATH: return "FP32 math (3xTF32) runs on the tiled loops";
+    case _FC3D_HX_NO_DTYPE: return "16-bit tensors run on the tiled loops";
+    case _FC3D_HX_NO_CHANNELS: return "in_channels / groups is not a multiple of 32";
+    case _FC3D_HX_NO_ROWS: return "a LayerNorm over W takes whole-row tiles";
+    case _FC3D_HX_NO_GEOMETRY:
+        return "the geometry (a stride past 8, a phase with more than 256 (h, w) taps, shared memory past 227 KB, "
+               "or a sample's padded rows past 2^31)";
+    case _FC3D_HX_NO_TILES: return "more haloed tiles than tiled ones";
+    case _FC3D_HX_NO_MACS: return "under 128 products an output on average (AUTO: measured slower there)";
+    default: return "";
+    }
+}
+static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
+    const int loop = _fc3d_enum_int(&p->desc.main_loop);
+    _fc3d_tc_kparams& P = tp->kp;
+    tp->hx_ok = 0;
+    tp->hx_why = 0;
+    P.hx_ok = 0;
+    if (loop != FC3D_MAIN_LOOP_AUTO && loop != FC3D_MAIN_LOOP_HALO) tp->hx_why = _FC3D_HX_NO_LOOP;
+    else if (tp->math == _FC3D_TC_3XTF32) tp->hx_why = _FC3D_HX_NO_MATH;
+    else if (_fc3d_enum_int(&p->desc.dtype) != FC3D_DTYPE_F32) tp->hx_why = _FC3D_HX_NO_DTYPE;
+    else if (P.cin_g % 32 != 0) tp->hx_why = _FC3D_HX_NO_CHANNELS;
+    else if (rows) tp->hx_why = _FC3D_HX_NO_ROWS;
+    if (tp->hx_why) return;
+    tp->hx_bn = P.cout_g > 64 ? 128 : 64;
+    if (!_fc3d_hx_plan(&P, tp->math, tp->hx_bn, &tp->hx_macs)) {
+        tp->hx_why = _FC3D_HX_NO_GEOMETRY;
+        return;
+    }
+    if (P.hx_tiles > tp->tiles_per_sample) tp->hx_why = _FC3D_HX_NO_TILES;
+    else if (loop == FC3D_MAIN_LOOP_AUTO && tp->hx_macs < _FC3D_HX_MIN_MACS) tp->hx_why = _FC3D_HX_NO_MACS;
+    if (tp->hx_why) {
+        P.hx_ok = 0;
+        return;
+    }
+    const int eb = tp->math == _FC3D_TC_HALF ? 2 : 4;
+    tp->hx_ntn = (int)((P.cout_g + tp->hx_bn - 1) / tp->hx_bn);
+    tp->hx_wbytes = (size_t)P.groups * tp->hx_ntn * (size_t)P.k[0] * P.k[1] * P.k[2] * (size_t)P.cin_g * tp->hx_bn * eb;
+    tp->hx_xbytes = (size_t)P.n * (size_t)(P.cin * eb / 16) * (size_t)P.hx_ps * 16;
+    tp->hx_ok = 1;
+}
+
 static int _fc3d_tc_plan_of(const fc3d_plan* p, _fc3d_tc_plan* tp) {
     const fc3d_geom_* g = &p->_private.geom;
     _fc3d_tc_geom tg;
@@ -3843,6 +4500,7 @@ static int _fc3d_tc_plan_of(const fc3d_plan* p, _fc3d_tc_plan* tp) {
         code = _fc3d_tc_plan_init(tp, &tg, math, 0);
     }
     if (_fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_MMA_SYNC) tp->wg_ok = 0; /* forced off */
+    if (code == 0) _fc3d_hx_choose(p, tp, rows && tp->kp.row_ok);
     return code;
 }
 
@@ -3949,9 +4607,13 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
 }
 
 static void _fc3d_igemm_workspace(fc3d_plan* p) {
-    if (_fc3d_tc_convolves(p)) /* the re-laid weight */
-        _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 0,
-                     _fc3d_tc_workspace_bytes((const _fc3d_tc_plan*)p->_private.engine_data.bytes));
+    const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)p->_private.engine_data.bytes;
+    if (!_fc3d_tc_convolves(p)) return;
+    /* region 0: the re-laid weight (the tiled loops') or the haloed loop's weight pieces, whichever
+       the run takes; region 1: the haloed loop's operand copy of x */
+    const size_t wb = _fc3d_tc_workspace_bytes(tp);
+    _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 0, tp->hx_ok && tp->hx_wbytes > wb ? tp->hx_wbytes : wb);
+    if (tp->hx_ok) _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 1, tp->hx_xbytes);
 }
 
 /* The epilogue the GEMM tiles apply before their one store: the pass's ops, and the statistics
@@ -4420,11 +5082,12 @@ static fc3d_result _fc3d_choose_engine(fc3d_plan* p, const _fc3d_engine_info** o
     return _fc3d_fail(p->message, FC3D_ERROR_ENGINE, "engine = %d", forced);
 }
 
-/* desc.main_loop against the plan: a forced loop needs the implicit_gemm engine, and wgmma its
-   condition (C_in/groups a multiple of 16). Sets plan.main_loop. */
+/* desc.main_loop against the plan: a forced loop needs the implicit_gemm engine, wgmma its
+   condition (C_in/groups a multiple of 16), the haloed loop its own (_fc3d_hx_choose). Sets
+   plan.main_loop. */
 static fc3d_result _fc3d_check_main_loop(fc3d_plan* p) {
     const int loop = _fc3d_enum_int(&p->desc.main_loop);
-    static const char* const name[3] = {"auto", "mma_sync", "wgmma"};
+    static const char* const name[4] = {"auto", "mma_sync", "wgmma", "halo"};
     p->main_loop = FC3D_MAIN_LOOP_AUTO;
     if (p->engine != FC3D_ENGINE_IMPLICIT_GEMM) {
         if (loop == FC3D_MAIN_LOOP_AUTO) return FC3D_SUCCESS;
@@ -4436,7 +5099,10 @@ static fc3d_result _fc3d_check_main_loop(fc3d_plan* p) {
         return _fc3d_fail(p->message, FC3D_ERROR_MAIN_LOOP,
                           "main_loop = wgmma needs in_channels / groups a multiple of %d (here %lld)", _FC3D_WG_PIECE,
                           (long long)tp->kp.cin_g);
-    p->main_loop = tp->wg_ok ? FC3D_MAIN_LOOP_WGMMA : FC3D_MAIN_LOOP_MMA_SYNC;
+    if (loop == FC3D_MAIN_LOOP_HALO && !tp->hx_ok)
+        return _fc3d_fail(p->message, FC3D_ERROR_MAIN_LOOP, "main_loop = halo cannot take this plan: %s",
+                          _fc3d_hx_why_text(tp->hx_why));
+    p->main_loop = tp->hx_ok ? FC3D_MAIN_LOOP_HALO : tp->wg_ok ? FC3D_MAIN_LOOP_WGMMA : FC3D_MAIN_LOOP_MMA_SYNC;
     return FC3D_SUCCESS;
 }
 
@@ -4605,7 +5271,16 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
             if (!_fc3d_engines[i].can_implement(p, why, sizeof why))
                 _FC3D_PUT("  engine %s refused: %s\n", _fc3d_engines[i].name, why);
         }
-        if (p->main_loop == FC3D_MAIN_LOOP_WGMMA)
+        if (p->main_loop == FC3D_MAIN_LOOP_HALO) {
+            const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
+            _FC3D_PUT("main loop: haloed wgmma%s; %d-channel tiles, %lld haloed tiles a sample, %.4g products an "
+                      "output on average\n",
+                      _fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_HALO
+                          ? " (forced: a run without sm_90a code for its device fails)"
+                          : " where the run's device and binary allow it (sm_90a code on an sm_90 device), else "
+                            "mma.sync",
+                      tp->hx_bn, (long long)tp->kp.hx_tiles, tp->hx_macs);
+        } else if (p->main_loop == FC3D_MAIN_LOOP_WGMMA)
             _FC3D_PUT("main loop: wgmma%s\n", _fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_WGMMA
                                                  ? " (forced: a run without sm_90a code for its device fails)"
                                                  : " where the run's device and binary allow it (sm_90a code on "
@@ -4614,6 +5289,10 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
             _FC3D_PUT("main loop: mma.sync%s\n", _fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_MMA_SYNC
                                                     ? " (forced)"
                                                     : " (wgmma needs in_channels / groups a multiple of 16)");
+        if (p->main_loop == FC3D_MAIN_LOOP_WGMMA || p->main_loop == FC3D_MAIN_LOOP_MMA_SYNC) {
+            const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
+            if (tp->hx_why && tp->hx_why != _FC3D_HX_NO_LOOP) _FC3D_PUT("  haloed loop not taken: %s\n", _fc3d_hx_why_text(tp->hx_why));
+        }
         _FC3D_PUT("strategy %s, statistics %s%s, %d pass%s, workspace %zu bytes\n",
                   _fc3d_strategy_name[p->strategy == FC3D_STRATEGY_RECOMPUTE ? 2 : 1],
                   _fc3d_stats_plan_name[p->stats_plan >= FC3D_STATS_PLAN_PER_OP && p->stats_plan <= FC3D_STATS_PLAN_LINEAR ? p->stats_plan : 0],
@@ -4991,6 +5670,80 @@ static int _fc3d_tc_wgmma_runs(const _fc3d_tc_plan* tp) {
 #endif
 }
 
+/* The haloed loop's launches: float32 tensors only (the plan sees to it). */
+template <typename T>
+struct _fc3d_hx_run {
+    static cudaError_t prep(const _fc3d_tc_plan*, const T*, const T*, void*, void*, cudaStream_t) {
+        return cudaErrorInvalidValue;
+    }
+    static cudaError_t conv(const _fc3d_tc_plan*, const _fc3d_tc_kparams&, const void*, const void*, const T*, T*,
+                            const _fc3d_tc_epi&, cudaStream_t) {
+        return cudaErrorInvalidValue;
+    }
+};
+template <>
+struct _fc3d_hx_run<float> {
+    /* the weight pieces (per run, like the tiled loops' re-layout) and the operand copy of x */
+    template <int MATH, int BN, int KC>
+    static cudaError_t prep_as(const _fc3d_tc_kparams& P, const float* x, const float* w, void* xp, void* wp,
+                               cudaStream_t st) {
+        const int64_t wn = (int64_t)P.groups * P.ntn * P.k[0] * P.k[1] * P.k[2] * P.cin_g * BN;
+        const int64_t xn = P.n * (P.cin / _fc3d_hx_cfg<MATH, BN, KC>::KG) * P.hx_ps;
+        _fc3d_hx_prep_w<float, MATH, BN, KC><<<(unsigned)((wn + 255) / 256 < 4096 ? (wn + 255) / 256 : 4096), 256, 0, st>>>(P, w, wp);
+        cudaError_t e = cudaPeekAtLastError();
+        if (e != cudaSuccess) return e;
+        _fc3d_hx_prep_x<float, MATH><<<(unsigned)((xn + 255) / 256 < 8192 ? (xn + 255) / 256 : 8192), 256, 0, st>>>(P, x, xp);
+        return cudaPeekAtLastError();
+    }
+    template <int MATH, int BN, int KC>
+    static cudaError_t conv_as(const _fc3d_tc_kparams& P, const void* xp, const void* wp, const float* bias, float* y,
+                               const _fc3d_tc_epi& e, cudaStream_t st) {
+        typedef _fc3d_hx_cfg<MATH, BN, KC> C;
+        auto kern = _fc3d_hx_main<float, MATH, BN, KC, _fc3d_tc_epi>;
+        const size_t ring = _FC3D_HX_NA * (size_t)C::NKG * P.hx_rmax * 16 + (size_t)_FC3D_HX_NB * C::PIECE;
+        const size_t stg = (size_t)BN * (_FC3D_HX_NR + 4) * 4 + (size_t)4 * C::NWG * BN * 16;
+        const size_t smem = (ring > stg ? ring : stg) + 128 + 8 * _FC3D_HX_TT;
+        cudaError_t err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        if (err != cudaSuccess) return err;
+        const dim3 grid((unsigned)P.hx_tiles, (unsigned)(P.groups * P.ntn), (unsigned)P.n);
+        kern<<<grid, C::NT, smem, st>>>(P, xp, wp, bias, y, e);
+        return cudaPeekAtLastError();
+    }
+    static _fc3d_tc_kparams params(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp) {
+        _fc3d_tc_kparams P = kp;
+        P.ntn = tp->hx_ntn;
+        P.hx_parts = tp->tiles_per_sample;
+        return P;
+    }
+    static cudaError_t prep(const _fc3d_tc_plan* tp, const float* x, const float* w, void* xp, void* wp,
+                            cudaStream_t st) {
+        const _fc3d_tc_kparams P = params(tp, tp->kp);
+        if (tp->math == _FC3D_TC_HALF && P.hx_kc == 64)
+            return tp->hx_bn == 128 ? prep_as<_FC3D_TC_HALF, 128, 64>(P, x, w, xp, wp, st)
+                                    : prep_as<_FC3D_TC_HALF, 64, 64>(P, x, w, xp, wp, st);
+        if (tp->math == _FC3D_TC_HALF)
+            return tp->hx_bn == 128 ? prep_as<_FC3D_TC_HALF, 128, 32>(P, x, w, xp, wp, st)
+                                    : prep_as<_FC3D_TC_HALF, 64, 32>(P, x, w, xp, wp, st);
+        return tp->hx_bn == 128 ? prep_as<_FC3D_TC_TF32, 128, 32>(P, x, w, xp, wp, st)
+                                : prep_as<_FC3D_TC_TF32, 64, 32>(P, x, w, xp, wp, st);
+    }
+    static cudaError_t conv(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp, const void* xp, const void* wp,
+                            const float* bias, float* y, const _fc3d_tc_epi& e, cudaStream_t st) {
+        const _fc3d_tc_kparams P = params(tp, kp);
+        if (tp->math == _FC3D_TC_HALF && P.hx_kc == 64)
+            return tp->hx_bn == 128 ? conv_as<_FC3D_TC_HALF, 128, 64>(P, xp, wp, bias, y, e, st)
+                                    : conv_as<_FC3D_TC_HALF, 64, 64>(P, xp, wp, bias, y, e, st);
+        if (tp->math == _FC3D_TC_HALF)
+            return tp->hx_bn == 128 ? conv_as<_FC3D_TC_HALF, 128, 32>(P, xp, wp, bias, y, e, st)
+                                    : conv_as<_FC3D_TC_HALF, 64, 32>(P, xp, wp, bias, y, e, st);
+        return tp->hx_bn == 128 ? conv_as<_FC3D_TC_TF32, 128, 32>(P, xp, wp, bias, y, e, st)
+                                : conv_as<_FC3D_TC_TF32, 64, 32>(P, xp, wp, bias, y, e, st);
+    }
+};
+
+/* Whether the run takes the haloed loop: the plan chose it and the run takes wgmma. */
+static int _fc3d_tc_halo_runs(const _fc3d_tc_plan* tp) { return tp->hx_ok && _fc3d_tc_wgmma_runs(tp); }
+
 template <typename T>
 static fc3d_result _fc3d_launch_tc_prep(const _fc3d_bound* b, const fc3d_step_* s, char* msg) {
     const fc3d_plan_private_* pr = &b->plan->_private;
@@ -5004,6 +5757,12 @@ static fc3d_result _fc3d_launch_tc_prep(const _fc3d_bound* b, const fc3d_step_* 
                           "the implicit_gemm engine needs compute capability 8.0 or newer (device %d has %d.x); "
                           "plan with desc.engine = FC3D_ENGINE_DIRECT",
                           dev, major);
+    if (_fc3d_tc_halo_runs(tp)) {
+        const cudaError_t e = _fc3d_hx_run<T>::prep(tp, (const T*)b->args->x, w,
+                                                    _fc3d_ws_at(pr, b->base, _FC3D_WS_ENGINE + 1), ws, b->stream);
+        if (e != cudaSuccess) return _fc3d_fail(msg, FC3D_ERROR_CUDA, "haloed loop copies: %s", cudaGetErrorString(e));
+        return FC3D_SUCCESS;
+    }
     const bool km = _fc3d_tc_wgmma_runs(tp) != 0; /* the sm_90a loop's K-major copy */
     constexpr int R = _FC3D_TC_TF32_RND;
     switch (s->variant) {
@@ -5073,6 +5832,12 @@ static fc3d_result _fc3d_launch_tc_conv(const _fc3d_bound* b, const fc3d_step_* 
     const bool wg = _fc3d_tc_wgmma_runs(tp) != 0;
     const T* x = (const T*)a->x;
     const T* bias = (const T*)a->bias;
+    if (tp->hx_ok && wg && !row) { /* (the plan takes no whole-row tiles where it chose the haloed loop) */
+        err = _fc3d_hx_run<T>::conv(tp, kp, _fc3d_ws_at(pr, b->base, _FC3D_WS_ENGINE + 1), ws, bias, (T*)y, e,
+                                    b->stream);
+        if (err != cudaSuccess) return _fc3d_fail(msg, FC3D_ERROR_CUDA, "haloed loop kernel: %s", cudaGetErrorString(err));
+        return FC3D_SUCCESS;
+    }
     switch (s->variant) {
     case _FC3D_TC_TF32:
         err = wg ? _fc3d_tc_launch_bn<T, _FC3D_TC_TF32, true>(tp, kp, row, x, ws, bias, y, e, b->stream)
@@ -5121,11 +5886,13 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
         if (e != cudaSuccess) return _fc3d_fail(msg, FC3D_ERROR_CUDA, "cudaGetDevice: %s", cudaGetErrorString(e));
     }
     if (plan->engine == FC3D_ENGINE_IMPLICIT_GEMM &&
-        _fc3d_enum_int(&plan->_private.desc.main_loop) == FC3D_MAIN_LOOP_WGMMA &&
+        (_fc3d_enum_int(&plan->_private.desc.main_loop) == FC3D_MAIN_LOOP_WGMMA ||
+         _fc3d_enum_int(&plan->_private.desc.main_loop) == FC3D_MAIN_LOOP_HALO) &&
         !_fc3d_tc_wgmma_runs((const _fc3d_tc_plan*)plan->_private.engine_data.bytes))
         return _fc3d_fail(msg, FC3D_ERROR_MAIN_LOOP,
-                          "main_loop = wgmma, but device %d runs no sm_90a code of this binary (nothing launched): "
-                          "build with -gencode arch=compute_90a,code=sm_90a and run on an sm_90 device", dev);
+                          "main_loop = %s, but device %d runs no sm_90a code of this binary (nothing launched): "
+                          "build with -gencode arch=compute_90a,code=sm_90a and run on an sm_90 device",
+                          _fc3d_enum_int(&plan->_private.desc.main_loop) == FC3D_MAIN_LOOP_HALO ? "halo" : "wgmma", dev);
     {
         /* an error left by an earlier call would read as this run's launch failure halfway through
            the steps: refuse to start instead, with nothing launched */
@@ -5149,8 +5916,9 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
 FC3D_API int fc3d_plan_main_loop(const fc3d_plan* plan) {
     if (!plan || _fc3d_check_plan(plan, NULL) != FC3D_SUCCESS) return -1;
     if (plan->engine != FC3D_ENGINE_IMPLICIT_GEMM) return FC3D_MAIN_LOOP_AUTO;
-    return _fc3d_tc_wgmma_runs((const _fc3d_tc_plan*)plan->_private.engine_data.bytes) ? FC3D_MAIN_LOOP_WGMMA
-                                                                                       : FC3D_MAIN_LOOP_MMA_SYNC;
+    const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)plan->_private.engine_data.bytes;
+    if (!_fc3d_tc_wgmma_runs(tp)) return FC3D_MAIN_LOOP_MMA_SYNC;
+    return tp->hx_ok ? FC3D_MAIN_LOOP_HALO : FC3D_MAIN_LOOP_WGMMA;
 }
 
 #endif /* FUSEDCONV3D_IMPLEMENTATION */

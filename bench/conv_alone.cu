@@ -11,11 +11,14 @@
 //          LBLOCKS comma-separated levels per block of the implicit-GEMM tile order to time in turn
 //                 (the plan's _FC3D_TC_LBLOCK overridden; a huge number = class by class); default:
 //                 the library's own
+//          LOOPS  comma-separated main loops to time in turn: auto,mma_sync,wgmma,halo (default auto;
+//                 a loop the plan refuses is reported and skipped)
 // Timing: ex_time_ms of examples/example_common.h (CUDA events around fc3d_plan_run alone, a 256 MiB
 // buffer written before every timed run, median), after one warm-up run. TFLOP/s = plan.flops /
 // time. Inputs are uniform [-1, 1) from a hash of the index; outputs are poisoned with NaN bytes
 // before the checked run.
-// Prints one line per (workload, math): id, layout, math, median ms, TFLOP/s, rel-L2 against direct.
+// Prints one line per (workload, math, loop): id, layout, math, the main loop that ran, median ms,
+// TFLOP/s, rel-L2 against direct.
 #include "examples/example_common.h" /* both implementations, CUDA_OK, ex_conv, ex_run, ex_time_ms, ... */
 
 struct ca_case {
@@ -70,10 +73,12 @@ int main(int argc, char** argv) {
     }
     if (lblocks.empty()) lblocks.push_back(0); /* 0: as planned */
     if (runs < 1) {
-        fprintf(stderr, "usage: %s [RUNS [IDS [MATHS [CHECK [LBLOCKS]]]]]\n", argv[0]);
+        fprintf(stderr, "usage: %s [RUNS [IDS [MATHS [CHECK [LBLOCKS [LOOPS]]]]]]\n", argv[0]);
         return 2;
     }
     static const fc3d_math math_modes[3] = {FC3D_MATH_TF32, FC3D_MATH_FP32, FC3D_MATH_HALF};
+    static const char* const loop_names[4] = {"auto", "mma_sync", "wgmma", "halo"};
+    const char* loops = argc > 6 ? argv[6] : "auto";
     int status = 0;
     void* ws = nullptr; /* the workspace of the plan being timed */
     for (const ca_case& c : ca_cases) {
@@ -106,30 +111,41 @@ int main(int argc, char** argv) {
         for (int mi = 0; mi < 3; ++mi) {
             const char* mname = ex_math_name(math_modes[mi]);
             if (!ca_listed(maths, mname)) continue;
-            d.engine = FC3D_ENGINE_IMPLICIT_GEMM;
-            d.math = math_modes[mi];
-            const fc3d_plan planned = ex_plan(d);
-            CUDA_OK(cudaFree(ws));
-            ws = nullptr;
-            if (planned.workspace_bytes) CUDA_OK(cudaMalloc(&ws, planned.workspace_bytes));
-            a.y = y; a.workspace = ws; a.workspace_bytes = planned.workspace_bytes;
-            for (int lb : lblocks) {
-                fc3d_plan p = planned;
-                if (lb > 0) ((_fc3d_tc_plan*)p._private.engine_data.bytes)->kp.lblock = lb;
-                CUDA_OK(cudaMemset(y, 0xff, ny * 4)); /* NaN */
-                ex_run(p, a); /* also the warm-up of the timed runs */
-                double err = -1.0;
-                if (check) {
-                    err = ex_rel_l2(ex_download(y, ny), hr);
-                    const double bound = math_modes[mi] == FC3D_MATH_FP32 ? 1e-5 : 2e-3; /* 3xTF32; TF32/HALF operands */
-                    if (!(err <= bound)) status = 1;
+            for (int li = 0; li < 4; ++li) {
+                if (!ca_listed(loops, loop_names[li])) continue;
+                d.engine = FC3D_ENGINE_IMPLICIT_GEMM;
+                d.math = math_modes[mi];
+                d.main_loop = (fc3d_main_loop)li;
+                fc3d_plan planned;
+                if (fc3d_plan_init(&planned, &d) != FC3D_SUCCESS) {
+                    printf("%-6s %s %-5s %s: refused: %s\n", c.id, c.layout == FC3D_LAYOUT_NCDHW ? "ncdhw" : "ndhwc", mname,
+                           loop_names[li], planned.message);
+                    continue;
                 }
-                const double med = ex_time_ms(p, a, runs);
-                char lbs[32] = "";
-                if (lb > 0) snprintf(lbs, sizeof lbs, " lblock %d", lb);
-                printf("%-6s %s %-5s%s %8.3f ms %7.1f TFLOP/s  rel-L2 vs direct %s%.2e\n", c.id,
-                       c.layout == FC3D_LAYOUT_NCDHW ? "ncdhw" : "ndhwc", mname, lbs, med, p.flops / med / 1e9,
-                       check ? "" : "(unchecked) ", err);
+                CUDA_OK(cudaFree(ws));
+                ws = nullptr;
+                if (planned.workspace_bytes) CUDA_OK(cudaMalloc(&ws, planned.workspace_bytes));
+                a.y = y; a.workspace = ws; a.workspace_bytes = planned.workspace_bytes;
+                for (int lb : lblocks) {
+                    fc3d_plan p = planned;
+                    if (lb > 0) ((_fc3d_tc_plan*)p._private.engine_data.bytes)->kp.lblock = lb;
+                    CUDA_OK(cudaMemset(y, 0xff, ny * 4)); /* NaN */
+                    ex_run(p, a); /* also the warm-up of the timed runs */
+                    double err = -1.0;
+                    if (check) {
+                        err = ex_rel_l2(ex_download(y, ny), hr);
+                        const double bound = math_modes[mi] == FC3D_MATH_FP32 ? 1e-5 : 2e-3; /* 3xTF32; TF32/HALF operands */
+                        if (!(err <= bound)) status = 1;
+                    }
+                    const double med = ex_time_ms(p, a, runs);
+                    char lbs[32] = "";
+                    if (lb > 0) snprintf(lbs, sizeof lbs, " lblock %d", lb);
+                    const int ran = fc3d_plan_main_loop(&p);
+                    printf("%-6s %s %-5s %-8s%s %8.3f ms %7.1f TFLOP/s  rel-L2 vs direct %s%.2e\n", c.id,
+                           c.layout == FC3D_LAYOUT_NCDHW ? "ncdhw" : "ndhwc", mname,
+                           ran >= 0 && ran < 4 ? loop_names[ran] : "?", lbs, med, p.flops / med / 1e9,
+                           check ? "" : "(unchecked) ", err);
+                }
             }
         }
         CUDA_OK(cudaFree(x)); CUDA_OK(cudaFree(w)); CUDA_OK(cudaFree(b));

@@ -194,7 +194,8 @@ static void test_goldens(const char* dir, int quick) {
 }
 
 /* ---- 2. randomized ----------------------------------------------------------------------------- */
-/* 1: channels per group a multiple of 16 (small sizes, the wgmma loop's weight pieces); else the usual draw */
+/* 1: channels per group a multiple of 16 (small sizes, the wgmma loop's weight pieces); 2: of 32
+   (the haloed loop's); else the usual draw */
 static int wide_hint = -1;
 static int random_conv(fc3d_conv_desc* c, int big_plane) {
     memset(c, 0, sizeof *c);
@@ -213,11 +214,15 @@ static int random_conv(fc3d_conv_desc* c, int big_plane) {
         const int s = c->stride[i] ? c->stride[i] : 1, dl = c->dilation[i] ? c->dilation[i] : 1;
         c->output_padding[i] = rng_int(0, (s > dl ? s : dl) - 1);
     }
-    if (!big_plane && wide_hint == 1) {
+    if (!big_plane && wide_hint >= 1) {
         /* channels per group a multiple of 16 (the wgmma loop's weight pieces; 16 and 48: a chunk's
            two pieces from two taps), small sizes */
         c->in_channels = g * 16 * rng_int(1, 4);
         c->out_channels = g * rng_int(1, 24);
+        if (wide_hint == 2) { /* and output channels past one 64- or 128-wide tile */
+            c->in_channels = g * 32 * rng_int(1, 2);
+            c->out_channels = g * rng_int(1, 140);
+        }
         c->batch = rng_int(1, 2);
         for (int i = 0; i < 3; i++) {
             c->in_size[i] = rng_int(1, 4);
@@ -384,7 +389,7 @@ static double* cpu_reference(const host_case* hc, double* ref_ops[][6]) {
    back to the planner's choice) */
 static int loop_hint = -1;
 static int row_hint = 0;   /* 1: a LayerNorm over W put first in the chain */
-static int loop_force = -1; /* --loop N: every case asks for main loop N (0 auto, 1 mma.sync, 2 wgmma) */
+static int loop_force = -1; /* --loop N: every case asks for main loop N (0 auto, 1 mma.sync, 2 wgmma, 3 halo) */
 static void make_random_case(host_case* hc, int big_plane) {
     for (;;) {
         memset(hc, 0, sizeof *hc);
@@ -392,6 +397,10 @@ static void make_random_case(host_case* hc, int big_plane) {
         hc->desc.layout = (fc3d_layout)rng_int(0, 2);
         hc->desc.dtype = (fc3d_dtype)rng_int(0, 3);
         hc->desc.math = (fc3d_math)rng_int(0, 3);
+        if (wide_hint == 2) { /* what the haloed loop takes: float32 tensors, TF32 or half math */
+            hc->desc.dtype = FC3D_DTYPE_F32;
+            hc->desc.math = rng_int(0, 1) ? FC3D_MATH_TF32 : FC3D_MATH_HALF;
+        }
         hc->desc.engine = engine_under_test;
         const fc3d_result r = fc3d_plan_init(&hc->plan, &hc->desc);
         if (r == FC3D_ERROR_ENGINE_REFUSED) refused_by_engine++;
@@ -425,7 +434,7 @@ static void make_random_case(host_case* hc, int big_plane) {
         /* and the main loop, where the engine has one: wgmma where the plan allows it and this
            binary has sm_90a code for the device, else the planner's */
         if (engine_under_test != FC3D_ENGINE_DIRECT) {
-            const int drawn = rng_int(0, 2); /* drawn either way: --loop keeps the sequence of cases */
+            const int drawn = rng_int(0, 3); /* drawn either way: --loop keeps the sequence of cases */
             hc->desc.main_loop = (fc3d_main_loop)(loop_hint >= 0 ? loop_hint : loop_force >= 0 ? loop_force : drawn);
         } else {
             hc->desc.main_loop = FC3D_MAIN_LOOP_AUTO;
@@ -438,8 +447,9 @@ static void make_random_case(host_case* hc, int big_plane) {
                 r2 = fc3d_plan_init(&hc->plan, &hc->desc);
             }
             if (r2 == FC3D_ERROR_MAIN_LOOP ||
-                (r2 == FC3D_SUCCESS && hc->desc.main_loop == FC3D_MAIN_LOOP_WGMMA &&
-                 fc3d_plan_main_loop(&hc->plan) != FC3D_MAIN_LOOP_WGMMA)) {
+                (r2 == FC3D_SUCCESS &&
+                 (hc->desc.main_loop == FC3D_MAIN_LOOP_WGMMA || hc->desc.main_loop == FC3D_MAIN_LOOP_HALO) &&
+                 fc3d_plan_main_loop(&hc->plan) != hc->desc.main_loop)) {
                 hc->desc.main_loop = FC3D_MAIN_LOOP_AUTO;
                 r2 = fc3d_plan_init(&hc->plan, &hc->desc);
             }
@@ -506,20 +516,27 @@ static void count_strategy(const fc3d_plan* p) {
 }
 
 /* Random cases per main loop a run of the plan takes (implicit_gemm plans that convolve):
-   [mma.sync with C_in / groups a multiple of 16, mma.sync otherwise, wgmma]. */
-static int loop_cases[3];
+   [mma.sync with C_in / groups a multiple of 16, mma.sync otherwise, wgmma, haloed wgmma]. */
+static int loop_cases[4];
 static int wgmma_math_cases[4]; /* wgmma cases per math mode (FC3D_MATH_FP32 .. HALF) */
+static int halo_math_cases[4];  /* haloed-loop cases per math mode */
 static void count_loop(const fc3d_plan* p) {
     int conv = 0;
     for (int i = 0; i < p->num_passes; i++) conv |= p->passes[i].source == FC3D_SOURCE_CONV;
     if (p->engine != FC3D_ENGINE_IMPLICIT_GEMM || !conv) return;
     const int cin_g = p->desc.conv.in_channels / (p->desc.conv.groups ? p->desc.conv.groups : 1);
-    if (fc3d_plan_main_loop(p) == FC3D_MAIN_LOOP_WGMMA) {
+    const int mi = p->desc.math >= FC3D_MATH_FP32 && p->desc.math <= FC3D_MATH_HALF ? p->desc.math : 0;
+    const int loop = fc3d_plan_main_loop(p);
+    if (loop == FC3D_MAIN_LOOP_WGMMA) {
         loop_cases[2]++;
-        wgmma_math_cases[p->desc.math >= FC3D_MATH_FP32 && p->desc.math <= FC3D_MATH_HALF ? p->desc.math : 0]++;
+        wgmma_math_cases[mi]++;
+    } else if (loop == FC3D_MAIN_LOOP_HALO) {
+        loop_cases[3]++;
+        halo_math_cases[mi]++;
     } else loop_cases[cin_g % 16 == 0 ? 0 : 1]++;
 }
-/* Whether this binary runs the wgmma loop on the current device (a TF32 plan that allows it). */
+/* Whether this binary runs the wgmma loops on the current device (a TF32 plan that allows them:
+   AUTO gives it the haloed loop). */
 static int wgmma_here(void) {
     fc3d_plan_desc d;
     memset(&d, 0, sizeof d);
@@ -531,7 +548,7 @@ static int wgmma_here(void) {
     d.math = FC3D_MATH_TF32;
     d.engine = FC3D_ENGINE_IMPLICIT_GEMM;
     fc3d_plan p;
-    return fc3d_plan_init(&p, &d) == FC3D_SUCCESS && fc3d_plan_main_loop(&p) == FC3D_MAIN_LOOP_WGMMA;
+    return fc3d_plan_init(&p, &d) == FC3D_SUCCESS && fc3d_plan_main_loop(&p) >= FC3D_MAIN_LOOP_WGMMA;
 }
 
 static void test_random(int cases, int big_cases) {
@@ -541,9 +558,9 @@ static void test_random(int cases, int big_cases) {
         char desc[200], name[260];
         memset(ref_ops, 0, sizeof ref_ops);
         chain_hint = k % 6; /* every sixth case a moments chain, every sixth a linear one, every sixth
-                               one with channels for the wgmma loop (the --quick subset that the
-                               sanitizers run included) */
-        wide_hint = k % 6 == 2;
+                               one with channels for the wgmma loop, half of those for the haloed
+                               loop (the --quick subset that the sanitizers run included) */
+        wide_hint = k % 12 == 2 ? 1 : k % 12 == 8 ? 2 : 0;
         row_hint = k % 12 == 3;
         make_random_case(&hc, k >= cases);
         row_hint = 0;
@@ -576,7 +593,7 @@ static void test_determinism(int cases) {
     int done = 0;
     while (done < cases) {
         host_case hc;
-        wide_hint = done % 3 == 1; /* a third with channels for the wgmma loop */
+        wide_hint = done % 6 == 1 ? 1 : done % 6 == 4 ? 2 : 0; /* a third with channels for the wgmma loops */
         make_random_case(&hc, done % 3 == 0);
         wide_hint = -1;
         int stats = 0;
@@ -665,14 +682,14 @@ static int compare_engines(const char* name, host_case* hc, fc3d_engine ea, fc3d
             printf("# %s: engine %s failed: %s\n", name, fc3d_engine_name(e[k]), msg.text);
         }
     }
-    static const char* const loop_name[3] = {"", "/mma.sync", "/wgmma"};
+    static const char* const loop_name[4] = {"", "/mma.sync", "/wgmma", "/halo"};
     const int la_run = fc3d_plan_main_loop(&pl[0]), lb_run = fc3d_plan_main_loop(&pl[1]);
     const int same = pl[0].engine == pl[1].engine && la_run == lb_run;
     const double err = rel_l2(out[1], out[0], n);
     const int ok = same ? memcmp(out[0], out[1], (size_t)n * sizeof(double)) == 0 : err <= bound;
     check(ok, name, "%s%s vs %s%s: rel-L2 %.3g, bound %s", fc3d_engine_name(pl[0].engine),
-          la_run >= 1 && la_run <= 2 ? loop_name[la_run] : "", fc3d_engine_name(pl[1].engine),
-          lb_run >= 1 && lb_run <= 2 ? loop_name[lb_run] : "", err, same ? "bitwise" : "math mode's");
+          la_run >= 1 && la_run <= 3 ? loop_name[la_run] : "", fc3d_engine_name(pl[1].engine),
+          lb_run >= 1 && lb_run <= 3 ? loop_name[lb_run] : "", err, same ? "bitwise" : "math mode's");
     free(out[0]);
     free(out[1]);
     device_case_free(&dc);
@@ -698,9 +715,10 @@ static void test_cross_engine(int cases) {
     engine_under_test = keep;
 }
 
-/* The two main loops against each other on random descs with C_in / groups a multiple of 16, the
-   math modes in turn (FP32, TF32, HALF): wgmma and mma.sync within twice the mode's bound, where
-   this binary runs wgmma on the device. */
+/* The main loops against mma.sync on random descs, where this binary runs wgmma on the device,
+   within twice the math mode's bound: even cases wgmma (C_in / groups a multiple of 16; FP32, TF32,
+   HALF in turn), odd cases the haloed loop (float32 tensors, C_in / groups a multiple of 32, TF32
+   and HALF in turn; a desc it refuses, e.g. one with a LayerNorm over W, is drawn again). */
 static void test_cross_loop(int cases) {
     if (!wgmma_here()) {
         printf("# cross_loop skipped: this binary has no sm_90a code for this device (the wgmma loop cannot run)\n");
@@ -711,13 +729,25 @@ static void test_cross_loop(int cases) {
     for (int k = 0; k < cases; k++) {
         host_case hc;
         char desc[200], name[300];
-        wide_hint = 1;
+        const int halo = k % 2;
+        wide_hint = halo ? 2 : 1;
         loop_hint = FC3D_MAIN_LOOP_AUTO;
         make_random_case(&hc, 0);
         wide_hint = -1;
         loop_hint = -1;
-        const fc3d_math math = (fc3d_math)(FC3D_MATH_FP32 + k % 3);
+        const fc3d_math math = halo ? (fc3d_math)(FC3D_MATH_TF32 + (k / 2) % 2) : (fc3d_math)(FC3D_MATH_FP32 + (k / 2) % 3);
         hc.desc.math = math;
+        if (halo) {
+            hc.desc.dtype = FC3D_DTYPE_F32;
+            fc3d_plan_desc t = hc.desc;
+            fc3d_plan tp;
+            t.main_loop = FC3D_MAIN_LOOP_HALO;
+            if (fc3d_plan_init(&tp, &t) != FC3D_SUCCESS) { /* refused (the reason is the plan tests') */
+                host_case_free(&hc);
+                --k;
+                continue;
+            }
+        }
         if (fc3d_plan_init(&hc.plan, &hc.desc) != FC3D_SUCCESS) {
             host_case_free(&hc);
             --k;
@@ -727,7 +757,7 @@ static void test_cross_loop(int cases) {
         snprintf(name, sizeof name, "cross_loop.%03d.%s", k, desc);
         const int r = compare_engines(name, &hc, FC3D_ENGINE_IMPLICIT_GEMM, FC3D_ENGINE_IMPLICIT_GEMM,
                                       2.0 * bound_for(math, hc.plan.desc.dtype), FC3D_MAIN_LOOP_MMA_SYNC,
-                                      FC3D_MAIN_LOOP_WGMMA);
+                                      halo ? FC3D_MAIN_LOOP_HALO : FC3D_MAIN_LOOP_WGMMA);
         if (r == -1) check(0, name, "a loop refused the desc");
         host_case_free(&hc);
     }
@@ -856,6 +886,8 @@ int main(int argc, char** argv) {
         streamed_cases = streamed_gather_cases = 0;
         memset(strategy_cases, 0, sizeof strategy_cases);
         memset(loop_cases, 0, sizeof loop_cases);
+        memset(halo_math_cases, 0, sizeof halo_math_cases);
+        memset(wgmma_math_cases, 0, sizeof wgmma_math_cases);
         linear_cases = 0;
         test_goldens(dir, quick);
         test_random(cases, quick ? 4 : cases / 10);
@@ -885,16 +917,19 @@ int main(int argc, char** argv) {
         if (engine_under_test == FC3D_ENGINE_IMPLICIT_GEMM) {
             const int wg = wgmma_here();
             printf("# engine implicit_gemm: random cases per main loop: mma.sync %d (C_in / groups a multiple of 16) "
-                   "+ %d, wgmma %d (fp32 %d, tf32 %d, half %d)%s\n", loop_cases[0], loop_cases[1], loop_cases[2],
-                   wgmma_math_cases[FC3D_MATH_FP32], wgmma_math_cases[FC3D_MATH_TF32], wgmma_math_cases[FC3D_MATH_HALF],
+                   "+ %d, wgmma %d (fp32 %d, tf32 %d, half %d), halo %d (tf32 %d, half %d)%s\n", loop_cases[0],
+                   loop_cases[1], loop_cases[2], wgmma_math_cases[FC3D_MATH_FP32], wgmma_math_cases[FC3D_MATH_TF32],
+                   wgmma_math_cases[FC3D_MATH_HALF], loop_cases[3], halo_math_cases[FC3D_MATH_TF32],
+                   halo_math_cases[FC3D_MATH_HALF],
                    wg ? "" : " (this binary has no sm_90a code for this device: wgmma not exercised)");
             if (!quick && wg && loop_force < 0) /* (--loop forces one loop for every case) */
                 check(loop_cases[0] >= 5 && loop_cases[2] >= 5 && wgmma_math_cases[FC3D_MATH_FP32] >= 3 &&
-                          wgmma_math_cases[FC3D_MATH_TF32] >= 3 && wgmma_math_cases[FC3D_MATH_HALF] >= 3,
+                          wgmma_math_cases[FC3D_MATH_TF32] >= 3 && wgmma_math_cases[FC3D_MATH_HALF] >= 3 &&
+                          loop_cases[3] >= 2,
                       "implicit_gemm.main_loops_exercised",
-                      "random cases: mma.sync on wgmma-eligible channels %d, wgmma %d (fp32 %d, tf32 %d, half %d)",
-                      loop_cases[0], loop_cases[2], wgmma_math_cases[FC3D_MATH_FP32],
-                      wgmma_math_cases[FC3D_MATH_TF32], wgmma_math_cases[FC3D_MATH_HALF]);
+                      "random cases: mma.sync on wgmma-eligible channels %d, wgmma %d (fp32 %d, tf32 %d, half %d), "
+                      "halo %d", loop_cases[0], loop_cases[2], wgmma_math_cases[FC3D_MATH_FP32],
+                      wgmma_math_cases[FC3D_MATH_TF32], wgmma_math_cases[FC3D_MATH_HALF], loop_cases[3]);
         }
         if (engine_under_test == FC3D_ENGINE_IMPLICIT_GEMM && !quick)
             check(row_tile_cases >= 5, "implicit_gemm.row_tiles_exercised", "%d random cases used whole-row tiles",

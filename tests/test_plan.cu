@@ -669,9 +669,14 @@ static void test_strategies(void) {
 
 /* desc.main_loop: the plan allows wgmma (every math mode) with in_channels / groups a multiple of 16
    on the implicit_gemm engine and says so; forcing it elsewhere, or forcing any loop on the direct
-   engine, fails and names the field; forcing mma.sync keeps a plan off wgmma. The five workloads
-   (C_in 16 / 64 / 32 / 64 / 32), then L2/15's chain with C_in 24. */
+   engine, fails and names the field; forcing mma.sync keeps a plan off wgmma. The haloed loop: AUTO
+   takes it for TF32 and half math on float32 tensors with in_channels / groups a multiple of 32, no
+   LayerNorm over W and 128 products an output or more (L2/77 and L2/61); forced, it takes L1/77 too
+   (108 products an output); it refuses FP32 math, L2/34 (LayerNorm over W), C_in 16 and 24, and
+   16-bit tensors, naming the field and the reason. The five workloads (C_in 16 / 64 / 32 / 64 / 32),
+   then L2/15's chain with C_in 24. */
 static void test_main_loops(void) {
+    static const char* const halo_why[6] = {"multiple of 32", "", "LayerNorm over W", "", "", "multiple of 32"};
     for (int w = 0; w < 6; w++) {
         for (int m = 1; m <= 3; m++) {
             fc3d_plan_desc d;
@@ -681,13 +686,41 @@ static void test_main_loops(void) {
             if (w == 5) d.conv.in_channels = 24;
             d.math = (fc3d_math)m;
             const int want = w < 5;
+            const int halo_auto = (w == 1 || w == 3) && m != FC3D_MATH_FP32;
+            const int halo_ok = (w == 1 || w == 3 || w == 4) && m != FC3D_MATH_FP32;
             fc3d_result r = fc3d_plan_init(&p, &d);
             fc3d_plan_describe(&p, text, sizeof text);
             snprintf(name, sizeof name, "main_loop.auto_%d_math%d", w, m);
             check(r == FC3D_SUCCESS && p.engine == FC3D_ENGINE_IMPLICIT_GEMM &&
-                      p.main_loop == (want ? FC3D_MAIN_LOOP_WGMMA : FC3D_MAIN_LOOP_MMA_SYNC) &&
-                      strstr(text, want ? "main loop: wgmma where" : "main loop: mma.sync") != NULL,
+                      p.main_loop == (halo_auto ? FC3D_MAIN_LOOP_HALO
+                                      : want    ? FC3D_MAIN_LOOP_WGMMA
+                                                : FC3D_MAIN_LOOP_MMA_SYNC) &&
+                      strstr(text, halo_auto ? "main loop: haloed wgmma where"
+                                   : want    ? "main loop: wgmma where"
+                                             : "main loop: mma.sync") != NULL &&
+                      (halo_auto || strstr(text, "haloed loop not taken: ") != NULL),
                   name, "result %d (%s), main_loop %d", (int)r, p.message, (int)p.main_loop);
+            if (w == 4 && m != FC3D_MATH_FP32) /* L1/77: AUTO leaves it on wgmma for its few products an output */
+                check(strstr(text, "under 128 products an output") != NULL, "main_loop.auto_l1_77_products", "%s", text);
+            /* forced: the haloed loop where it can take the plan, else an error naming the reason */
+            d.main_loop = FC3D_MAIN_LOOP_HALO;
+            snprintf(name, sizeof name, "main_loop.halo_%d_math%d", w, m);
+            if (halo_ok) {
+                r = fc3d_plan_init(&p, &d);
+                fc3d_plan_describe(&p, text, sizeof text);
+                check(r == FC3D_SUCCESS && p.main_loop == FC3D_MAIN_LOOP_HALO && strstr(text, "haloed wgmma (forced") != NULL,
+                      name, "result %d (%s), main_loop %d", (int)r, p.message, (int)p.main_loop);
+            } else {
+                expect_invalid(name, &d, FC3D_ERROR_MAIN_LOOP, "main_loop = halo",
+                               m == FC3D_MATH_FP32 ? "FP32 math" : halo_why[w]);
+            }
+            if (halo_ok) { /* 16-bit tensors: refused, with the reason */
+                d.dtype = FC3D_DTYPE_F16;
+                snprintf(name, sizeof name, "main_loop.halo_f16_%d_math%d", w, m);
+                expect_invalid(name, &d, FC3D_ERROR_MAIN_LOOP, "main_loop = halo", "16-bit tensors");
+                d.dtype = FC3D_DTYPE_F32;
+            }
+            d.main_loop = FC3D_MAIN_LOOP_AUTO;
             d.main_loop = FC3D_MAIN_LOOP_MMA_SYNC;
             r = fc3d_plan_init(&p, &d);
             snprintf(name, sizeof name, "main_loop.mma_sync_%d_math%d", w, m);
