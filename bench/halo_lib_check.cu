@@ -1,6 +1,7 @@
-// halo_lib_check.cu - the library's haloed-loop kernels (_fc3d_hx_*, not yet chosen by the planner) launched directly
-// on the five workloads and small cases, checked against the library's FP32 output and timed beside its
-// implicit_gemm. sm_90a: nvcc -std=c++17 -O2 -I. -Iexamples -gencode arch=compute_90a,code=sm_90a bench/halo_lib_check.cu -o build/halo_lib_check
+// halo_lib_check.cu - the library's haloed-loop kernels (_fc3d_hx_*, FC3D_MAIN_LOOP_HALO) launched directly,
+// around the planner, on the five workloads and small cases, checked against the library's FP32 output and timed
+// beside its implicit_gemm AUTO plan (which takes the same loop where the planner allows it). Args: RUNS [ID].
+// sm_90a: nvcc -std=c++17 -O2 -I. -Iexamples -gencode arch=compute_90a,code=sm_90a bench/halo_lib_check.cu -o build/halo_lib_check
 #include "examples/example_common.h"
 #include <chrono>
 struct cs { const char* id; int n, cin, cout, d, h, w, k, s, p, dil, bias; fc3d_layout lay; };
