@@ -812,7 +812,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      more instantiation per element type and the 3xTF32 split). Its first epilogue branched per
      value (op and store checks in the unrolled loops): 34 % of the kernel's stall samples on L2/61
      (ncu source counters, 308 instructions per channel and warp); hoisted, the library kernel
-     matches the standalone one (L2/61 TF32 main kernel 1.13 -> 0.93 ms, standalone 0.89).
+     matches the standalone one (L2/61 TF32 main kernel 1.13 -> 0.93 ms, standalone 0.89). Its
+     64-channel kernels at 170 registers ran one CTA an SM where the standalone one (167) ran two
+     (a quarter-SM register file holds 3 warps of 168 registers, 2 of 170): capped at 168, L2/34's
+     conv alone 2.03 -> 1.48 ms (TF32), 1.89 -> 1.30 (half).
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
@@ -3940,8 +3943,17 @@ static __device__ __forceinline__ bool _fc3d_hx_row(const _fc3d_tc_kparams& P, c
 /* The haloed main loop and its epilogue (the mma.sync loop's, over the tile's valid rows). Shared
    memory: [unit ring][weight ring] (the epilogue's staging over them), then the barriers and the
    tap table. */
+/* Registers: each of an SM's 4 quarters holds 16384 a lane-row; a warp of 168 registers a thread
+   takes 5376, so 3 warps fit a quarter and two 5-warp CTAs (64-channel tiles) an SM; at 170 only 2
+   a quarter, one CTA an SM (L2/34's conv alone measured 2.03 ms against 1.53 at 167). The cap
+   needs __maxnreg__ (nvcc 12.4 and later); older compilers keep the launch bound. */
+#if defined(__CUDACC_VER_MAJOR__) && (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4))
+#define _FC3D_HX_REGS(...) __maxnreg__(168)
+#else
+#define _FC3D_HX_REGS(...) __launch_bounds__(__VA_ARGS__, 1)
+#endif
 template <typename T, int MATH, int BN, int KC, typename Epi>
-static __global__ void __launch_bounds__(_fc3d_hx_cfg<MATH, BN, KC>::NT, 1)
+static __global__ void _FC3D_HX_REGS(_fc3d_hx_cfg<MATH, BN, KC>::NT)
 _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __restrict__ wp, const T* __restrict__ bias,
               T* __restrict__ y, Epi epi)
 {
