@@ -136,7 +136,9 @@
    Workspace. Statistics are reduced through the workspace: call fc3d_plan_init, allocate
    plan.workspace_bytes of device memory (any alignment: the size includes the slack to align it),
    pass it at run. Too small a workspace is an error, never a silent fallback. Zero bytes means none
-   is needed and the pointer may be NULL.
+   is needed and the pointer may be NULL. The implicit_gemm engine keeps its per-run operand copies
+   there too: the re-laid weight and, where the plan allows the haloed loop, a zero-padded copy of
+   x (N x C_in x the padded volume, 4 bytes an element in TF32, 2 in half: about 200 MB for L2/61).
 
    Determinism. Every reduction has a fixed order and no float atomics: two runs of one plan on
    the same inputs give bitwise-identical outputs and statistics.
