@@ -191,6 +191,11 @@ PYTHON=${PYTHON:-python3}
 if "$B/gpu_probe" >"$L/gpu_probe.log" 2>&1; then
     cat "$L/gpu_probe.log"
     suite gpu "$B/test_gpu" tests/golden/data
+    # the whole suite again with every case asking for one main loop (mma.sync, the tiled wgmma
+    # loop, the haloed loop; a case the loop cannot take falls back to the planner's choice)
+    suite gpu_loop_mma_sync "$B/test_gpu" --loop 1 tests/golden/data
+    suite gpu_loop_wgmma "$B/test_gpu" --loop 2 tests/golden/data
+    suite gpu_loop_halo "$B/test_gpu" --loop 3 tests/golden/data
     if "$PYTHON" -c "import torch; assert torch.cuda.is_available()" >/dev/null 2>&1; then
         suite bridge "$PYTHON" tests/test_torch_bridge.py
     else
