@@ -817,7 +817,9 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      matches the standalone one (L2/61 TF32 main kernel 1.13 -> 0.93 ms, standalone 0.89). Its
      64-channel kernels at 170 registers ran one CTA an SM where the standalone one (167) ran two
      (a quarter-SM register file holds 3 warps of 168 registers, 2 of 170): capped at 168, L2/34's
-     conv alone 2.03 -> 1.48 ms (TF32), 1.89 -> 1.30 (half).
+     conv alone 2.03 -> 1.48 ms (TF32), 1.89 -> 1.30 (half). Each channel's bias loaded up
+     front and its slab base taken once (the stores add only row offsets): 1-2 % (L2/77 TF32 main
+     kernel 2.036 -> 2.007 ms, L2/61 0.915 -> 0.906).
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
@@ -4106,10 +4108,16 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
         /* (the branches are uniform and hoisted out of the unrolled loops: the measured cost of this
            epilogue was its per-value branching, a third of the kernel's time on L2/61) */
         const bool plain = P.store && !P.out_f32 && !stats;
-        for (int cl = warp; cl < nvalid; cl += NWARP) {
+        /* the bias of the warp's channels warp + NWARP j, loaded up front by lane j (at most
+           BN / NWARP = 16 of them): no dependent global load in the channel loop */
+        float bl = 0.f;
+        if (bias && warp + NWARP * lane < nvalid) bl = _fc3d_tc_tof(bias[cbase + warp + NWARP * lane]);
+        for (int cl = warp, j = 0; cl < nvalid; cl += NWARP, ++j) {
             const int64_t cg = cbase + cl;
-            const float bv = bias ? _fc3d_tc_tof(bias[cg]) : 0.f;
-            const int64_t ybase = (n * P.cout + cg) * P.odhw;
+            const float bv = __shfl_sync(0xffffffffu, bl, j);
+            /* the (n, c) slab's base once a channel: the stores below add only the row offsets */
+            T* yc = y + (n * P.cout + cg) * P.odhw;
+            float* yf = reinterpret_cast<float*>(y) + (n * P.cout + cg) * P.odhw;
             float* cs = Cs + cl * CS + lane;
             float vc[NR / 32];
 #pragma unroll
@@ -4132,17 +4140,17 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
             if (plain) {
 #pragma unroll
                 for (int i = 0; i < NR / 32; ++i)
-                    if ((vm >> i) & 1u) y[ybase + osp[i]] = _fc3d_tc_fromf<T>(vc[i]);
+                    if ((vm >> i) & 1u) yc[osp[i]] = _fc3d_tc_fromf<T>(vc[i]);
             } else {
 #pragma unroll
                 for (int i = 0; i < NR / 32; ++i) {
                     if (!((vm >> i) & 1u)) continue;
                     float v = vc[i];
                     if (P.store && P.out_f32) {
-                        reinterpret_cast<float*>(y)[ybase + osp[i]] = v;
+                        yf[osp[i]] = v;
                     } else if (P.store) {
                         const T tv = _fc3d_tc_fromf<T>(v);
-                        y[ybase + osp[i]] = tv;
+                        yc[osp[i]] = tv;
                         v = _fc3d_tc_tof(tv);
                     }
                     s += v;
