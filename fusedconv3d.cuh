@@ -3688,6 +3688,9 @@ struct _fc3d_hx_cfg {
 template <typename T, int MATH>
 static __global__ void _fc3d_hx_prep_x(_fc3d_tc_kparams P, const T* __restrict__ x, void* __restrict__ xp)
 {
+#if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    __trap(); /* sm_90a code only (TF32 rounding needs sm_80); the run launches it only there */
+#else
     constexpr int KG = MATH == _FC3D_TC_HALF ? 8 : 4;
     constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
     const int64_t ngrp = P.cin / KG, total = P.n * ngrp * P.hx_ps;
@@ -3719,6 +3722,7 @@ static __global__ void _fc3d_hx_prep_x(_fc3d_tc_kparams P, const T* __restrict__
         }
         reinterpret_cast<uint4*>(xp)[i] = o;
     }
+#endif
 }
 
 /* the weight [C_in][C_out/groups][kd][kh][kw] -> pieces [group][channel tile][channel block][tap]
@@ -3727,6 +3731,9 @@ static __global__ void _fc3d_hx_prep_x(_fc3d_tc_kparams P, const T* __restrict__
 template <typename T, int MATH, int BN, int KC>
 static __global__ void _fc3d_hx_prep_w(_fc3d_tc_kparams P, const T* __restrict__ w, void* __restrict__ wp)
 {
+#if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    __trap(); /* sm_90a code only, as _fc3d_hx_prep_x */
+#else
     typedef _fc3d_hx_cfg<MATH, BN, KC> C;
     constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
     const int64_t kt = (int64_t)P.k[0] * P.k[1] * P.k[2], ncb = P.cin_g / KC;
@@ -3748,6 +3755,7 @@ static __global__ void _fc3d_hx_prep_w(_fc3d_tc_kparams P, const T* __restrict__
         else
             reinterpret_cast<uint32_t*>(wp)[e] = _fc3d_tc_rna(v);
     }
+#endif
 }
 
 /* Tile t of a sample (class by class, phase by phase, tile by tile): its phase residues, extents,
