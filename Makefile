@@ -12,6 +12,8 @@
 #                      to bench/bench_tables.md, plot to bench/speed.png; ARGS="--quick --only L2/61"
 #   make bench-conv    the convolution alone per math mode, timed and checked against the direct
 #                      engine, no PyTorch (GPU); ARGS="20 L2/61,L1/77 tf32" (runs, ids, maths)
+#   build/chain_loops  L2/34's chain (whole-row tiles) on each main loop, timed and checked against
+#                      the direct engine, no PyTorch (GPU); arguments in bench/chain_loops.cu
 NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),/usr/local/cuda/bin/nvcc)
 CC := $(or $(shell command -v gcc 2>/dev/null),cc)
 CLANG ?= $(shell command -v clang 2>/dev/null)
@@ -27,7 +29,7 @@ HEADERS := fusedconv3d.cuh fusedconv3d_cpu.h $(wildcard tests/*.h)
 EXAMPLES := $(patsubst examples/%.cu,$(B)/%,$(wildcard examples/*.cu))
 
 .PHONY: all test test-sanitize demo goldens check-workloads bench bench-conv clean
-all: $(B)/test_plan $(B)/test_cpu_golden $(B)/test_gpu $(B)/gpu_probe $(B)/conv_alone $(EXAMPLES)
+all: $(B)/test_plan $(B)/test_cpu_golden $(B)/test_gpu $(B)/gpu_probe $(B)/conv_alone $(B)/chain_loops $(EXAMPLES)
 
 $(B):
 	mkdir -p $(B)
@@ -42,6 +44,9 @@ $(B)/gpu_probe: tests/gpu_probe.cu | $(B)
 	$(NVCC) $(NVFLAGS) $(ARCH) $< -o $@
 
 $(B)/conv_alone: bench/conv_alone.cu $(HEADERS) examples/example_common.h | $(B)
+	$(NVCC) $(NVFLAGS) $(ARCH) $< -o $@
+
+$(B)/chain_loops: bench/chain_loops.cu $(HEADERS) examples/example_common.h | $(B)
 	$(NVCC) $(NVFLAGS) $(ARCH) $< -o $@
 
 $(B)/test_cpu_golden: tests/test_cpu_golden.c $(HEADERS) | $(B)

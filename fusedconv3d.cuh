@@ -2422,6 +2422,13 @@ typedef struct _fc3d_tc_kparams {
     int64_t hx_cls_start[9]; /* tiles before class c; [8]: the tiles of a sample */
     int64_t hx_tiles;
     int64_t hx_parts;      /* statistics slots per (n, c) at launch: the tiled loops' tiles */
+    /* haloed row tiles (W stride 2, a LayerNorm over W): hx_rpt consecutive (qd, qh) rows of
+       the padded plane of one (rd, rh) phase pair, both W phases (a warpgroup each) */
+    int hx_rows;           /* the plan's row passes take them */
+    int hx_rpt;            /* rows of a tile: 256 / padded W */
+    int hx_rrmax;          /* rows of a unit at most (both W phases' taps) */
+    int64_t hx_rcls_tpp[4];   /* tiles per (rd, rh) phase pair of (d, h) class c */
+    int64_t hx_rcls_start[5]; /* tiles before class c; [4]: the row tiles of a sample */
     int hx_dt[3][8][5];    /* per dim and residue: taps nt, t0, tstep, c0, cstep (_fc3d_tc_dim_taps) */
 } _fc3d_tc_kparams;
 
@@ -2864,50 +2871,51 @@ static __device__ __forceinline__ void _fc3d_tc_stage_row(float* Cs, int CS, con
         }
 }
 
-/* The epilogue of whole-row tiles. The W phases' accumulators are staged as whole output rows
-   ([channel][row][ow], a channel stride of L mod 32 so that the groups of a warp hit distinct
-   banks). A row is then read into the registers of a group of L lanes, L the least power of two
-   with L * _FC3D_TC_ROW_EPL >= W (W = 64: 4 lanes of 16 values, 8 rows per warp at once), lane s of
-   the group holding ow = s + L e. Each group owns channels and walks all rows of the tile for them:
-   the ops before a row op, the row's mean and variance (apply_row_regs: the lanes combined by a
-   fixed butterfly), the normalisation, the ops after it, the one store (NCDHW: L consecutive
-   floats per group and instruction) and the statistics partial of the step, the group's lanes
-   combined by the same butterfly. NDHWC writes the rows back to shared memory and stores them
-   along the channels. Every order is fixed: reproducible. */
-template <typename T, int BN, int MATH, bool WG, int A0, typename Epi>
-static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kparams& P, const T* __restrict__ bias,
-                                                             T* __restrict__ y, const Epi& epi,
-                                                             const float (&a0)[A0][_fc3d_tc_cfg<BN, MATH, WG>::NT8][4],
-                                                             const float (&a1)[_fc3d_tc_cfg<BN, MATH, WG>::MI]
-                                                                              [_fc3d_tc_cfg<BN, MATH, WG>::NT8][4],
-                                                             int r0, int r1, int Q1,
-                                                             int row0, int nrows, int nph, int64_t tile)
+/* The rows staged in Cs ([channel][row][ow], channel stride CS = nrows x W rounded to L mod 32,
+   L as below) through the ops and out: a row is read into the registers of a group of L lanes, L
+   the least power of two with L * _FC3D_TC_ROW_EPL >= W (W = 64: 4 lanes of 16 values, 8 rows per
+   warp at once), lane s of the group holding ow = s + L e. Each group owns channels and walks all
+   rows for them: the ops before a row op, the row's mean and variance (apply_row_regs: the lanes
+   combined by a fixed butterfly), the normalisation, the ops after it, the one store (NCDHW: L
+   consecutive floats per group and instruction) and the statistics partial (slot `tile` of
+   `tiles`), the group's lanes combined by the same butterfly. NDHWC writes the rows back to Cs and
+   stores them along the channels. NTHR threads (from 0) take part, named barrier 1 between them.
+   rowof(rr, &od, &oh): the output coordinates of staged row rr, false for a row to drop (the
+   same for every lane). Every order is fixed: reproducible. */
+template <typename T, int NTHR, typename Epi, typename RowOf>
+static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams& P, const T* __restrict__ bias,
+                                                         T* __restrict__ y, const Epi& epi, float* Cs, int CS, int nrows,
+                                                         int64_t cbase, int nvalid, int64_t n, int64_t tile,
+                                                         int64_t tiles, RowOf rowof)
 {
-    extern __shared__ __align__(16) unsigned char _fc3d_tc_sm[];
-    float* Cs = reinterpret_cast<float*>(_fc3d_tc_sm);
-    typedef _fc3d_tc_cfg<BN, MATH, WG> C;
-    constexpr int NW = C::NW;
+    constexpr int NW = NTHR / 32;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int wm = C::wm_of(warp), wn = C::wn_of(warp), g = lane >> 2, t = lane & 3;
-    const int ntile = blockIdx.y % P.ntn, gi = blockIdx.y / P.ntn;
-    const int64_t n = blockIdx.z;
-    const int wout = P.out[2], s2 = P.s[2];
+    const int wout = P.out[2];
     int L = 1;
     while (L * _FC3D_TC_ROW_EPL < wout) L <<= 1;
     const int G = 32 / L, grp = lane / L, sub = lane - grp * L;
-    const int RS = nrows * wout, CS = RS + (((L & 31) - RS) & 31);
-    for (int p = 0; p < nph; ++p) {
-        const int q2 = wout / s2 + (p < wout % s2 ? 1 : 0);
-        if (q2 == 0) continue;
-        if (p == 0 && nph > 1)
-            _fc3d_tc_stage_row<C::NT8, A0, C::WM>(Cs, CS, a0, p, q2, nrows, wout, s2, wm, wn, g, t);
-        else
-            _fc3d_tc_stage_row<C::NT8, C::MI, C::WM>(Cs, CS, a1, p, q2, nrows, wout, s2, wm, wn, g, t);
-    }
-    __syncthreads();
-    const int64_t cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * BN;
-    const int nvalid = (int)((P.cout_g - (int64_t)ntile * BN) < BN ? (P.cout_g - (int64_t)ntile * BN) : BN);
+    const int RS = nrows * wout;
     const int64_t HW = (int64_t)P.out[1] * wout;
+    /* the first row op's affine over W, if it has one, in registers (apply_row_regs) */
+    int pre_op = -1;
+    float aw[_FC3D_TC_ROW_EPL], ab[_FC3D_TC_ROW_EPL];
+    for (int i = epi.op_begin; i < epi.op_end && pre_op < 0; ++i)
+        if ((epi.rowops >> i) & 1u) pre_op = i;
+    if (pre_op >= 0) {
+        const _fc3d_dev_op& op = epi.chain.ops[pre_op];
+        if ((op.flags & FC3D_OP_AFFINE) && op.affine != _FC3D_AFF_CHANNEL) {
+#pragma unroll
+            for (int e = 0; e < _FC3D_TC_ROW_EPL; ++e) {
+                const int ow = sub + L * e;
+                aw[e] = ow < wout ? op.weight[ow] : 0.f;
+                ab[e] = ow < wout ? op.bias[ow] : 0.f;
+            }
+        } else {
+            pre_op = -1;
+        }
+    }
+    /* uniform: NCDHW stores of T with no statistics take the straight path */
+    const bool plain = P.store && !P.out_f32 && !P.stats && P.layout == 1;
     /* warp w, group j: channels w G + j, then every NW G-th; the loop is warp-uniform (shuffles),
        a group past the last channel computes on a valid channel and keeps nothing */
     for (int c0 = warp * G; c0 < nvalid; c0 += NW * G) {
@@ -2916,9 +2924,10 @@ static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kpar
         const int64_t cg = cbase + cl;
         const float bv = bias ? _fc3d_tc_tof(bias[cg]) : 0.f;
         double ps = 0.0, pss = 0.0;
+        T* yc = y + (n * P.cout + cg) * P.out[0] * HW; /* the (n, c) slab (NCDHW) */
         for (int rr = 0; rr < nrows; ++rr) {
-            const int row = row0 + rr, qd = row / Q1, qh = row - qd * Q1;
-            const int64_t od = (int64_t)P.s[0] * qd + r0, oh = (int64_t)P.s[1] * qh + r1;
+            int64_t od, oh;
+            if (!rowof(rr, &od, &oh)) continue;
             float* vr = Cs + cl * CS + rr * wout;
             float v[_FC3D_TC_ROW_EPL];
 #pragma unroll
@@ -2926,7 +2935,16 @@ static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kpar
                 const int ow = sub + L * e;
                 v[e] = ow < wout ? vr[ow] + bv : 0.f;
             }
-            epi.apply_row_regs(v, wout, sub, L, grp * L, n, cg, od, oh);
+            epi.apply_row_regs(v, wout, sub, L, grp * L, n, cg, od, oh, pre_op, aw, ab);
+            if (plain) {
+                T* yr = yc + od * HW + oh * wout;
+                if (act) {
+#pragma unroll
+                    for (int e = 0; e < _FC3D_TC_ROW_EPL; ++e)
+                        if (sub + L * e < wout) yr[sub + L * e] = _fc3d_tc_fromf<T>(v[e]);
+                }
+                continue;
+            }
             const int64_t yrow = ((n * P.cout + cg) * P.out[0] + od) * HW + oh * wout;
 #pragma unroll
             for (int e = 0; e < _FC3D_TC_ROW_EPL; ++e) {
@@ -2949,15 +2967,15 @@ static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kpar
                 ps += __shfl_xor_sync(0xffffffffu, ps, m);
                 pss += __shfl_xor_sync(0xffffffffu, pss, m);
             }
-            if (act && sub == 0) epi.partial(n, cg, tile, gridDim.x, ps, pss);
+            if (act && sub == 0) epi.partial(n, cg, tile, tiles, ps, pss);
         }
     }
     if (!P.store || P.layout == 1) return;
-    __syncthreads();
+    asm volatile("bar.sync 1, %0;\n" ::"n"(NTHR) : "memory");
     for (int idx = warp; idx < RS; idx += NW) {
         const int rr = idx / wout, ow = idx - rr * wout;
-        const int row = row0 + rr, qd = row / Q1, qh = row - qd * Q1;
-        const int64_t od = (int64_t)P.s[0] * qd + r0, oh = (int64_t)P.s[1] * qh + r1;
+        int64_t od, oh;
+        if (!rowof(rr, &od, &oh)) continue;
         const int64_t yb = (((n * P.out[0] + od) * P.out[1] + oh) * wout + ow) * P.cout + cbase;
         for (int c = lane; c < nvalid; c += 32) {
             const float v = Cs[c * CS + idx];
@@ -2965,6 +2983,49 @@ static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kpar
             else y[yb + c] = _fc3d_tc_fromf<T>(v);
         }
     }
+}
+
+/* The epilogue of whole-row tiles: the W phases' accumulators staged as whole output rows
+   ([channel][row][ow], a channel stride of L mod 32 so that the groups of a warp hit distinct
+   banks), then _fc3d_tc_rows_out. */
+template <typename T, int BN, int MATH, bool WG, int A0, typename Epi>
+static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kparams& P, const T* __restrict__ bias,
+                                                             T* __restrict__ y, const Epi& epi,
+                                                             const float (&a0)[A0][_fc3d_tc_cfg<BN, MATH, WG>::NT8][4],
+                                                             const float (&a1)[_fc3d_tc_cfg<BN, MATH, WG>::MI]
+                                                                              [_fc3d_tc_cfg<BN, MATH, WG>::NT8][4],
+                                                             int r0, int r1, int Q1,
+                                                             int row0, int nrows, int nph, int64_t tile)
+{
+    extern __shared__ __align__(16) unsigned char _fc3d_tc_sm[];
+    float* Cs = reinterpret_cast<float*>(_fc3d_tc_sm);
+    typedef _fc3d_tc_cfg<BN, MATH, WG> C;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int wm = C::wm_of(warp), wn = C::wn_of(warp), g = lane >> 2, t = lane & 3;
+    const int ntile = blockIdx.y % P.ntn, gi = blockIdx.y / P.ntn;
+    const int64_t n = blockIdx.z;
+    const int wout = P.out[2], s2 = P.s[2];
+    int L = 1;
+    while (L * _FC3D_TC_ROW_EPL < wout) L <<= 1;
+    const int RS = nrows * wout, CS = RS + (((L & 31) - RS) & 31);
+    for (int p = 0; p < nph; ++p) {
+        const int q2 = wout / s2 + (p < wout % s2 ? 1 : 0);
+        if (q2 == 0) continue;
+        if (p == 0 && nph > 1)
+            _fc3d_tc_stage_row<C::NT8, A0, C::WM>(Cs, CS, a0, p, q2, nrows, wout, s2, wm, wn, g, t);
+        else
+            _fc3d_tc_stage_row<C::NT8, C::MI, C::WM>(Cs, CS, a1, p, q2, nrows, wout, s2, wm, wn, g, t);
+    }
+    __syncthreads();
+    const int64_t cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * BN;
+    const int nvalid = (int)((P.cout_g - (int64_t)ntile * BN) < BN ? (P.cout_g - (int64_t)ntile * BN) : BN);
+    _fc3d_tc_rows_out<T, C::NT>(P, bias, y, epi, Cs, CS, nrows, cbase, nvalid, n, tile, gridDim.x,
+                                [&](int rr, int64_t* od, int64_t* oh) {
+                                    const int row = row0 + rr, qd = row / Q1, qh = row - qd * Q1;
+                                    *od = (int64_t)P.s[0] * qd + r0;
+                                    *oh = (int64_t)P.s[1] * qh + r1;
+                                    return true;
+                                });
 }
 
 template <typename T, int MATH, int RND, int BN, bool ROW, bool WG, typename Epi>
@@ -3667,7 +3728,15 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
    channels per consumer warpgroup), B = the unit's rows, m64 x n256 per wgmma. A producer lane
    feeds the unit ring (_FC3D_HX_NA) and the weight ring (_FC3D_HX_NB) on mbarriers; consumers
    release a slot once the MMAs reading it are done. Rows past the phase (qh >= Q1, qw >= Q2) are
-   computed and dropped in the epilogue. */
+   computed and dropped in the epilogue.
+   Row tiles (a LayerNorm over W at W stride 2: the plan's whole-row passes): a tile is
+   hx_rpt = 256 / Wp whole rows (qd, qh) of the padded plane of one (rd, rh) pair, and its two
+   consumer warpgroups compute the two W phases of the same 64 output channels over them (BN = 128
+   kernel shape: a weight slot holds the tap's piece of each phase side by side; a phase with fewer
+   w taps multiplies a zero piece). Their units hold the rows both phases' taps read. The epilogue
+   stages both phases as whole output rows ([channel][row][ow], the CM table places each of the 256
+   rows) and runs the whole-row epilogue of the tiled loops (_fc3d_tc_rows_out): a row's statistics,
+   normalisation, ops and one store, with no pass over y. */
 #define _FC3D_HX_NR 256
 #define _FC3D_HX_NA 2
 #define _FC3D_HX_NB 4
@@ -3765,7 +3834,13 @@ typedef struct _fc3d_hx_tile {
     int64_t v0;
     int jlo, nseg, T, offmin, R;
     int nt[3], t0[3], tstep[3], c0[3], cstep[3];
+    /* per W phase of the warpgroups (row tiles: phase p for warpgroup p; else both the tile's
+       phase): (h, w) taps, w taps nt, t0, tstep, c0, cstep, phase extent; T is the larger count */
+    int wT[2], wnt[2], wt0[2], wts[2], wc0[2], wcs[2], wQ[2];
+    int vrow0; /* row tiles: the first (qd, qh) row, qd * padded H + qh */
 } _fc3d_hx_tile;
+static __host__ __device__ inline void _fc3d_hx_span(const _fc3d_tc_kparams& P, _fc3d_hx_tile* h, int qd_lo, int qd_hi,
+                                                     int np);
 static __host__ __device__ inline _fc3d_hx_tile _fc3d_hx_tile_of(const _fc3d_tc_kparams& P, int64_t t)
 {
     _fc3d_hx_tile h;
@@ -3784,25 +3859,102 @@ static __host__ __device__ inline _fc3d_hx_tile _fc3d_hx_tile_of(const _fc3d_tc_
         h.Q[d] = P.cls_q[c][d];
         h.nt[d] = e[0]; h.t0[d] = e[1]; h.tstep[d] = e[2]; h.c0[d] = e[3]; h.cstep[d] = e[4];
     }
-    const int64_t HpWp = (int64_t)P.hx_pad[1] * P.hx_pad[2];
-    const int qd_lo = (int)(h.v0 / HpWp), qd_hi = (int)((h.v0 + _FC3D_HX_NR - 1) / HpWp);
-    int jlo = h.nt[0], jhi = -1;
-    for (int j = 0; j < h.nt[0]; ++j) {
-        const int cd = h.c0[0] - j * h.cstep[0];
-        if (qd_hi + cd >= 0 && qd_lo + cd <= P.in[0] - 1) { if (j < jlo) jlo = j; jhi = j; }
+    for (int p = 0; p < 2; ++p) {
+        h.wnt[p] = h.nt[2]; h.wt0[p] = h.t0[2]; h.wts[p] = h.tstep[2]; h.wc0[p] = h.c0[2]; h.wcs[p] = h.cstep[2];
+        h.wQ[p] = h.Q[2];
     }
-    h.T = h.nt[1] * h.nt[2];
-    h.jlo = jlo;
-    h.nseg = jhi >= jlo && h.T > 0 ? jhi - jlo + 1 : 0;
-    const int chmin = h.c0[1] - (h.nt[1] - 1) * h.cstep[1], cwmin = h.c0[2] - (h.nt[2] - 1) * h.cstep[2];
-    h.offmin = (chmin + P.hx_plo[1]) * P.hx_pad[2] + cwmin + P.hx_plo[2];
-    h.R = _FC3D_HX_NR + (h.c0[1] - chmin) * P.hx_pad[2] + (h.c0[2] - cwmin);
+    h.vrow0 = 0;
+    const int64_t HpWp = (int64_t)P.hx_pad[1] * P.hx_pad[2];
+    _fc3d_hx_span(P, &h, (int)(h.v0 / HpWp), (int)((h.v0 + _FC3D_HX_NR - 1) / HpWp), 1);
     return h;
 }
 
+/* The d taps a tile's rows (planes qd_lo..qd_hi) reach, its (h, w) tap counts and the rows of
+   its units (the w taps of its np W phases together) */
+static __host__ __device__ inline void _fc3d_hx_span(const _fc3d_tc_kparams& P, _fc3d_hx_tile* h, int qd_lo, int qd_hi,
+                                                     int np)
+{
+    int jlo = h->nt[0], jhi = -1;
+    for (int j = 0; j < h->nt[0]; ++j) {
+        const int cd = h->c0[0] - j * h->cstep[0];
+        if (qd_hi + cd >= 0 && qd_lo + cd <= P.in[0] - 1) { if (j < jlo) jlo = j; jhi = j; }
+    }
+    int cwmin = 1 << 30, cwmax = -(1 << 30);
+    h->T = 0;
+    for (int p = 0; p < 2; ++p) {
+        h->wT[p] = p < np ? h->nt[1] * h->wnt[p] : 0;
+        if (h->wT[p] > h->T) h->T = h->wT[p];
+        if (h->wT[p] == 0) continue;
+        if (h->wc0[p] > cwmax) cwmax = h->wc0[p];
+        if (h->wc0[p] - (h->wnt[p] - 1) * h->wcs[p] < cwmin) cwmin = h->wc0[p] - (h->wnt[p] - 1) * h->wcs[p];
+    }
+    if (np == 1) h->wT[1] = h->wT[0];
+    h->jlo = jlo;
+    h->nseg = jhi >= jlo && h->T > 0 ? jhi - jlo + 1 : 0;
+    if (h->T == 0) cwmin = cwmax = 0;
+    const int chmin = h->c0[1] - (h->nt[1] - 1) * h->cstep[1];
+    h->offmin = (chmin + P.hx_plo[1]) * P.hx_pad[2] + cwmin + P.hx_plo[2];
+    h->R = _FC3D_HX_NR + (h->c0[1] - chmin) * P.hx_pad[2] + (cwmax - cwmin);
+}
+
+/* Row tile t of a sample (class by class, (rd, rh) pair by pair, tile by tile; _fc3d_hx_plan):
+   hx_rpt rows of the padded plane from vrow0, both W phases (W stride 2) */
+static __host__ __device__ inline _fc3d_hx_tile _fc3d_hx_rtile_of(const _fc3d_tc_kparams& P, int64_t t)
+{
+    _fc3d_hx_tile h;
+    int c = 0;
+    while (c < 3 && t >= P.hx_rcls_start[c + 1]) ++c;
+    const int64_t local = t - P.hx_rcls_start[c];
+    const int64_t tpp = P.hx_rcls_tpp[c] > 0 ? P.hx_rcls_tpp[c] : 1;
+    const int c8 = c << 1; /* the (d, h) class with W inside the tile */
+    const int ph = (int)(local / tpp);
+    h.vrow0 = (int)((local - (int64_t)ph * tpp) * P.hx_rpt);
+    h.v0 = (int64_t)h.vrow0 * P.hx_pad[2];
+    h.r[1] = P.cls_base[c8][1] + ph % P.cls_cnt[c8][1];
+    h.r[0] = P.cls_base[c8][0] + ph / P.cls_cnt[c8][1];
+    h.r[2] = 0;
+    for (int d = 0; d < 3; ++d) {
+        const int* e = P.hx_dt[d][d < 2 ? h.r[d] : 0];
+        h.Q[d] = d < 2 ? P.cls_q[c8][d] : (P.out[2] + 1) / 2;
+        h.nt[d] = e[0]; h.t0[d] = e[1]; h.tstep[d] = e[2]; h.c0[d] = e[3]; h.cstep[d] = e[4];
+    }
+    for (int p = 0; p < 2; ++p) {
+        const int* e = P.hx_dt[2][p];
+        h.wnt[p] = e[0]; h.wt0[p] = e[1]; h.wts[p] = e[2]; h.wc0[p] = e[3]; h.wcs[p] = e[4];
+        h.wQ[p] = (P.out[2] - p + 1) / 2;
+    }
+    _fc3d_hx_span(P, &h, h.vrow0 / P.hx_pad[1], (h.vrow0 + P.hx_rpt - 1) / P.hx_pad[1], 2);
+    return h;
+}
+
+/* Shared memory of the haloed kernel (eb operand bytes, kc channels a unit, bn output channels a
+   tile or, for row tiles, 64 a W phase): the rings, the epilogue's staging over them, then the
+   barriers (128 B), the tap table (a (weight tap, row offset) pair per (h, w) tap, one table per
+   W phase of row tiles) and, for row tiles, the place of each of the 256 rows in the staged output
+   rows and a zero weight piece (the MMAs of a W phase with fewer taps than the other). body: where
+   the barriers start. */
+static __host__ __device__ inline size_t _fc3d_hx_body(const _fc3d_tc_kparams& P, int eb, int kc, int bn, int rows)
+{
+    const size_t nkg = (size_t)kc * eb / 16;
+    if (rows) {
+        const size_t ring = _FC3D_HX_NA * nkg * P.hx_rrmax * 16 + (size_t)_FC3D_HX_NB * 128 * kc * eb;
+        const size_t stg = (size_t)64 * ((size_t)P.hx_rpt * P.out[2] + 32) * 4;
+        return ring > stg ? ring : stg;
+    }
+    const size_t ring = _FC3D_HX_NA * nkg * P.hx_rmax * 16 + (size_t)_FC3D_HX_NB * bn * kc * eb;
+    const size_t stg = (size_t)bn * (_FC3D_HX_NR + 4) * 4 + (size_t)4 * (bn / 64) * bn * 16;
+    return ring > stg ? ring : stg;
+}
+static __host__ __device__ inline size_t _fc3d_hx_smem(const _fc3d_tc_kparams& P, int eb, int kc, int bn, int rows)
+{
+    return _fc3d_hx_body(P, eb, kc, bn, rows) + 128 +
+           (rows ? 16 * _FC3D_HX_TT + 8 * _FC3D_HX_NR + (size_t)64 * kc * eb : 8 * _FC3D_HX_TT);
+}
+
 /* The haloed geometry of a plan (kp's classes set): 0 where the loop cannot take it. *macs: the
-   products an output sums, on average (taps x C_in / groups). */
-static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs)
+   products an output sums, on average (taps x C_in / groups). rows: the row tiles too (their
+   (d, h) classes; W stride 2 and the output W of whole-row tiles, the plan's row_ok). */
+static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, int rows)
 {
     double taps = 0.0;
     P->hx_ok = 0;
@@ -3867,11 +4019,41 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs)
     P->hx_cls_start[8] = start;
     P->hx_tiles = start;
     P->hx_rmax = rmax;
-    const int eb = math == _FC3D_TC_HALF ? 2 : 4, nkg = P->hx_kc * eb / 16, bnh = bn < 64 ? 64 : bn;
-    const size_t ring = (size_t)_FC3D_HX_NA * nkg * rmax * 16 + (size_t)_FC3D_HX_NB * bnh * P->hx_kc * eb;
-    const size_t epi = (size_t)bnh * (_FC3D_HX_NR + 4) * 4 + (size_t)4 * (bnh / 64) * bnh * 16;
-    if ((ring > epi ? ring : epi) + 128 + 8 * _FC3D_HX_TT > 227 * 1024 || rmax > 16383) return 0;
+    const int eb = math == _FC3D_TC_HALF ? 2 : 4;
+    if (_fc3d_hx_smem(*P, eb, P->hx_kc, bn, 0) > 227 * 1024 || rmax > 16383) return 0;
     if (start * _FC3D_HX_NR + HpWp > 0x7fffffffLL) return 0; /* a sample's virtual rows in 32 bits */
+    P->hx_rows = 0;
+    if (rows) {
+        /* row tiles: rpt whole rows of the padded plane (a row's two W phases in one tile), so
+           every output row of a tile is complete; tiles run over the (qd, qh) rows of a (rd, rh)
+           pair up to its last output row */
+        if (P->s[2] != 2 || !P->row_ok || P->hx_pad[2] > _FC3D_HX_NR) return 0;
+        const int rpt = _FC3D_HX_NR / P->hx_pad[2];
+        int64_t rstart = 0;
+        int rrmax = 0;
+        P->hx_rpt = rpt;
+        for (int c = 0; c < 4; ++c) {
+            const int c8 = c << 1, Q0 = P->cls_q[c8][0], Q1 = P->cls_q[c8][1];
+            const int64_t nres = (int64_t)P->cls_cnt[c8][0] * P->cls_cnt[c8][1];
+            P->hx_rcls_start[c] = rstart;
+            P->hx_rcls_tpp[c] = 0;
+            if (nres <= 0 || Q0 <= 0 || Q1 <= 0) continue;
+            const int64_t tpp = ((int64_t)(Q0 - 1) * P->hx_pad[1] + Q1 + rpt - 1) / rpt;
+            P->hx_rcls_tpp[c] = tpp;
+            rstart += tpp * nres;
+        }
+        P->hx_rcls_start[4] = rstart;
+        for (int c = 0; c < 4; ++c) /* the units of each pair's first tile (a pair's tiles share them) */
+            for (int64_t ph = 0; P->hx_rcls_tpp[c] > 0 && ph < (int64_t)P->cls_cnt[c << 1][0] * P->cls_cnt[c << 1][1]; ++ph) {
+                const _fc3d_hx_tile h = _fc3d_hx_rtile_of(*P, P->hx_rcls_start[c] + ph * P->hx_rcls_tpp[c]);
+                if (h.T > _FC3D_HX_TT) return 0;
+                if (h.T > 0 && h.R > rrmax) rrmax = h.R;
+            }
+        P->hx_rrmax = rrmax;
+        if (rstart <= 0 || rrmax > 16383 || _fc3d_hx_smem(*P, eb, P->hx_kc, 64, 1) > 227 * 1024) return 0;
+        if (rstart * _FC3D_HX_NR + HpWp > 0x7fffffffLL) return 0;
+        P->hx_rows = 1;
+    }
     *macs = taps * (double)P->cin_g / (double)P->odhw;
     P->hx_ok = 1;
     return 1;
@@ -3964,7 +4146,9 @@ static __device__ __forceinline__ bool _fc3d_hx_row(const _fc3d_tc_kparams& P, c
 #else
 #define _FC3D_HX_REGS(...) __launch_bounds__(__VA_ARGS__, 1)
 #endif
-template <typename T, int MATH, int BN, int KC, typename Epi>
+/* ROWS: row tiles (BN = 128: warpgroup p computes W phase p of 64 output channels; a weight slot
+   holds both phases' pieces of a tap; the epilogue is the whole-row one). */
+template <typename T, int MATH, int BN, int KC, bool ROWS, typename Epi>
 static __global__ void _FC3D_HX_REGS(_fc3d_hx_cfg<MATH, BN, KC>::NT)
 _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __restrict__ wp, const T* __restrict__ bias,
               T* __restrict__ y, Epi epi)
@@ -3974,31 +4158,42 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
 #else
     typedef _fc3d_hx_cfg<MATH, BN, KC> C;
     constexpr int NR = _FC3D_HX_NR, NA = _FC3D_HX_NA, NB = _FC3D_HX_NB, NWARP = 4 * C::NWG;
+    constexpr int CB = ROWS ? 64 : BN;           /* output channels of the tile */
+    constexpr int PW = 64 * KC * C::EB;          /* bytes of one 64-channel weight piece */
     constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
     extern __shared__ __align__(128) unsigned char _fc3d_hx_sm[];
-    const size_t ustage = (size_t)C::NKG * P.hx_rmax * 16;
+    const size_t ustage = (size_t)C::NKG * (ROWS ? P.hx_rrmax : P.hx_rmax) * 16;
     unsigned char* Us = _fc3d_hx_sm;
     unsigned char* Ws = Us + NA * ustage;
-    const size_t ring = NA * ustage + (size_t)NB * C::PIECE, stg = (size_t)BN * (NR + 4) * 4 + (size_t)NWARP * BN * 16;
-    unsigned char* tail = _fc3d_hx_sm + (ring > stg ? ring : stg);
+    unsigned char* tail = _fc3d_hx_sm + _fc3d_hx_body(P, C::EB, KC, CB, ROWS);
     uint64_t* bars = reinterpret_cast<uint64_t*>(tail);
     uint64_t *fullU = bars, *emptyU = bars + NA, *fullW = bars + 2 * NA, *emptyW = bars + 2 * NA + NB;
-    int2* TT = reinterpret_cast<int2*>(tail + 128); /* (h, w) taps: {weight tap, row offset} */
+    int2* TT = reinterpret_cast<int2*>(tail + 128); /* (h, w) taps: {weight tap, row offset}, per W phase */
+    int2* CM = TT + 2 * _FC3D_HX_TT;                /* row tiles: {staged place, its row's end} per row */
+    uint4* Z = reinterpret_cast<uint4*>(CM + NR);    /* row tiles: a zero weight piece */
 
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int64_t tile = blockIdx.x;
     const int ntile = blockIdx.y % P.ntn, gi = blockIdx.y / P.ntn;
     const int64_t n = blockIdx.z;
-    const _fc3d_hx_tile h = _fc3d_hx_tile_of(P, tile);
+    const _fc3d_hx_tile h = ROWS ? _fc3d_hx_rtile_of(P, tile) : _fc3d_hx_tile_of(P, tile);
     const int64_t HpWp = (int64_t)P.hx_pad[1] * P.hx_pad[2];
     const int nunits = h.nseg * (int)(P.cin_g / KC);
     const uint32_t unitB = (uint32_t)C::NKG * h.R * 16;
-    for (int i = tid; i < h.T; i += C::NT) {
-        const int jh = i / h.nt[2], jw = i - jh * h.nt[2];
-        const int ch = h.c0[1] - jh * h.cstep[1], cw = h.c0[2] - jw * h.cstep[2];
-        TT[i] = make_int2((h.t0[1] + jh * h.tstep[1]) * P.k[2] + h.t0[2] + jw * h.tstep[2],
-                          ((ch + P.hx_plo[1]) * P.hx_pad[2] + cw + P.hx_plo[2] - h.offmin) * 16);
-    }
+    for (int p = 0; p < (ROWS ? 2 : 1); ++p)
+        for (int i = tid; i < h.wT[p]; i += C::NT) {
+            const int jh = i / h.wnt[p], jw = i - jh * h.wnt[p];
+            const int ch = h.c0[1] - jh * h.cstep[1], cw = h.wc0[p] - jw * h.wcs[p];
+            TT[p * _FC3D_HX_TT + i] = make_int2((h.t0[1] + jh * h.tstep[1]) * P.k[2] + h.wt0[p] + jw * h.wts[p],
+                                                ((ch + P.hx_plo[1]) * P.hx_pad[2] + cw + P.hx_plo[2] - h.offmin) * 16);
+        }
+    if (ROWS) /* row m of the tile: output row m / Wp, ow = 2 (m % Wp) + phase */
+        for (int m = tid; m < NR; m += C::NT) {
+            const int rr = m / P.hx_pad[2], qw = m - rr * P.hx_pad[2];
+            CM[m] = rr < P.hx_rpt && qw < h.wQ[0] ? make_int2(rr * P.out[2] + 2 * qw, (rr + 1) * P.out[2]) : make_int2(-1, 0);
+        }
+    if (ROWS && h.wT[0] != h.wT[1])
+        for (int i = tid; i < PW / 16; i += C::NT) Z[i] = make_uint4(0u, 0u, 0u, 0u);
     if (tid == 0) {
         for (int i = 0; i < NA; ++i) { _fc3d_mbar_init(fullU + i, 1); _fc3d_mbar_init(emptyU + i, C::NWG); }
         for (int i = 0; i < NB; ++i) { _fc3d_mbar_init(fullW + i, 1); _fc3d_mbar_init(emptyW + i, C::NWG); }
@@ -4028,9 +4223,17 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                 const int s = iw % NB, cb = u / h.nseg, sg = u - cb * h.nseg;
                 const int td = h.t0[0] + (h.jlo + sg) * h.tstep[0];
                 _fc3d_mbar_wait(emptyW + s, ((iw / NB) & 1) ^ 1);
-                _fc3d_mbar_expect(fullW + s, C::PIECE);
-                const int64_t pc = (((int64_t)gi * P.ntn + ntile) * ncb + cb) * kt + (int64_t)td * P.k[1] * P.k[2] + TT[i].x;
-                _fc3d_bulk_copy(Ws + (size_t)s * C::PIECE, wb + pc * C::PIECE, C::PIECE, fullW + s);
+                const int64_t pc0 = (((int64_t)gi * P.ntn + ntile) * ncb + cb) * kt + (int64_t)td * P.k[1] * P.k[2];
+                if (!ROWS) {
+                    _fc3d_mbar_expect(fullW + s, C::PIECE);
+                    _fc3d_bulk_copy(Ws + (size_t)s * C::PIECE, wb + (pc0 + TT[i].x) * C::PIECE, C::PIECE, fullW + s);
+                } else { /* the tap's piece of each W phase that has one, side by side */
+                    _fc3d_mbar_expect(fullW + s, (i < h.wT[0] ? PW : 0) + (i < h.wT[1] ? PW : 0));
+                    for (int p = 0; p < 2; ++p)
+                        if (i < h.wT[p])
+                            _fc3d_bulk_copy(Ws + (size_t)s * C::PIECE + p * PW,
+                                            wb + (pc0 + TT[p * _FC3D_HX_TT + i].x) * PW, PW, fullW + s);
+                }
                 ++iw;
             };
             load_unit(0);
@@ -4058,8 +4261,11 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
             for (int i = 0; i < h.T; ++i) {
                 const int sw = iw % NB;
                 _fc3d_mbar_wait(fullW + sw, (iw / NB) & 1);
-                const uint32_t xa = u0 + su * (uint32_t)ustage + TT[i].y;
-                const uint32_t wa = w0 + sw * C::PIECE + wg * 8 * C::NKG * 128;
+                /* a row tile's W phase with fewer taps than the other multiplies the zero piece
+                   (selected, not branched: a wgmma under a branch is serialised by ptxas) */
+                const bool tap = !ROWS || i < h.wT[wg];
+                const uint32_t xa = u0 + su * (uint32_t)ustage + (tap ? TT[(ROWS ? wg * _FC3D_HX_TT : 0) + i].y : 0);
+                const uint32_t wa = tap ? w0 + sw * C::PIECE + wg * 8 * C::NKG * 128 : _fc3d_tc_smem(Z);
                 asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
                 for (int kk = 0; kk < KC / C::KS; ++kk) {
@@ -4082,6 +4288,42 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
         }
         asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
         _fc3d_wg_keep<NR / 2>(acc);
+    }
+
+    if (ROWS) { /* ---- row tiles: the two W phases staged as whole output rows, then the rows out */
+        asm volatile("bar.sync 1, %0;\n" ::"n"(128 * C::NWG) : "memory");
+        float* Cs = reinterpret_cast<float*>(_fc3d_hx_sm);
+        const int wout = P.out[2], RS = P.hx_rpt * wout;
+        int L = 1;
+        while (L * _FC3D_TC_ROW_EPL < wout) L <<= 1;
+        const int CS = RS + (((L & 31) - RS) & 31);
+        {
+            const int w4 = warp & 3, g = lane >> 2, t = lane & 3, co = w4 * 16 + g;
+#pragma unroll
+            for (int ni = 0; ni < NR / 8; ++ni)
+#pragma unroll
+                for (int e = 0; e < 2; ++e) {
+                    const int2 cm = CM[ni * 8 + 2 * t + e];
+                    if (cm.x < 0 || cm.x + wg >= cm.y) continue; /* a padding row, or past W in phase 1 */
+                    Cs[co * CS + cm.x + wg] = acc[ni * 4 + e];
+                    Cs[(co + 8) * CS + cm.x + wg] = acc[ni * 4 + 2 + e];
+                }
+        }
+        asm volatile("bar.sync 1, %0;\n" ::"n"(128 * C::NWG) : "memory");
+        const int64_t cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * CB;
+        const int nvalid = (int)((P.cout_g - (int64_t)ntile * CB) < CB ? (P.cout_g - (int64_t)ntile * CB) : CB);
+        const int Hp = P.hx_pad[1];
+        _fc3d_tc_rows_out<T, 128 * C::NWG>(P, bias, y, epi, Cs, CS, P.hx_rpt, cbase, nvalid, n, tile, P.hx_parts,
+                                           [&](int rr, int64_t* od, int64_t* oh) {
+                                               const int row = h.vrow0 + rr, qd = row / Hp, qh = row - qd * Hp;
+                                               *od = (int64_t)P.s[0] * qd + h.r[0];
+                                               *oh = (int64_t)P.s[1] * qh + h.r[1];
+                                               return qd < h.Q[0] && qh < h.Q[1];
+                                           });
+        if (P.stats && tile == 0) /* the slots past the haloed row tiles (the plan sizes them by the tiled ones) */
+            for (int cl = tid; cl < nvalid; cl += 128 * C::NWG)
+                for (int64_t z = gridDim.x; z < P.hx_parts; ++z) epi.partial(n, cbase + cl, z, P.hx_parts, 0.0, 0.0);
+        return;
     }
 
     /* ---- epilogue: the tile staged as [channel][row], then the mma.sync loop's, row validity
@@ -4459,8 +4701,10 @@ static __host__ __device__ __forceinline__ unsigned _fc3d_ops_in(int begin, int 
 }
 
 /* Whether a run with sm_90a code takes the haloed loop (tp->hx_ok, else tp->hx_why): desc.main_loop
-   AUTO or HALO, TF32 or half math on float32 tensors, C_in / groups a multiple of 32, no whole-row
-   tiles (rows), a geometry _fc3d_hx_plan takes, no more tiles than the tiled loops (the statistics
+   AUTO or HALO, TF32 or half math on float32 tensors, C_in / groups a multiple of 32, where the
+   plan takes whole-row tiles (rows: a LayerNorm over W) W stride 2 for the haloed row tiles (64
+   channels a tile, so the pieces serve the plan's other passes too), a geometry _fc3d_hx_plan
+   takes, no more tiles than the tiled loops (the statistics
    slots are sized by theirs: the haloed tiles zero the rest), and for AUTO at least
    _FC3D_HX_MIN_MACS products an output (fewer measured slower: the copy of x and the bias-only
    rows of tap-less phases outweigh the loop's gain). Sets the haloed fields of tp->kp. */
@@ -4473,10 +4717,10 @@ static const char* _fc3d_hx_why_text(int why) {
     case _FC3D_HX_NO_MATH: return "FP32 math (3xTF32) runs on the tiled loops";
     case _FC3D_HX_NO_DTYPE: return "16-bit tensors run on the tiled loops";
     case _FC3D_HX_NO_CHANNELS: return "in_channels / groups is not a multiple of 32";
-    case _FC3D_HX_NO_ROWS: return "a LayerNorm over W takes whole-row tiles";
+    case _FC3D_HX_NO_ROWS: return "a LayerNorm over W with a W stride other than 2 takes the tiled whole-row tiles";
     case _FC3D_HX_NO_GEOMETRY:
         return "the geometry (a stride past 8, a phase with more than 256 (h, w) taps, shared memory past 227 KB, "
-               "or a sample's padded rows past 2^31)";
+               "a sample's padded rows past 2^31, or for a LayerNorm over W a padded W past 256)";
     case _FC3D_HX_NO_TILES: return "more haloed tiles than tiled ones";
     case _FC3D_HX_NO_MACS: return "under 128 products an output on average (AUTO: measured slower there)";
     default: return "";
@@ -4492,14 +4736,15 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     else if (tp->math == _FC3D_TC_3XTF32) tp->hx_why = _FC3D_HX_NO_MATH;
     else if (_fc3d_enum_int(&p->desc.dtype) != FC3D_DTYPE_F32) tp->hx_why = _FC3D_HX_NO_DTYPE;
     else if (P.cin_g % 32 != 0) tp->hx_why = _FC3D_HX_NO_CHANNELS;
-    else if (rows) tp->hx_why = _FC3D_HX_NO_ROWS;
+    else if (rows && P.s[2] != 2) tp->hx_why = _FC3D_HX_NO_ROWS;
     if (tp->hx_why) return;
-    tp->hx_bn = P.cout_g > 64 ? 128 : 64;
-    if (!_fc3d_hx_plan(&P, tp->math, tp->hx_bn, &tp->hx_macs)) {
+    tp->hx_bn = P.cout_g > 64 && !rows ? 128 : 64; /* (row tiles: 64 channels of each W phase) */
+    if (!_fc3d_hx_plan(&P, tp->math, tp->hx_bn, &tp->hx_macs, rows)) {
         tp->hx_why = _FC3D_HX_NO_GEOMETRY;
         return;
     }
-    if (P.hx_tiles > tp->tiles_per_sample) tp->hx_why = _FC3D_HX_NO_TILES;
+    if (P.hx_tiles > tp->tiles_per_sample || (rows && P.hx_rcls_start[4] > tp->row_tiles_per_sample))
+        tp->hx_why = _FC3D_HX_NO_TILES;
     else if (loop == FC3D_MAIN_LOOP_AUTO && tp->hx_macs < _FC3D_HX_MIN_MACS) tp->hx_why = _FC3D_HX_NO_MACS;
     if (tp->hx_why) {
         P.hx_ok = 0;
@@ -4678,14 +4923,20 @@ typedef struct _fc3d_tc_epi {
        value (float per lane, double across the group's lanes by a fixed butterfly, so every lane
        gets the same bits): exact to the inputs' own rounding however far the mean is from zero.
        It is kept as a float pair hi + lo and each value centred as (v - hi) - lo, the variance
-       summed from the centred values, the op applied in float (a few ulp of the result; the direct
-       engine's double path and this agree to ~1e-7 relative). Row ops keep N, C, D and H, so a
-       normalized-dims affine runs over W (index ow). Every lane of the warp calls it (shuffles).
+       summed from the centred values, the inverse deviation rounded from it in float (__frsqrt_rn),
+       the op applied in float (a few ulp of the result; the direct engine's double path and this
+       agree to ~1e-7 relative). Row ops keep N, C, D and H, so a
+       normalized-dims affine runs over W (index ow); for row op pre_op (-1: none) the caller holds
+       it in aw, ab (the lane's ow; an affine over W, its weight and bias loaded once per tile: per
+       value they were a fifth of the haloed row tiles' stall samples, ncu). Every lane of the warp
+       calls it (shuffles).
        In shared memory with double arithmetic per element this epilogue took L2/34's GEMM step
        from 3.2 to 6.2 ms (ncu). */
     __device__ void apply_row_regs(float (&v)[_FC3D_TC_ROW_EPL], int wout, int sub, int L, int leader, int64_t n,
-                                   int64_t c, int64_t od, int64_t oh) const {
+                                   int64_t c, int64_t od, int64_t oh, int pre_op,
+                                   const float (&aw)[_FC3D_TC_ROW_EPL], const float (&ab)[_FC3D_TC_ROW_EPL]) const {
         constexpr int E = _FC3D_TC_ROW_EPL;
+        const double invw = 1.0 / (double)wout; /* (the rows' loop keeps it: no division per row) */
         int b = op_begin;
         while (b < op_end) {
             int ri = b;
@@ -4708,7 +4959,7 @@ typedef struct _fc3d_tc_epi {
                 if (sub + L * e < wout) s += v[e] - shift;
             double sd = s;
             for (int m = L >> 1; m > 0; m >>= 1) sd += __shfl_xor_sync(0xffffffffu, sd, m);
-            const double mean = (double)shift + sd / wout;
+            const double mean = (double)shift + sd * invw;
             const float mh = (float)mean, ml = (float)(mean - (double)mh);
             const _fc3d_dev_op& op = chain.ops[ri];
             b = ri + 1;
@@ -4727,8 +4978,13 @@ typedef struct _fc3d_tc_epi {
                 }
             double qd = q;
             for (int m = L >> 1; m > 0; m >>= 1) qd += __shfl_xor_sync(0xffffffffu, qd, m);
-            const float is = (float)(1.0 / sqrt(qd / wout + (double)op.eps));
+            const float is = __frsqrt_rn((float)(qd * invw + (double)op.eps)); /* (rounded once more than in double) */
             const bool aff = (op.flags & FC3D_OP_AFFINE) != 0, per_c = op.affine == _FC3D_AFF_CHANNEL;
+            if (ri == pre_op) { /* the W-affine the caller holds in registers (past W: unused values) */
+#pragma unroll
+                for (int e = 0; e < E; ++e) v[e] = ((v[e] - mh) - ml) * is * aw[e] + ab[e];
+                continue;
+            }
             const float cw = aff && per_c ? op.weight[c] : 1.f, cb = aff && per_c ? op.bias[c] : 0.f;
 #pragma unroll
             for (int e = 0; e < E; ++e) {
@@ -5310,6 +5566,9 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                           : " where the run's device and binary allow it (sm_90a code on an sm_90 device), else "
                             "mma.sync",
                       tp->hx_bn, (long long)tp->kp.hx_tiles, tp->hx_macs);
+            if (tp->kp.hx_rows)
+                _FC3D_PUT("  row passes: %lld haloed row tiles a sample, %d padded rows of both W phases each\n",
+                          (long long)tp->kp.hx_rcls_start[4], tp->kp.hx_rpt);
         } else if (p->main_loop == FC3D_MAIN_LOOP_WGMMA)
             _FC3D_PUT("main loop: wgmma%s\n", _fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_WGMMA
                                                  ? " (forced: a run without sm_90a code for its device fails)"
@@ -5706,7 +5965,7 @@ struct _fc3d_hx_run {
     static cudaError_t prep(const _fc3d_tc_plan*, const T*, const T*, void*, void*, cudaStream_t) {
         return cudaErrorInvalidValue;
     }
-    static cudaError_t conv(const _fc3d_tc_plan*, const _fc3d_tc_kparams&, const void*, const void*, const T*, T*,
+    static cudaError_t conv(const _fc3d_tc_plan*, const _fc3d_tc_kparams&, int, const void*, const void*, const T*, T*,
                             const _fc3d_tc_epi&, cudaStream_t) {
         return cudaErrorInvalidValue;
     }
@@ -5729,25 +5988,36 @@ struct _fc3d_hx_run<float> {
     static cudaError_t conv_as(const _fc3d_tc_kparams& P, const void* xp, const void* wp, const float* bias, float* y,
                                const _fc3d_tc_epi& e, cudaStream_t st) {
         typedef _fc3d_hx_cfg<MATH, BN, KC> C;
-        auto kern = _fc3d_hx_main<float, MATH, BN, KC, _fc3d_tc_epi>;
-        const size_t ring = _FC3D_HX_NA * (size_t)C::NKG * P.hx_rmax * 16 + (size_t)_FC3D_HX_NB * C::PIECE;
-        const size_t stg = (size_t)BN * (_FC3D_HX_NR + 4) * 4 + (size_t)4 * C::NWG * BN * 16;
-        const size_t smem = (ring > stg ? ring : stg) + 128 + 8 * _FC3D_HX_TT;
+        auto kern = _fc3d_hx_main<float, MATH, BN, KC, false, _fc3d_tc_epi>;
+        const size_t smem = _fc3d_hx_smem(P, C::EB, KC, BN, 0);
         cudaError_t err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
         if (err != cudaSuccess) return err;
         const dim3 grid((unsigned)P.hx_tiles, (unsigned)(P.groups * P.ntn), (unsigned)P.n);
         kern<<<grid, C::NT, smem, st>>>(P, xp, wp, bias, y, e);
         return cudaPeekAtLastError();
     }
-    static _fc3d_tc_kparams params(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp) {
+    /* row tiles: both W phases of 64 channels (BN 128: a warpgroup each), the whole-row epilogue */
+    template <int MATH, int KC>
+    static cudaError_t conv_rows_as(const _fc3d_tc_kparams& P, const void* xp, const void* wp, const float* bias,
+                                    float* y, const _fc3d_tc_epi& e, cudaStream_t st) {
+        typedef _fc3d_hx_cfg<MATH, 128, KC> C;
+        auto kern = _fc3d_hx_main<float, MATH, 128, KC, true, _fc3d_tc_epi>;
+        const size_t smem = _fc3d_hx_smem(P, C::EB, KC, 64, 1);
+        cudaError_t err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        if (err != cudaSuccess) return err;
+        const dim3 grid((unsigned)P.hx_rcls_start[4], (unsigned)(P.groups * P.ntn), (unsigned)P.n);
+        kern<<<grid, C::NT, smem, st>>>(P, xp, wp, bias, y, e);
+        return cudaPeekAtLastError();
+    }
+    static _fc3d_tc_kparams params(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp, int row) {
         _fc3d_tc_kparams P = kp;
         P.ntn = tp->hx_ntn;
-        P.hx_parts = tp->tiles_per_sample;
+        P.hx_parts = row ? tp->row_tiles_per_sample : tp->tiles_per_sample;
         return P;
     }
     static cudaError_t prep(const _fc3d_tc_plan* tp, const float* x, const float* w, void* xp, void* wp,
                             cudaStream_t st) {
-        const _fc3d_tc_kparams P = params(tp, tp->kp);
+        const _fc3d_tc_kparams P = params(tp, tp->kp, 0);
         if (tp->math == _FC3D_TC_HALF && P.hx_kc == 64)
             return tp->hx_bn == 128 ? prep_as<_FC3D_TC_HALF, 128, 64>(P, x, w, xp, wp, st)
                                     : prep_as<_FC3D_TC_HALF, 64, 64>(P, x, w, xp, wp, st);
@@ -5757,9 +6027,13 @@ struct _fc3d_hx_run<float> {
         return tp->hx_bn == 128 ? prep_as<_FC3D_TC_TF32, 128, 32>(P, x, w, xp, wp, st)
                                 : prep_as<_FC3D_TC_TF32, 64, 32>(P, x, w, xp, wp, st);
     }
-    static cudaError_t conv(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp, const void* xp, const void* wp,
-                            const float* bias, float* y, const _fc3d_tc_epi& e, cudaStream_t st) {
-        const _fc3d_tc_kparams P = params(tp, kp);
+    static cudaError_t conv(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp, int row, const void* xp,
+                            const void* wp, const float* bias, float* y, const _fc3d_tc_epi& e, cudaStream_t st) {
+        const _fc3d_tc_kparams P = params(tp, kp, row);
+        if (row) /* (a plan with row passes took 64-channel tiles: tp->hx_bn is 64) */
+            return tp->math != _FC3D_TC_HALF ? conv_rows_as<_FC3D_TC_TF32, 32>(P, xp, wp, bias, y, e, st)
+                   : P.hx_kc == 64           ? conv_rows_as<_FC3D_TC_HALF, 64>(P, xp, wp, bias, y, e, st)
+                                             : conv_rows_as<_FC3D_TC_HALF, 32>(P, xp, wp, bias, y, e, st);
         if (tp->math == _FC3D_TC_HALF && P.hx_kc == 64)
             return tp->hx_bn == 128 ? conv_as<_FC3D_TC_HALF, 128, 64>(P, xp, wp, bias, y, e, st)
                                     : conv_as<_FC3D_TC_HALF, 64, 64>(P, xp, wp, bias, y, e, st);
@@ -5862,8 +6136,8 @@ static fc3d_result _fc3d_launch_tc_conv(const _fc3d_bound* b, const fc3d_step_* 
     const bool wg = _fc3d_tc_wgmma_runs(tp) != 0;
     const T* x = (const T*)a->x;
     const T* bias = (const T*)a->bias;
-    if (tp->hx_ok && wg && !row) { /* (the plan takes no whole-row tiles where it chose the haloed loop) */
-        err = _fc3d_hx_run<T>::conv(tp, kp, _fc3d_ws_at(pr, b->base, _FC3D_WS_ENGINE + 1), ws, bias, (T*)y, e,
+    if (tp->hx_ok && wg) { /* (row passes: the haloed row tiles) */
+        err = _fc3d_hx_run<T>::conv(tp, kp, row, _fc3d_ws_at(pr, b->base, _FC3D_WS_ENGINE + 1), ws, bias, (T*)y, e,
                                     b->stream);
         if (err != cudaSuccess) return _fc3d_fail(msg, FC3D_ERROR_CUDA, "haloed loop kernel: %s", cudaGetErrorString(err));
         return FC3D_SUCCESS;

@@ -28,14 +28,12 @@ static void one(const cs& c, const _fc3d_tc_kparams& kp0, const float* x, const 
     typedef _fc3d_hx_cfg<MATH, BN, KC> C;
     _fc3d_tc_kparams P = kp0;
     double macs = 0.0;
-    if (!_fc3d_hx_plan(&P, MATH, BN, &macs) || P.hx_kc != KC) { printf("%s: refused (ok %d kc %d)\n", c.id, P.hx_ok, P.hx_kc); return; }
+    if (!_fc3d_hx_plan(&P, MATH, BN, &macs, 0) || P.hx_kc != KC) { printf("%s: refused (ok %d kc %d)\n", c.id, P.hx_ok, P.hx_kc); return; }
     P.store = 1; P.stats = 0; P.out_f32 = 0;
     P.ntn = (int)((P.cout_g + BN - 1) / BN);
     P.hx_parts = P.hx_tiles;
-    const size_t ustage = (size_t)C::NKG * P.hx_rmax * 16;
-    const size_t ring = 2 * ustage + 4 * (size_t)C::PIECE, stg = (size_t)BN * 260 * 4 + (size_t)4 * C::NWG * BN * 16;
-    const size_t smem = (ring > stg ? ring : stg) + 128 + 8 * _FC3D_HX_TT;
-    auto kern = _fc3d_hx_main<float, MATH, BN, KC, _fc3d_tc_epi>;
+    const size_t smem = _fc3d_hx_smem(P, C::EB, KC, BN, 0);
+    auto kern = _fc3d_hx_main<float, MATH, BN, KC, false, _fc3d_tc_epi>;
     CUDA_OK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     const size_t xpb = (size_t)P.n * (P.cin / C::KG) * P.hx_ps * 16;
     const size_t wpb = (size_t)P.groups * P.ntn * (P.cin_g / KC) * P.k[0] * P.k[1] * P.k[2] * C::PIECE;

@@ -195,7 +195,8 @@ static void test_goldens(const char* dir, int quick) {
 
 /* ---- 2. randomized ----------------------------------------------------------------------------- */
 /* 1: channels per group a multiple of 16 (small sizes, the wgmma loop's weight pieces); 2: of 32
-   (the haloed loop's); else the usual draw */
+   (the haloed loop's); 3: as 2 with W stride 2 (the haloed row tiles', with a LayerNorm over W);
+   else the usual draw */
 static int wide_hint = -1;
 static int random_conv(fc3d_conv_desc* c, int big_plane) {
     memset(c, 0, sizeof *c);
@@ -219,7 +220,7 @@ static int random_conv(fc3d_conv_desc* c, int big_plane) {
            two pieces from two taps), small sizes */
         c->in_channels = g * 16 * rng_int(1, 4);
         c->out_channels = g * rng_int(1, 24);
-        if (wide_hint == 2) { /* and output channels past one 64- or 128-wide tile */
+        if (wide_hint >= 2) { /* and output channels past one 64- or 128-wide tile */
             c->in_channels = g * 32 * rng_int(1, 2);
             c->out_channels = g * rng_int(1, 140);
         }
@@ -227,6 +228,13 @@ static int random_conv(fc3d_conv_desc* c, int big_plane) {
         for (int i = 0; i < 3; i++) {
             c->in_size[i] = rng_int(1, 4);
             c->kernel[i] = rng_int(1, 3);
+        }
+        if (wide_hint == 3) { /* two W phases, rows up to 16 wide, kernels to 4 (phases with 1 or 2 taps) */
+            c->stride[2] = 2;
+            c->dilation[2] = rng_int(0, 1);
+            c->output_padding[2] = rng_int(0, 1);
+            c->in_size[2] = rng_int(1, 8);
+            c->kernel[2] = rng_int(1, 4);
         }
     }
     if (big_plane) { /* planes past one statistics unit (4096 elements), so units split rows */
@@ -397,7 +405,7 @@ static void make_random_case(host_case* hc, int big_plane) {
         hc->desc.layout = (fc3d_layout)rng_int(0, 2);
         hc->desc.dtype = (fc3d_dtype)rng_int(0, 3);
         hc->desc.math = (fc3d_math)rng_int(0, 3);
-        if (wide_hint == 2) { /* what the haloed loop takes: float32 tensors, TF32 or half math */
+        if (wide_hint >= 2) { /* what the haloed loop takes: float32 tensors, TF32 or half math */
             hc->desc.dtype = FC3D_DTYPE_F32;
             hc->desc.math = rng_int(0, 1) ? FC3D_MATH_TF32 : FC3D_MATH_HALF;
         }
@@ -488,7 +496,7 @@ static void describe_case(const host_case* hc, char* buf, size_t n) {
 
 /* Random cases whose plan has a GEMM step with whole-row tiles (a LayerNorm over W taking its
    statistics from the rows in the epilogue): the engine's row path is exercised, not assumed. */
-static int row_tile_cases = 0;
+static int row_tile_cases = 0, halo_row_cases = 0;
 static int uses_row_tiles(const fc3d_plan* p) {
     for (int i = 0; i < p->_private.num_steps; i++)
         if (p->_private.steps[i].kind == _FC3D_STEP_TC_CONV && p->_private.steps[i].arg[3]) return 1;
@@ -560,13 +568,14 @@ static void test_random(int cases, int big_cases) {
         chain_hint = k % 6; /* every sixth case a moments chain, every sixth a linear one, every sixth
                                one with channels for the wgmma loop, half of those for the haloed
                                loop (the --quick subset that the sanitizers run included) */
-        wide_hint = k % 12 == 2 ? 1 : k % 12 == 8 ? 2 : 0;
-        row_hint = k % 12 == 3;
+        wide_hint = k % 12 == 2 ? 1 : k % 12 == 8 ? 2 : k % 12 == 9 ? 3 : 0; /* and one for the haloed row tiles */
+        row_hint = k % 12 == 3 || k % 12 == 9;
         make_random_case(&hc, k >= cases);
         row_hint = 0;
         chain_hint = -1;
         wide_hint = -1;
         row_tile_cases += uses_row_tiles(&hc.plan);
+        halo_row_cases += uses_row_tiles(&hc.plan) && fc3d_plan_main_loop(&hc.plan) == FC3D_MAIN_LOOP_HALO;
         streamed_cases += uses_streamed_pass(&hc.plan, 0);
         streamed_gather_cases += uses_streamed_pass(&hc.plan, 1);
         count_strategy(&hc.plan);
@@ -718,7 +727,8 @@ static void test_cross_engine(int cases) {
 /* The main loops against mma.sync on random descs, where this binary runs wgmma on the device,
    within twice the math mode's bound: even cases wgmma (C_in / groups a multiple of 16; FP32, TF32,
    HALF in turn), odd cases the haloed loop (float32 tensors, C_in / groups a multiple of 32, TF32
-   and HALF in turn; a desc it refuses, e.g. one with a LayerNorm over W, is drawn again). */
+   and HALF in turn, every other one with a LayerNorm over W first at W stride 2: the row tiles; a
+   desc it refuses is drawn again). */
 static void test_cross_loop(int cases) {
     if (!wgmma_here()) {
         printf("# cross_loop skipped: this binary has no sm_90a code for this device (the wgmma loop cannot run)\n");
@@ -730,10 +740,12 @@ static void test_cross_loop(int cases) {
         host_case hc;
         char desc[200], name[300];
         const int halo = k % 2;
-        wide_hint = halo ? 2 : 1;
+        wide_hint = halo ? (k % 4 == 3 ? 3 : 2) : 1;
+        row_hint = k % 4 == 3;
         loop_hint = FC3D_MAIN_LOOP_AUTO;
         make_random_case(&hc, 0);
         wide_hint = -1;
+        row_hint = 0;
         loop_hint = -1;
         const fc3d_math math = halo ? (fc3d_math)(FC3D_MATH_TF32 + (k / 2) % 2) : (fc3d_math)(FC3D_MATH_FP32 + (k / 2) % 3);
         hc.desc.math = math;
@@ -882,7 +894,7 @@ int main(int argc, char** argv) {
     for (int e = 0; e < _FC3D_NUM_ENGINES; e++) {
         engine_under_test = _fc3d_engines[e].id;
         refused_by_engine = 0;
-        row_tile_cases = 0;
+        row_tile_cases = halo_row_cases = 0;
         streamed_cases = streamed_gather_cases = 0;
         memset(strategy_cases, 0, sizeof strategy_cases);
         memset(loop_cases, 0, sizeof loop_cases);
@@ -917,19 +929,20 @@ int main(int argc, char** argv) {
         if (engine_under_test == FC3D_ENGINE_IMPLICIT_GEMM) {
             const int wg = wgmma_here();
             printf("# engine implicit_gemm: random cases per main loop: mma.sync %d (C_in / groups a multiple of 16) "
-                   "+ %d, wgmma %d (fp32 %d, tf32 %d, half %d), halo %d (tf32 %d, half %d)%s\n", loop_cases[0],
-                   loop_cases[1], loop_cases[2], wgmma_math_cases[FC3D_MATH_FP32], wgmma_math_cases[FC3D_MATH_TF32],
-                   wgmma_math_cases[FC3D_MATH_HALF], loop_cases[3], halo_math_cases[FC3D_MATH_TF32],
-                   halo_math_cases[FC3D_MATH_HALF],
+                   "+ %d, wgmma %d (fp32 %d, tf32 %d, half %d), halo %d (tf32 %d, half %d; %d on row tiles)%s\n",
+                   loop_cases[0], loop_cases[1], loop_cases[2], wgmma_math_cases[FC3D_MATH_FP32],
+                   wgmma_math_cases[FC3D_MATH_TF32], wgmma_math_cases[FC3D_MATH_HALF], loop_cases[3],
+                   halo_math_cases[FC3D_MATH_TF32], halo_math_cases[FC3D_MATH_HALF], halo_row_cases,
                    wg ? "" : " (this binary has no sm_90a code for this device: wgmma not exercised)");
             if (!quick && wg && loop_force < 0) /* (--loop forces one loop for every case) */
                 check(loop_cases[0] >= 5 && loop_cases[2] >= 5 && wgmma_math_cases[FC3D_MATH_FP32] >= 3 &&
                           wgmma_math_cases[FC3D_MATH_TF32] >= 3 && wgmma_math_cases[FC3D_MATH_HALF] >= 3 &&
-                          loop_cases[3] >= 2,
+                          loop_cases[3] >= 2 && halo_row_cases >= 2,
                       "implicit_gemm.main_loops_exercised",
                       "random cases: mma.sync on wgmma-eligible channels %d, wgmma %d (fp32 %d, tf32 %d, half %d), "
-                      "halo %d", loop_cases[0], loop_cases[2], wgmma_math_cases[FC3D_MATH_FP32],
-                      wgmma_math_cases[FC3D_MATH_TF32], wgmma_math_cases[FC3D_MATH_HALF], loop_cases[3]);
+                      "halo %d (%d on row tiles)", loop_cases[0], loop_cases[2], wgmma_math_cases[FC3D_MATH_FP32],
+                      wgmma_math_cases[FC3D_MATH_TF32], wgmma_math_cases[FC3D_MATH_HALF], loop_cases[3],
+                      halo_row_cases);
         }
         if (engine_under_test == FC3D_ENGINE_IMPLICIT_GEMM && !quick)
             check(row_tile_cases >= 5, "implicit_gemm.row_tiles_exercised", "%d random cases used whole-row tiles",

@@ -670,24 +670,26 @@ static void test_strategies(void) {
 /* desc.main_loop: the plan allows wgmma (every math mode) with in_channels / groups a multiple of 16
    on the implicit_gemm engine and says so; forcing it elsewhere, or forcing any loop on the direct
    engine, fails and names the field; forcing mma.sync keeps a plan off wgmma. The haloed loop: AUTO
-   takes it for TF32 and half math on float32 tensors with in_channels / groups a multiple of 32, no
-   LayerNorm over W and 128 products an output or more (L2/77 and L2/61); forced, it takes L1/77 too
-   (108 products an output); it refuses FP32 math, L2/34 (LayerNorm over W), C_in 16 and 24, and
-   16-bit tensors, naming the field and the reason. The five workloads (C_in 16 / 64 / 32 / 64 / 32),
-   then L2/15's chain with C_in 24. */
+   takes it for TF32 and half math on float32 tensors with in_channels / groups a multiple of 32 and
+   128 products an output or more (L2/77, L2/61, and L2/34 on haloed row tiles for its LayerNorm over
+   W); forced, it takes L1/77 too (108 products an output); it refuses FP32 math, C_in 16 and 24,
+   16-bit tensors, and L2/34's chain at W stride 1 (row tiles need two W phases), naming the field
+   and the reason. The five workloads (C_in 16 / 64 / 32 / 64 / 32), then L2/15's chain with C_in
+   24, then L2/34's at W stride 1. */
 static void test_main_loops(void) {
-    static const char* const halo_why[6] = {"multiple of 32", "", "LayerNorm over W", "", "", "multiple of 32"};
-    for (int w = 0; w < 6; w++) {
+    static const char* const halo_why[7] = {"multiple of 32", "", "", "", "", "multiple of 32", "W stride other than 2"};
+    for (int w = 0; w < 7; w++) {
         for (int m = 1; m <= 3; m++) {
             fc3d_plan_desc d;
             fc3d_plan p;
             char name[96], text[4096];
-            workload_desc(w < 5 ? w : 0, &d);
+            workload_desc(w < 5 ? w : w == 5 ? 0 : 2, &d);
             if (w == 5) d.conv.in_channels = 24;
+            if (w == 6) d.conv.stride[2] = 1;
             d.math = (fc3d_math)m;
-            const int want = w < 5;
-            const int halo_auto = (w == 1 || w == 3) && m != FC3D_MATH_FP32;
-            const int halo_ok = (w == 1 || w == 3 || w == 4) && m != FC3D_MATH_FP32;
+            const int want = w < 5 || w == 6;
+            const int halo_auto = (w >= 1 && w <= 3) && m != FC3D_MATH_FP32;
+            const int halo_ok = (w >= 1 && w <= 4) && m != FC3D_MATH_FP32;
             fc3d_result r = fc3d_plan_init(&p, &d);
             fc3d_plan_describe(&p, text, sizeof text);
             snprintf(name, sizeof name, "main_loop.auto_%d_math%d", w, m);
@@ -702,6 +704,13 @@ static void test_main_loops(void) {
                   name, "result %d (%s), main_loop %d", (int)r, p.message, (int)p.main_loop);
             if (w == 4 && m != FC3D_MATH_FP32) /* L1/77: AUTO leaves it on wgmma for its few products an output */
                 check(strstr(text, "under 128 products an output") != NULL, "main_loop.auto_l1_77_products", "%s", text);
+            if (w == 2 && m != FC3D_MATH_FP32) { /* L2/34: one GEMM step on haloed row tiles, 7 rows of 34 a tile */
+                snprintf(name, sizeof name, "main_loop.auto_l2_34_row_tiles_math%d", m);
+                check(r == FC3D_SUCCESS && p._private.num_steps == 2 &&
+                          p._private.steps[1].arg[3] == 1 &&
+                          strstr(text, "haloed row tiles a sample, 7 padded rows of both W phases each") != NULL,
+                      name, "%s", text);
+            }
             /* forced: the haloed loop where it can take the plan, else an error naming the reason */
             d.main_loop = FC3D_MAIN_LOOP_HALO;
             snprintf(name, sizeof name, "main_loop.halo_%d_math%d", w, m);
