@@ -2871,7 +2871,21 @@ static __device__ __forceinline__ void _fc3d_tc_stage_row(float* Cs, int CS, con
         }
 }
 
-/* The rows staged in Cs ([channel][row][ow], channel stride CS = nrows x W rounded to L mod 32,
+/* The whole-row epilogue's lanes: a row of W values is held by a group of L lanes,
+   _FC3D_TC_ROW_EPL values a lane. Value e of lane sub is output column _fc3d_row_ow: for rows of
+   exactly L x _FC3D_TC_ROW_EPL values (FULL, e.g. W = 64 with L = 4) in runs of 4 (16-byte shared
+   loads and global stores: 4x fewer than scalar ones), else interleaved. _fc3d_row_cs: the staged
+   channel stride, RS rounded so that the groups of a quarter-warp hit distinct banks. */
+template <bool FULL>
+static __device__ __forceinline__ int _fc3d_row_ow(int e, int sub, int L) {
+    return FULL ? ((e >> 2) * L + sub) * 4 + (e & 3) : sub + L * e;
+}
+static __host__ __device__ inline int _fc3d_row_cs(int RS, int L, int wout) {
+    const int m = (wout == L * _FC3D_TC_ROW_EPL ? 4 * L : L) & 31;
+    return RS + ((m - RS) & 31);
+}
+
+/* The rows staged in Cs ([channel][row][ow], channel stride CS = _fc3d_row_cs,
    L as below) through the ops and out: a row is read into the registers of a group of L lanes, L
    the least power of two with L * _FC3D_TC_ROW_EPL >= W (W = 64: 4 lanes of 16 values, 8 rows per
    warp at once), lane s of the group holding ow = s + L e. Each group owns channels and walks all
@@ -2901,12 +2915,13 @@ static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams&
     float aw[_FC3D_TC_ROW_EPL], ab[_FC3D_TC_ROW_EPL];
     for (int i = epi.op_begin; i < epi.op_end && pre_op < 0; ++i)
         if ((epi.rowops >> i) & 1u) pre_op = i;
+    const bool full = wout == L * _FC3D_TC_ROW_EPL;
     if (pre_op >= 0) {
         const _fc3d_dev_op& op = epi.chain.ops[pre_op];
         if ((op.flags & FC3D_OP_AFFINE) && op.affine != _FC3D_AFF_CHANNEL) {
 #pragma unroll
             for (int e = 0; e < _FC3D_TC_ROW_EPL; ++e) {
-                const int ow = sub + L * e;
+                const int ow = full ? _fc3d_row_ow<true>(e, sub, L) : _fc3d_row_ow<false>(e, sub, L);
                 aw[e] = ow < wout ? op.weight[ow] : 0.f;
                 ab[e] = ow < wout ? op.bias[ow] : 0.f;
             }
@@ -2916,60 +2931,82 @@ static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams&
     }
     /* uniform: NCDHW stores of T with no statistics take the straight path */
     const bool plain = P.store && !P.out_f32 && !P.stats && P.layout == 1;
+    const bool vec = std::is_same<T, float>::value && ((uintptr_t)y & 15u) == 0; /* 16-byte stores (FULL rows) */
     /* warp w, group j: channels w G + j, then every NW G-th; the loop is warp-uniform (shuffles),
        a group past the last channel computes on a valid channel and keeps nothing */
-    for (int c0 = warp * G; c0 < nvalid; c0 += NW * G) {
-        const bool act = c0 + grp < nvalid;
-        const int cl = act ? c0 + grp : c0;
-        const int64_t cg = cbase + cl;
-        const float bv = bias ? _fc3d_tc_tof(bias[cg]) : 0.f;
-        double ps = 0.0, pss = 0.0;
-        T* yc = y + (n * P.cout + cg) * P.out[0] * HW; /* the (n, c) slab (NCDHW) */
-        for (int rr = 0; rr < nrows; ++rr) {
-            int64_t od, oh;
-            if (!rowof(rr, &od, &oh)) continue;
-            float* vr = Cs + cl * CS + rr * wout;
-            float v[_FC3D_TC_ROW_EPL];
+    /* FULL: rows of L x _FC3D_TC_ROW_EPL values (W = 64), no per-value bounds */
+    auto walk = [&](auto full) {
+        constexpr bool FULL = decltype(full)::value;
+        for (int c0 = warp * G; c0 < nvalid; c0 += NW * G) {
+            const bool act = c0 + grp < nvalid;
+            const int cl = act ? c0 + grp : c0;
+            const int64_t cg = cbase + cl;
+            const float bv = bias ? _fc3d_tc_tof(bias[cg]) : 0.f;
+            double ps = 0.0, pss = 0.0;
+            T* yc = y + (n * P.cout + cg) * P.out[0] * HW; /* the (n, c) slab (NCDHW) */
+            for (int rr = 0; rr < nrows; ++rr) {
+                int64_t od, oh;
+                if (!rowof(rr, &od, &oh)) continue;
+                float* vr = Cs + cl * CS + rr * wout;
+                float v[_FC3D_TC_ROW_EPL];
+                if (FULL) {
 #pragma unroll
-            for (int e = 0; e < _FC3D_TC_ROW_EPL; ++e) {
-                const int ow = sub + L * e;
-                v[e] = ow < wout ? vr[ow] + bv : 0.f;
-            }
-            epi.apply_row_regs(v, wout, sub, L, grp * L, n, cg, od, oh, pre_op, aw, ab);
-            if (plain) {
-                T* yr = yc + od * HW + oh * wout;
-                if (act) {
+                    for (int k = 0; k < _FC3D_TC_ROW_EPL / 4; ++k) {
+                        const float4 q = *reinterpret_cast<const float4*>(vr + (k * L + sub) * 4);
+                        v[4 * k] = q.x + bv; v[4 * k + 1] = q.y + bv; v[4 * k + 2] = q.z + bv; v[4 * k + 3] = q.w + bv;
+                    }
+                } else {
 #pragma unroll
-                    for (int e = 0; e < _FC3D_TC_ROW_EPL; ++e)
-                        if (sub + L * e < wout) yr[sub + L * e] = _fc3d_tc_fromf<T>(v[e]);
+                    for (int e = 0; e < _FC3D_TC_ROW_EPL; ++e) {
+                        const int ow = _fc3d_row_ow<FULL>(e, sub, L);
+                        v[e] = ow < wout ? vr[ow] + bv : 0.f;
+                    }
                 }
-                continue;
-            }
-            const int64_t yrow = ((n * P.cout + cg) * P.out[0] + od) * HW + oh * wout;
+                epi.template apply_row_regs<FULL>(v, wout, sub, L, grp * L, n, cg, od, oh, pre_op, aw, ab);
+                if (plain) {
+                    T* yr = yc + od * HW + oh * wout;
+                    if (act && FULL && vec) {
 #pragma unroll
-            for (int e = 0; e < _FC3D_TC_ROW_EPL; ++e) {
-                const int ow = sub + L * e;
-                if (ow >= wout) continue;
-                float o = v[e];
-                if (P.store && !P.out_f32) o = _fc3d_tc_tof(_fc3d_tc_fromf<T>(o)); /* statistics of the stored value */
-                if (P.stats && act) {
-                    ps += (double)o;
-                    pss += (double)o * (double)o;
+                        for (int k = 0; k < _FC3D_TC_ROW_EPL / 4; ++k)
+                            *reinterpret_cast<float4*>(yr + (k * L + sub) * 4) =
+                                make_float4(v[4 * k], v[4 * k + 1], v[4 * k + 2], v[4 * k + 3]);
+                    } else if (act) {
+#pragma unroll
+                        for (int e = 0; e < _FC3D_TC_ROW_EPL; ++e) {
+                            const int ow = _fc3d_row_ow<FULL>(e, sub, L);
+                            if (FULL || ow < wout) yr[ow] = _fc3d_tc_fromf<T>(v[e]);
+                        }
+                    }
+                    continue;
                 }
-                if (!P.store || !act) continue;
-                if (P.layout != 1) vr[ow] = v[e]; /* NDHWC: stored along the channels below */
-                else if (P.out_f32) reinterpret_cast<float*>(y)[yrow + ow] = v[e];
-                else y[yrow + ow] = _fc3d_tc_fromf<T>(v[e]);
+                const int64_t yrow = ((n * P.cout + cg) * P.out[0] + od) * HW + oh * wout;
+#pragma unroll
+                for (int e = 0; e < _FC3D_TC_ROW_EPL; ++e) {
+                    const int ow = _fc3d_row_ow<FULL>(e, sub, L);
+                    if (!FULL && ow >= wout) continue;
+                    float o = v[e];
+                    if (P.store && !P.out_f32) o = _fc3d_tc_tof(_fc3d_tc_fromf<T>(o)); /* statistics of the stored value */
+                    if (P.stats && act) {
+                        ps += (double)o;
+                        pss += (double)o * (double)o;
+                    }
+                    if (!P.store || !act) continue;
+                    if (P.layout != 1) vr[ow] = v[e]; /* NDHWC: stored along the channels below */
+                    else if (P.out_f32) reinterpret_cast<float*>(y)[yrow + ow] = v[e];
+                    else y[yrow + ow] = _fc3d_tc_fromf<T>(v[e]);
+                }
+            }
+            if (P.stats) { /* the channel's partial: the group's lanes combined by a fixed butterfly */
+                for (int m = L >> 1; m > 0; m >>= 1) {
+                    ps += __shfl_xor_sync(0xffffffffu, ps, m);
+                    pss += __shfl_xor_sync(0xffffffffu, pss, m);
+                }
+                if (act && sub == 0) epi.partial(n, cg, tile, tiles, ps, pss);
             }
         }
-        if (P.stats) { /* the channel's partial: the group's lanes combined by a fixed butterfly */
-            for (int m = L >> 1; m > 0; m >>= 1) {
-                ps += __shfl_xor_sync(0xffffffffu, ps, m);
-                pss += __shfl_xor_sync(0xffffffffu, pss, m);
-            }
-            if (act && sub == 0) epi.partial(n, cg, tile, tiles, ps, pss);
-        }
-    }
+    };
+    if (wout == L * _FC3D_TC_ROW_EPL) walk(std::integral_constant<bool, true>());
+    else walk(std::integral_constant<bool, false>());
     if (!P.store || P.layout == 1) return;
     asm volatile("bar.sync 1, %0;\n" ::"n"(NTHR) : "memory");
     for (int idx = warp; idx < RS; idx += NW) {
@@ -3007,7 +3044,7 @@ static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kpar
     const int wout = P.out[2], s2 = P.s[2];
     int L = 1;
     while (L * _FC3D_TC_ROW_EPL < wout) L <<= 1;
-    const int RS = nrows * wout, CS = RS + (((L & 31) - RS) & 31);
+    const int RS = nrows * wout, CS = _fc3d_row_cs(RS, L, wout);
     for (int p = 0; p < nph; ++p) {
         const int q2 = wout / s2 + (p < wout % s2 ? 1 : 0);
         if (q2 == 0) continue;
@@ -4254,6 +4291,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
     for (int i = 0; i < NR / 2; ++i) acc[i] = 0.f;
     if (nunits > 0) {
         const uint32_t u0 = _fc3d_tc_smem(Us), w0 = _fc3d_tc_smem(Ws);
+        const int myT = wg ? h.wT[1] : h.wT[0]; /* (selected: an index by wg put the tile in local memory) */
         int iw = 0, prevW = -1, prevU = -1;
         for (int u = 0; u < nunits; ++u) {
             const int su = u % NA;
@@ -4263,7 +4301,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                 _fc3d_mbar_wait(fullW + sw, (iw / NB) & 1);
                 /* a row tile's W phase with fewer taps than the other multiplies the zero piece
                    (selected, not branched: a wgmma under a branch is serialised by ptxas) */
-                const bool tap = !ROWS || i < h.wT[wg];
+                const bool tap = !ROWS || i < myT;
                 const uint32_t xa = u0 + su * (uint32_t)ustage + (tap ? TT[(ROWS ? wg * _FC3D_HX_TT : 0) + i].y : 0);
                 const uint32_t wa = tap ? w0 + sw * C::PIECE + wg * 8 * C::NKG * 128 : _fc3d_tc_smem(Z);
                 asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
@@ -4296,7 +4334,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
         const int wout = P.out[2], RS = P.hx_rpt * wout;
         int L = 1;
         while (L * _FC3D_TC_ROW_EPL < wout) L <<= 1;
-        const int CS = RS + (((L & 31) - RS) & 31);
+        const int CS = _fc3d_row_cs(RS, L, wout);
         {
             const int w4 = warp & 3, g = lane >> 2, t = lane & 3, co = w4 * 16 + g;
 #pragma unroll
@@ -4932,6 +4970,7 @@ typedef struct _fc3d_tc_epi {
        calls it (shuffles).
        In shared memory with double arithmetic per element this epilogue took L2/34's GEMM step
        from 3.2 to 6.2 ms (ncu). */
+    template <bool FULL>
     __device__ void apply_row_regs(float (&v)[_FC3D_TC_ROW_EPL], int wout, int sub, int L, int leader, int64_t n,
                                    int64_t c, int64_t od, int64_t oh, int pre_op,
                                    const float (&aw)[_FC3D_TC_ROW_EPL], const float (&ab)[_FC3D_TC_ROW_EPL]) const {
@@ -4944,8 +4983,8 @@ typedef struct _fc3d_tc_epi {
             if (b < ri && !apply_nc_regs(v, b, ri, n, c)) {
 #pragma unroll
                 for (int e = 0; e < E; ++e) {
-                    const int ow = sub + L * e;
-                    if (ow < wout) {
+                    const int ow = _fc3d_row_ow<FULL>(e, sub, L);
+                    if (FULL || ow < wout) {
                         const int64_t co[5] = {n, c, od, oh, ow};
                         v[e] = _fc3d_apply_ops(chain, b, ri, v[e], ext, co);
                     }
@@ -4956,7 +4995,7 @@ typedef struct _fc3d_tc_epi {
             float s = 0.f;
 #pragma unroll
             for (int e = 0; e < E; ++e)
-                if (sub + L * e < wout) s += v[e] - shift;
+                if (FULL || _fc3d_row_ow<FULL>(e, sub, L) < wout) s += v[e] - shift;
             double sd = s;
             for (int m = L >> 1; m > 0; m >>= 1) sd += __shfl_xor_sync(0xffffffffu, sd, m);
             const double mean = (double)shift + sd * invw;
@@ -4966,13 +5005,13 @@ typedef struct _fc3d_tc_epi {
             if (op.stats == _FC3D_ST_SUB_MEAN) {
 #pragma unroll
                 for (int e = 0; e < E; ++e)
-                    if (sub + L * e < wout) v[e] = (v[e] - mh) - ml;
+                    if (FULL || _fc3d_row_ow<FULL>(e, sub, L) < wout) v[e] = (v[e] - mh) - ml;
                 continue;
             }
             float q = 0.f;
 #pragma unroll
             for (int e = 0; e < E; ++e)
-                if (sub + L * e < wout) {
+                if (FULL || _fc3d_row_ow<FULL>(e, sub, L) < wout) {
                     const float d = (v[e] - mh) - ml;
                     q += d * d;
                 }
@@ -4988,8 +5027,8 @@ typedef struct _fc3d_tc_epi {
             const float cw = aff && per_c ? op.weight[c] : 1.f, cb = aff && per_c ? op.bias[c] : 0.f;
 #pragma unroll
             for (int e = 0; e < E; ++e) {
-                const int ow = sub + L * e;
-                if (ow >= wout) continue;
+                const int ow = _fc3d_row_ow<FULL>(e, sub, L);
+                if (!FULL && ow >= wout) continue;
                 float t = ((v[e] - mh) - ml) * is;
                 if (aff) t = per_c ? t * cw + cb : t * op.weight[ow] + op.bias[ow];
                 v[e] = t;
