@@ -807,8 +807,9 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      workspace region of N x C_in x the padded volume x 4 bytes in TF32, 2 in half), one launch per
      convolving pass, the tiled loops' epilogue and statistics partials (slots sized by the tiled
      loops' tile count, the surplus zeroed, so the plan does not depend on the device). The planner
-     gives it TF32 and half plans on float32 tensors with in_channels / groups a multiple of 32 and
-     no LayerNorm over W (whole-row tiles), where an output sums 128 products or more on average:
+     gives it TF32 and half plans on float32 tensors with in_channels / groups a multiple of 32
+     (with a LayerNorm over W only at W stride 2: the row tiles below), where an output sums 128
+     products or more on average:
      L1/77 (108 products an output, 7 of 8 phases tap-less) measured 0.99 ms haloed against 0.85
      tiled, so it stays tiled; FP32 (3xTF32) and 16-bit tensors stay tiled too (not built: one
      more instantiation per element type and the 3xTF32 split). Its first epilogue branched per
@@ -819,7 +820,20 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      (a quarter-SM register file holds 3 warps of 168 registers, 2 of 170): capped at 168, L2/34's
      conv alone 2.03 -> 1.48 ms (TF32), 1.89 -> 1.30 (half). Each channel's bias loaded up
      front and its slab base taken once (the stores add only row offsets): 1-2 % (L2/77 TF32 main
-     kernel 2.036 -> 2.007 ms, L2/61 0.915 -> 0.906).
+     kernel 2.036 -> 2.007 ms, L2/61 0.915 -> 0.906). A LayerNorm over W (L2/34) needs whole output
+     rows in a tile: haloed row tiles (section "Haloed tiles") put both W phases of 7 padded rows in
+     one CTA, a consumer warpgroup per phase (the BN = 128 kernel shape, one CTA an SM), and end
+     with the tiled loops' whole-row epilogue. L2/34's chain (`build/chain_loops 10`, TF32): 3.86 ms
+     at first against 3.43 on the tiled row tiles; ncu put 80 % of the stall samples in the
+     epilogue, so: the LayerNorm's W-affine held in registers (it was a global load per value, a
+     fifth of the samples), the NCDHW stores without per-value branches, the inverse deviation in
+     float (2.73 haloed, 2.92 tiled), the consumers' tap count selected rather than indexed by
+     warpgroup (that index had put the tile's struct in local memory) and, for rows of exactly
+     16 L values (W = 64), each lane's values in runs of 4 for 16-byte shared loads and global
+     stores with no bounds checks (2.03 haloed, 2.47 tiled; half 1.86). Still one CTA an SM (168
+     registers x 288 threads): its epilogue (erf GELU ~20 % of the samples, the row statistics
+     ~25 %, staging ~10 %) does not overlap its MMAs, which the 64-channel conv-alone kernel's two
+     CTAs an SM do (1.45 ms).
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
@@ -2873,13 +2887,24 @@ static __device__ __forceinline__ void _fc3d_tc_stage_row(float* Cs, int CS, con
 
 /* The whole-row epilogue's lanes: a row of W values is held by a group of L lanes,
    _FC3D_TC_ROW_EPL values a lane. Value e of lane sub is output column _fc3d_row_ow: for rows of
-   exactly L x _FC3D_TC_ROW_EPL values (FULL, e.g. W = 64 with L = 4) in runs of 4 (16-byte shared
-   loads and global stores: 4x fewer than scalar ones), else interleaved. _fc3d_row_cs: the staged
+   exactly L x _FC3D_TC_ROW_EPL values (FULL, e.g. W = 64 with L = 4; float tensors) in runs of 4
+   (16-byte shared loads and global stores: 4x fewer than scalar ones), else interleaved. _fc3d_row_cs: the staged
    channel stride, RS rounded so that the groups of a quarter-warp hit distinct banks. */
 template <bool FULL>
 static __device__ __forceinline__ int _fc3d_row_ow(int e, int sub, int L) {
     return FULL ? ((e >> 2) * L + sub) * 4 + (e & 3) : sub + L * e;
 }
+/* walk(true_type) where ON (instantiated only there); false otherwise */
+template <bool ON>
+struct _fc3d_if_full {
+    template <class F>
+    static __device__ __forceinline__ bool run(F& f) { f(std::integral_constant<bool, true>()); return true; }
+};
+template <>
+struct _fc3d_if_full<false> {
+    template <class F>
+    static __device__ __forceinline__ bool run(F&) { return false; }
+};
 static __host__ __device__ inline int _fc3d_row_cs(int RS, int L, int wout) {
     const int m = (wout == L * _FC3D_TC_ROW_EPL ? 4 * L : L) & 31;
     return RS + ((m - RS) & 31);
@@ -2915,7 +2940,9 @@ static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams&
     float aw[_FC3D_TC_ROW_EPL], ab[_FC3D_TC_ROW_EPL];
     for (int i = epi.op_begin; i < epi.op_end && pre_op < 0; ++i)
         if ((epi.rowops >> i) & 1u) pre_op = i;
-    const bool full = wout == L * _FC3D_TC_ROW_EPL;
+    /* FULL rows: float tensors only (the 16-bit ones store scalars anyway; one epilogue less to
+       compile for each of their kernels) */
+    const bool full = wout == L * _FC3D_TC_ROW_EPL && std::is_same<T, float>::value;
     if (pre_op >= 0) {
         const _fc3d_dev_op& op = epi.chain.ops[pre_op];
         if ((op.flags & FC3D_OP_AFFINE) && op.affine != _FC3D_AFF_CHANNEL) {
@@ -3005,8 +3032,7 @@ static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams&
             }
         }
     };
-    if (wout == L * _FC3D_TC_ROW_EPL) walk(std::integral_constant<bool, true>());
-    else walk(std::integral_constant<bool, false>());
+    if (!(full && _fc3d_if_full<std::is_same<T, float>::value>::run(walk))) walk(std::integral_constant<bool, false>());
     if (!P.store || P.layout == 1) return;
     asm volatile("bar.sync 1, %0;\n" ::"n"(NTHR) : "memory");
     for (int idx = warp; idx < RS; idx += NW) {
