@@ -2888,8 +2888,9 @@ static __device__ __forceinline__ void _fc3d_tc_stage_row(float* Cs, int CS, con
 /* The whole-row epilogue's lanes: a row of W values is held by a group of L lanes,
    _FC3D_TC_ROW_EPL values a lane. Value e of lane sub is output column _fc3d_row_ow: for rows of
    exactly L x _FC3D_TC_ROW_EPL values (FULL, e.g. W = 64 with L = 4; float tensors) in runs of 4
-   (16-byte shared loads and global stores: 4x fewer than scalar ones), else interleaved. _fc3d_row_cs: the staged
-   channel stride, RS rounded so that the groups of a quarter-warp hit distinct banks. */
+   (16-byte shared loads and global stores: 4x fewer than scalar ones), else interleaved.
+   _fc3d_row_cs: the staged channel stride, RS rounded so that the groups of a quarter-warp hit
+   distinct banks. */
 template <bool FULL>
 static __device__ __forceinline__ int _fc3d_row_ow(int e, int sub, int L) {
     return FULL ? ((e >> 2) * L + sub) * 4 + (e & 3) : sub + L * e;
@@ -2913,7 +2914,8 @@ static __host__ __device__ inline int _fc3d_row_cs(int RS, int L, int wout) {
 /* The rows staged in Cs ([channel][row][ow], channel stride CS = _fc3d_row_cs,
    L as below) through the ops and out: a row is read into the registers of a group of L lanes, L
    the least power of two with L * _FC3D_TC_ROW_EPL >= W (W = 64: 4 lanes of 16 values, 8 rows per
-   warp at once), lane s of the group holding ow = s + L e. Each group owns channels and walks all
+   warp at once), value e of lane s of the group at ow = _fc3d_row_ow(e, s, L). Each group owns
+   channels and walks all
    rows for them: the ops before a row op, the row's mean and variance (apply_row_regs: the lanes
    combined by a fixed butterfly), the normalisation, the ops after it, the one store (NCDHW: L
    consecutive floats per group and instruction) and the statistics partial (slot `tile` of
@@ -3049,8 +3051,7 @@ static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams&
 }
 
 /* The epilogue of whole-row tiles: the W phases' accumulators staged as whole output rows
-   ([channel][row][ow], a channel stride of L mod 32 so that the groups of a warp hit distinct
-   banks), then _fc3d_tc_rows_out. */
+   ([channel][row][ow], the channel stride _fc3d_row_cs), then _fc3d_tc_rows_out. */
 template <typename T, int BN, int MATH, bool WG, int A0, typename Epi>
 static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kparams& P, const T* __restrict__ bias,
                                                              T* __restrict__ y, const Epi& epi,
@@ -4989,8 +4990,8 @@ typedef struct _fc3d_tc_epi {
        It is kept as a float pair hi + lo and each value centred as (v - hi) - lo, the variance
        summed from the centred values, the inverse deviation rounded from it in float (__frsqrt_rn),
        the op applied in float (a few ulp of the result; the direct engine's double path and this
-       agree to ~1e-7 relative). Row ops keep N, C, D and H, so a
-       normalized-dims affine runs over W (index ow); for row op pre_op (-1: none) the caller holds
+       agree to ~1e-7 relative). Row ops keep N, C, D and H, so a normalized-dims affine runs over
+       W (index ow = _fc3d_row_ow); for row op pre_op (-1: none) the caller holds
        it in aw, ab (the lane's ow; an affine over W, its weight and bias loaded once per tile: per
        value they were a fifth of the haloed row tiles' stall samples, ncu). Every lane of the warp
        calls it (shuffles).
