@@ -834,6 +834,20 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      registers x 288 threads): its epilogue (erf GELU ~20 % of the samples, the row statistics
      ~25 %, staging ~10 %) does not overlap its MMAs, which the 64-channel conv-alone kernel's two
      CTAs an SM do (1.45 ms).
+     Short K (L2/15: C_in 16, 1 to 8 taps a phase) is bound by the instructions around the MMAs
+     (ncu's per-instruction samples joined with the SASS line table: 2,350 instructions a warp per
+     tile in L2/15's GEMM step with its moments partials). The partial's slot and the level-major
+     tile decode divided in 64 bits (a sixth and 7 % of those instructions): now in 32; the NCDHW
+     epilogue is compiled per (statistics, ops needing coordinates) with each lane's output
+     offsets loaded once; 32-channel phase tiles keep 3 CTAs an SM (launch bounds: 4 more
+     registers had cost the third, L2/15's chain 0.73 -> 0.87 ms). Conv alone (`build/conv_alone
+     20`): TF32 L2/15 0.40 -> 0.37 ms, 3xTF32 0.53 -> 0.48, HALF 0.39 -> 0.36; L1/77 0.85 -> 0.87
+     (its 7 tap-less tiles in 8 are bound by their half-sector stores: skipping their staging
+     changed nothing). Measured and not kept: span tiles, each a few whole output rows with every
+     (h, w) phase GEMM'd in turn into a staged span stored in 16-byte quads (NCDHW, W stride 2):
+     L2/15 0.41 -> 0.90 ms, L1/77 0.86 -> 1.02. The span's shared memory leaves 2 CTAs an SM with
+     half-full GEMMs (L2/15) or one (L1/77), and what such tiles pay for is each GEMM's fixed setup
+     (tables, barriers, pipeline fill), not its stores (ncu: 378 M instructions against 219 M).
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
@@ -1297,6 +1311,11 @@ static __host__ __device__ __forceinline__ int64_t _fc3d_group_of(unsigned keep,
     return g;
 }
 
+/* The ops [begin, end) as a bit set */
+static __host__ __device__ __forceinline__ unsigned _fc3d_ops_in(int begin, int end) {
+    return (end >= 32 ? 0xffffffffu : ((1u << end) - 1u)) & ~((1u << begin) - 1u);
+}
+
 /* Where the partial of (sample n, channel c, part `part` of `parts`) goes, for a group that keeps no
    spatial dim: its group, and the slot (n where the group does not keep it, the channel within the
    group, the part). Shared by the GEMM tiles (part: the tile) and the streamed read-back passes
@@ -1304,9 +1323,12 @@ static __host__ __device__ __forceinline__ int64_t _fc3d_group_of(unsigned keep,
 static __host__ __device__ __forceinline__ int64_t _fc3d_nc_partial_index(const fc3d_stat_geom_& sg, int64_t cout,
                                                                             int64_t n, int64_t c, int64_t parts,
                                                                             int64_t part) {
+    /* channel counts are ints: 32-bit divisions (the 64-bit ones were a sixth of the instructions
+       of L2/15's GEMM step, which writes a partial per channel and tile; ncu) */
     const int keep_n = (sg.keep & _FC3D_K_N) != 0, keep_c = (sg.keep & _FC3D_K_C) != 0;
-    const int64_t grp = (keep_n ? n : 0) * (keep_c ? cout / sg.cpg : 1) + (keep_c ? c / sg.cpg : 0);
-    const int64_t slot = ((keep_n ? 0 : n) * (keep_c ? sg.cpg : cout) + (keep_c ? c % sg.cpg : c)) * parts + part;
+    const int cpg = (int)sg.cpg, ci = (int)c, nc = (int)cout;
+    const int64_t grp = (keep_n ? n : 0) * (keep_c ? nc / cpg : 1) + (keep_c ? ci / cpg : 0);
+    const int64_t slot = ((keep_n ? 0 : n) * (keep_c ? cpg : nc) + (keep_c ? ci % cpg : ci)) * parts + part;
     return grp * sg.slots + slot;
 }
 
@@ -2735,24 +2757,26 @@ static __host__ __device__ inline void _fc3d_tc_tap_range(int d, int rd, int kd,
 static __host__ __device__ __forceinline__ void _fc3d_tc_tile_of(const _fc3d_tc_kparams& P, int64_t t, int* cls,
                                                                  int* tl, int* ph)
 {
+    /* a sample's tiles number below 2^31 (the plan checks): 32-bit divisions (the 64-bit ones were
+       7 % of the instructions of L2/15's GEMM step; ncu) */
     int sg = 0;
     while (sg < P.nseg - 1 && t >= P.seg_start[sg + 1]) ++sg;
-    const int64_t off = t - P.seg_start[sg];
-    const int64_t bt = (int64_t)P.lblock * P.seg_size[sg]; /* tiles of a full block */
-    const int64_t b = off / bt;
-    const int lvl = P.seg_lvl0[sg] + (int)(b * P.lblock); /* the block's first level */
-    const int64_t nl_seg = (P.seg_start[sg + 1] - P.seg_start[sg]) / P.seg_size[sg];
-    const int nl = (int)(nl_seg - b * P.lblock < P.lblock ? nl_seg - b * P.lblock : P.lblock);
-    int64_t o = off - b * bt;
+    const int off = (int)(t - P.seg_start[sg]), ssz = (int)P.seg_size[sg];
+    const int64_t bt = (int64_t)P.lblock * ssz; /* tiles of a full block (lblock may be huge) */
+    const int b = bt > off ? 0 : off / (int)bt;
+    const int lvl = P.seg_lvl0[sg] + b * P.lblock; /* the block's first level */
+    const int nl_seg = (int)(P.seg_start[sg + 1] - P.seg_start[sg]) / ssz;
+    const int nl = nl_seg - b * P.lblock < P.lblock ? nl_seg - b * P.lblock : P.lblock;
+    int o = off - (int)(b * bt);
     int c = 0;
     for (; c < 7; ++c) {
         if (P.cls_tpp[c] <= lvl) continue;
-        if (o < nl * P.cls_nres[c]) break;
-        o -= nl * P.cls_nres[c];
+        if (o < nl * (int)P.cls_nres[c]) break;
+        o -= nl * (int)P.cls_nres[c];
     }
     *cls = c;
-    *tl = lvl + (int)(o / P.cls_nres[c]);
-    *ph = (int)(o % P.cls_nres[c]);
+    *tl = lvl + o / (int)P.cls_nres[c];
+    *ph = o % (int)P.cls_nres[c];
 }
 
 /* ---------------------------------------------------------------- weight re-layout */
@@ -3092,8 +3116,11 @@ static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kpar
                                 });
 }
 
+/* Two CTAs an SM at least; three for 32-channel phase tiles, whose registers (80 at TF32) and
+   shared memory allow it: at 84 registers the wgmma variant fell to two, and L2/15's chain took
+   0.73 -> 0.87 ms */
 template <typename T, int MATH, int RND, int BN, bool ROW, bool WG, typename Epi>
-static __global__ void __launch_bounds__(_fc3d_tc_cfg<BN, MATH, WG>::NT, 2)
+static __global__ void __launch_bounds__(_fc3d_tc_cfg<BN, MATH, WG>::NT, BN == 32 && !ROW ? 3 : 2)
 _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restrict__ wt, const T* __restrict__ bias,
               T* __restrict__ y, Epi epi)
 {
@@ -3685,46 +3712,68 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
     /* uniform: a pass with no ops needs no output coordinates, one without statistics no sums */
     const bool ops = epi.op_begin != epi.op_end, stats = P.stats != 0;
     if (P.layout == 1) {
-        for (int cl = warp; cl < nvalid; cl += NW) {
-            const int64_t cg = cbase + cl;
-            const float bv = bias ? _fc3d_tc_tof(bias[cg]) : 0.f;
-            const int64_t ybase = (n * P.cout + cg) * P.odhw;
-            double s = 0.0, ss = 0.0; /* squares in double, as the direct engine: E[x^2] - mean^2 cancels */
-            float vc[BM / 32]; /* the lane's values of channel cl, the ops applied kind by kind where they can be */
+        /* the lane's rows' output offsets, once for all its channels (read per value they were
+           reloaded after every store: y might alias shared memory as far as the compiler knows) */
+        int64_t os[BM / 32];
 #pragma unroll
-            for (int i = 0; i < BM / 32; ++i) vc[i] = lane + 32 * i < mcount ? Cs[cl * CS + lane + 32 * i] + bv : 0.f;
-            const bool generic = ops && !epi.apply_nc_regs(vc, epi.op_begin, epi.op_end, n, cg);
+        for (int i = 0; i < BM / 32; ++i) os[i] = lane + 32 * i < mcount ? RW[lane + 32 * i].ospat : 0;
+        /* the channel loop compiled per (statistics, ops needing coordinates), both uniform over
+           the launch, instead of testing them per value (this NCDHW epilogue was ~45 % of the
+           instructions of L1/77's convolution, ncu) */
+        const unsigned want = _fc3d_ops_in(epi.op_begin, epi.op_end);
+        const bool generic = ops && (epi.ncmask & want) != want;
+        auto channels = [&](auto stats_c, auto generic_c) {
+            constexpr bool STATS = decltype(stats_c)::value, GEN = decltype(generic_c)::value;
+            for (int cl = warp; cl < nvalid; cl += NW) {
+                const int64_t cg = cbase + cl;
+                const float bv = bias ? _fc3d_tc_tof(bias[cg]) : 0.f;
+                const int64_t ybase = (n * P.cout + cg) * P.odhw;
+                double s = 0.0, ss = 0.0; /* squares in double, as the direct engine: E[x^2] - mean^2 cancels */
+                float vc[BM / 32]; /* the lane's values of channel cl */
 #pragma unroll
-            for (int i = 0; i < BM / 32; ++i) {
-                const int m = lane + 32 * i;
-                if (m < mcount) {
-                    const _fc3d_tc_row& rw = RW[m];
+                for (int i = 0; i < BM / 32; ++i) vc[i] = lane + 32 * i < mcount ? Cs[cl * CS + lane + 32 * i] + bv : 0.f;
+                if (!GEN && ops) epi.apply_nc_regs(vc, epi.op_begin, epi.op_end, n, cg); /* fixed by (n, c) */
+#pragma unroll
+                for (int i = 0; i < BM / 32; ++i) {
+                    const int m = lane + 32 * i;
+                    if (m >= mcount) continue;
                     float v = vc[i];
-                    if (generic) {
+                    if (GEN) {
+                        const _fc3d_tc_row& rw = RW[m];
                         const int64_t od = (int64_t)P.s[0] * rw.qd + r[0];
                         const int64_t oh = (int64_t)P.s[1] * rw.qh + r[1];
                         const int64_t ow = (int64_t)P.s[2] * rw.qw + r[2];
                         v = epi.apply(v, n, cg, od, oh, ow);
                     }
                     if (P.store && P.out_f32) {
-                        reinterpret_cast<float*>(y)[ybase + rw.ospat] = v;
+                        reinterpret_cast<float*>(y)[ybase + os[i]] = v;
                     } else if (P.store) {
                         const T tv = _fc3d_tc_fromf<T>(v);
-                        y[ybase + rw.ospat] = tv;
+                        y[ybase + os[i]] = tv;
                         v = _fc3d_tc_tof(tv);
                     }
-                    if (stats) { s += v; ss += (double)v * v; }
+                    if (STATS) { s += v; ss += (double)v * v; }
                 }
-            }
-            if (P.stats) {
-                double ds = s, dss = ss;
+                if (STATS) {
+                    double ds = s, dss = ss;
 #pragma unroll
-                for (int o = 16; o > 0; o >>= 1) {
-                    ds += __shfl_xor_sync(0xffffffffu, ds, o);
-                    dss += __shfl_xor_sync(0xffffffffu, dss, o);
+                    for (int o = 16; o > 0; o >>= 1) {
+                        ds += __shfl_xor_sync(0xffffffffu, ds, o);
+                        dss += __shfl_xor_sync(0xffffffffu, dss, o);
+                    }
+                    if (lane == 0) epi.partial(n, cg, tile, tps, ds, dss);
                 }
-                if (lane == 0) epi.partial(n, cg, tile, tps, ds, dss);
             }
+        };
+        typedef std::integral_constant<bool, true> yes_;
+        typedef std::integral_constant<bool, false> no_;
+        if (stats) {
+            if (generic) channels(yes_(), yes_());
+            else channels(yes_(), no_());
+        } else if (generic) {
+            channels(no_(), yes_());
+        } else {
+            channels(no_(), no_());
         }
     } else {
         constexpr int NJ = BN / 32 > 0 ? BN / 32 : 1;
@@ -4760,9 +4809,6 @@ static unsigned _fc3d_tc_rowops(const fc3d_plan* p) {
             m |= 1u << i;
     }
     return m;
-}
-static __host__ __device__ __forceinline__ unsigned _fc3d_ops_in(int begin, int end) {
-    return (end >= 32 ? 0xffffffffu : ((1u << end) - 1u)) & ~((1u << begin) - 1u);
 }
 
 /* Whether a run with sm_90a code takes the haloed loop (tp->hx_ok, else tp->hx_why): desc.main_loop
