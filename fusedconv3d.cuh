@@ -841,10 +841,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      epilogue is compiled per (statistics, ops needing coordinates) with each lane's output
      offsets loaded once; 32-channel phase tiles keep 3 CTAs an SM (launch bounds: 4 more
      registers had cost the third, L2/15's chain 0.73 -> 0.87 ms). Conv alone (`build/conv_alone
-     20`): TF32 L2/15 0.40 -> 0.37 ms, 3xTF32 0.53 -> 0.48, HALF 0.39 -> 0.36; L1/77 0.85 -> 0.87
+     20`): TF32 L2/15 0.41 -> 0.37 ms, 3xTF32 0.61 -> 0.48, HALF 0.41 -> 0.36; L1/77 0.86 -> 0.87
      (its 7 tap-less tiles in 8 are bound by their half-sector stores: skipping their staging
      changed nothing). Measured and not kept: span tiles, each a few whole output rows with every
-     (h, w) phase GEMM'd in turn into a staged span stored in 16-byte quads (NCDHW, W stride 2):
+     (h, w) phase computed in turn into a staged span stored in 16-byte quads (NCDHW, W stride 2):
      L2/15 0.41 -> 0.90 ms, L1/77 0.86 -> 1.02. The span's shared memory leaves 2 CTAs an SM with
      half-full GEMMs (L2/15) or one (L1/77), and what such tiles pay for is each GEMM's fixed setup
      (tables, barriers, pipeline fill), not its stores (ncu: 378 M instructions against 219 M).
