@@ -5,7 +5,7 @@ default) the way bench/bench.py does - CUDA events around the call, a 256 MiB bu
 before the start event - once with that one write before the start event and once with four, which
 keep the GPU busy until the drop-in has enqueued its kernels; also the host time of the call itself.
 With one write, host work after the write ends is inside the timed window; with four it is not.
-GPU + PyTorch. Run: python3 bench/bridge_overhead.py  (results: bench/RESULTS.md, tenth entry)
+GPU + PyTorch. Run: python3 bench/bridge_overhead.py  (results: bench/RESULTS.md, tenth and eleventh entries)
 """
 import os
 import statistics

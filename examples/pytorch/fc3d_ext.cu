@@ -1,7 +1,9 @@
 // fc3d_ext.cu - the PyTorch extension behind fusedconv3d_torch.py. Built on first use by
-// torch.utils.cpp_extension.load; no other build step. It is deliberately thin: the Python side
-// checks tensors and builds descs, this side holds a plan and hands pointers and the current CUDA
-// stream to fc3d_plan_run. Errors come back as (code, message) so Python raises its own exception.
+// torch.utils.cpp_extension.load; no other build step. The Python side lowers the modules to a desc
+// and keeps the plans; this side holds a plan and does a forward's per-call work in one call (the
+// epilogue tensors' checks and binding, y and the workspace, fc3d_plan_run on the current CUDA
+// stream), since that host work is inside the time a caller sees while the GPU waits for the first
+// launch. Errors come back as (code, message) so Python raises its own exception.
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <torch/extension.h>
@@ -57,39 +59,82 @@ Plan make_plan(const std::vector<int>& conv, int layout, int dtype, int math, co
     return p;
 }
 
-const void* ptr_or_null(const std::optional<torch::Tensor>& t) { return t ? t->data_ptr() : nullptr; }
+const char* const kOpTensorNames[6] = {"weight", "bias", "running_mean", "running_var", "save_mean", "save_invstd"};
 
-// Binds the tensors and runs on the current stream of x's device. ops[i] holds the six optional
-// float32 tensors of fc3d_op_tensors, in its field order.
-std::tuple<int, std::string> run(const Plan& p, const torch::Tensor& x, const torch::Tensor& weight,
-                                 const std::optional<torch::Tensor>& bias,
-                                 const std::vector<std::vector<std::optional<torch::Tensor>>>& ops, torch::Tensor& y,
-                                 const std::optional<torch::Tensor>& workspace) {
+// One forward, everything after the plan: checks and binds the epilogue's tensors (ops holds six
+// optional tensors per op, in fc3d_op_tensors' field order; one that is not float32 and contiguous
+// is bound through a float32 copy, written back after the run where it is a running statistic),
+// allocates y and the workspace from PyTorch's caching allocator, runs the plan on the current
+// stream of x's device, and counts a batch in each of `counters` (BatchNorm's num_batches_tracked)
+// after a successful run. Returns (code, message, y): y is None when nothing ran, with the library's
+// code, or 0 for a check made here, and the message.
+std::tuple<int, std::string, std::optional<torch::Tensor>> forward(
+    const Plan& p, const torch::Tensor& x, const torch::Tensor& weight, const std::optional<torch::Tensor>& bias,
+    const std::vector<std::optional<torch::Tensor>>& ops, const std::vector<torch::Tensor>& counters,
+    bool channels_last) {
+    const fc3d_plan& plan = p.plan;
+    const int num_ops = plan.desc.num_ops;
+    TORCH_CHECK(ops.size() == (size_t)num_ops * 6, "ops needs 6 entries per op, got ", ops.size());
     const c10::cuda::CUDAGuard guard(x.device());
     fc3d_run_args a;
     std::memset(&a, 0, sizeof a);
+    std::vector<torch::Tensor> keep;  // float32 copies, alive until the launches are enqueued
+    std::vector<std::pair<torch::Tensor, torch::Tensor>> write_back;
+    for (int i = 0; i < num_ops; i++) {
+        const fc3d_op_tensor_sizes& t = plan.op_tensors[i];
+        const int64_t sizes[6] = {t.weight, t.bias, t.running_mean, t.running_var, t.save_mean, t.save_invstd};
+        float* ptrs[6] = {};
+        for (int k = 0; k < 6; k++) {
+            if (sizes[k] == 0) continue;
+            const std::optional<torch::Tensor>& src = ops[(size_t)i * 6 + k];
+            if (!src || src->numel() != sizes[k])
+                return {0,
+                        "epilogue[" + std::to_string(i) + "]." + kOpTensorNames[k] + " has " +
+                            std::to_string(src ? src->numel() : 0) + " elements, the plan needs " +
+                            std::to_string(sizes[k]),
+                        std::nullopt};
+            if (src->device() != x.device())
+                return {0,
+                        "epilogue[" + std::to_string(i) + "]." + kOpTensorNames[k] + " is on " + src->device().str() +
+                            ", x is on " + x.device().str(),
+                        std::nullopt};
+            if (src->scalar_type() == torch::kFloat && src->is_contiguous()) {
+                ptrs[k] = src->data_ptr<float>();
+            } else {
+                torch::Tensor dev = src->to(torch::kFloat).contiguous();
+                if (k == 2 || k == 3) write_back.emplace_back(*src, dev);
+                ptrs[k] = dev.data_ptr<float>();
+                keep.push_back(dev);
+            }
+        }
+        a.ops[i].weight = ptrs[0];
+        a.ops[i].bias = ptrs[1];
+        a.ops[i].running_mean = ptrs[2];
+        a.ops[i].running_var = ptrs[3];
+        a.ops[i].save_mean = ptrs[4];
+        a.ops[i].save_invstd = ptrs[5];
+    }
+    const torch::Tensor w = weight.is_contiguous() ? weight : weight.contiguous();
+    torch::Tensor y = torch::empty(std::vector<int64_t>(plan.y_dims, plan.y_dims + 5),
+                                   x.options().memory_format(channels_last ? at::MemoryFormat::ChannelsLast3d
+                                                                           : at::MemoryFormat::Contiguous));
+    torch::Tensor ws;
+    if (plan.workspace_bytes) {
+        ws = torch::empty({(int64_t)plan.workspace_bytes}, x.options().dtype(torch::kUInt8));
+        a.workspace = ws.data_ptr();
+        a.workspace_bytes = (size_t)plan.workspace_bytes;
+    }
     a.x = x.data_ptr();
-    a.weight = weight.data_ptr();
-    a.bias = ptr_or_null(bias);
+    a.weight = w.data_ptr();
+    a.bias = bias ? bias->data_ptr() : nullptr;
     a.y = y.data_ptr();
-    for (size_t i = 0; i < ops.size() && i < FC3D_MAX_OPS; i++) {
-        TORCH_CHECK(ops[i].size() == 6, "ops[", i, "] needs 6 entries");
-        auto f = [&](int t) { return ops[i][t] ? ops[i][t]->data_ptr<float>() : nullptr; };
-        a.ops[i].weight = f(0);
-        a.ops[i].bias = f(1);
-        a.ops[i].running_mean = f(2);
-        a.ops[i].running_var = f(3);
-        a.ops[i].save_mean = f(4);
-        a.ops[i].save_invstd = f(5);
-    }
-    if (workspace) {
-        a.workspace = workspace->data_ptr();
-        a.workspace_bytes = (size_t)workspace->numel();
-    }
     a.stream = (void*)at::cuda::getCurrentCUDAStream(x.device().index()).stream();
     fc3d_message m;
-    const fc3d_result r = fc3d_plan_run(&p.plan, &a, &m);
-    return {(int)r, std::string(m.text)};
+    const fc3d_result r = fc3d_plan_run(&plan, &a, &m);
+    if (r != FC3D_SUCCESS) return {(int)r, std::string(m.text), std::nullopt};
+    for (auto& wb : write_back) wb.first.copy_(wb.second);
+    for (const torch::Tensor& c : counters) c.add_(1);
+    return {(int)r, std::string(), y};
 }
 
 }  // namespace
@@ -134,8 +179,8 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
             s.resize((size_t)n);
             return s;
         });
-    m.def("run", &run, py::arg("plan"), py::arg("x"), py::arg("weight"), py::arg("bias"), py::arg("ops"),
-          py::arg("y"), py::arg("workspace"));
+    m.def("forward", &forward, py::arg("plan"), py::arg("x"), py::arg("weight"), py::arg("bias"), py::arg("ops"),
+          py::arg("counters"), py::arg("channels_last"));
     m.def("result_string", [](int r) { return std::string(fc3d_result_string((fc3d_result)r)); });
     // engines are looked up by name for ids 1 .. ENGINE_COUNT - 1, so this file names none but auto
     m.def("engine_name", [](int e) { return std::string(fc3d_engine_name((fc3d_engine)e)); });

@@ -244,13 +244,15 @@ class FusedConvTranspose3d(nn.Module):
 
     # -- lowering ---------------------------------------------------------------------------------
     def _lower_ops(self, ext, conv_dims):
-        """(op tuples for the plan, tensor binders): one entry per epilogue module, reflecting the
-        modules' current state (training flag, momentum, eps, affine)."""
-        ops, binders = [], []
+        """(op tuples for the plan, the ops' tensors, batch counters): one op tuple per epilogue
+        module, reflecting the modules' current state (training flag, momentum, eps, affine); six
+        tensors or None per op in fc3d_op_tensors' order (weight, bias, running_mean, running_var,
+        save_mean, save_invstd); the num_batches_tracked tensors a successful run counts a batch in."""
+        ops, tensors, counters = [], [], []
         C = conv_dims[1]
         for i, e in enumerate(self.epilogue):
             flags, value, eps, momentum, groups, nd = 0, 0.0, 0.0, 0.0, 0, 0
-            bind = {}
+            bound = (None,) * 6
             if isinstance(e, nn.ReLU):
                 kind = ext.OP_RELU
             elif isinstance(e, nn.GELU):
@@ -259,13 +261,13 @@ class FusedConvTranspose3d(nn.Module):
                 kind, value = ext.OP_SCALE, e.value
             elif isinstance(e, AddChannel):
                 kind = ext.OP_ADD_CHANNEL
-                bind["bias"] = e.vector
+                bound = (None, e.vector, None, None, None, None)
             elif isinstance(e, SubtractSpatialMean):
                 kind = ext.OP_SUB_SPATIAL_MEAN
             elif _is_pool(e):
                 kind = ext.OP_GLOBAL_AVG_POOL
             elif isinstance(e, nn.BatchNorm3d):
-                kind, eps, flags, momentum, bind = self._lower_batchnorm(ext, i, e)
+                kind, eps, flags, momentum, bound = self._lower_batchnorm(ext, i, e, counters)
             elif isinstance(e, nn.GroupNorm):
                 kind, groups, eps = ext.OP_GROUPNORM, e.num_groups, self._eps(i, e.eps)
                 if e.num_channels != C:
@@ -273,7 +275,7 @@ class FusedConvTranspose3d(nn.Module):
                                            f"convolution gives {C}")
                 if e.affine:
                     flags |= ext.AFFINE
-                    bind = {"weight": e.weight, "bias": e.bias}
+                    bound = (e.weight, e.bias, None, None, None, None)
             elif isinstance(e, nn.LayerNorm):
                 shape = tuple(e.normalized_shape)
                 nd = len(shape)
@@ -283,12 +285,13 @@ class FusedConvTranspose3d(nn.Module):
                 kind, eps = ext.OP_LAYERNORM, self._eps(i, e.eps)
                 if e.elementwise_affine:
                     flags |= ext.AFFINE
-                    bind = {"weight": e.weight, "bias": e.bias if e.bias is not None else self._zeros_like(e.weight)}
+                    bound = (e.weight, e.bias if e.bias is not None else self._zeros_like(e.weight), None, None,
+                             None, None)
             else:  # unreachable: _normalize_entry admits nothing else
                 raise FusedConv3dError(f"epilogue[{i}]: {_describe_entry(e)} cannot be lowered")
             ops.append((kind, value, eps, momentum, groups, nd, flags))
-            binders.append(bind)
-        return ops, binders
+            tensors.extend(bound)
+        return ops, tensors, counters
 
     @staticmethod
     def _eps(i, eps):
@@ -296,29 +299,30 @@ class FusedConvTranspose3d(nn.Module):
             raise FusedConv3dError(f"epilogue[{i}]: eps must be > 0 (got {eps})")
         return float(eps)
 
-    def _lower_batchnorm(self, ext, i, bn):
+    def _lower_batchnorm(self, ext, i, bn, counters):
         """BatchNorm3d as PyTorch's _BatchNorm.forward decides it: batch statistics in training or
-        when no running statistics are tracked; running-stat update (and num_batches_tracked) only
-        in training with tracked statistics."""
+        when no running statistics are tracked; running-stat update only in training with tracked
+        statistics, where num_batches_tracked counts the batch (into counters)."""
         eps = self._eps(i, bn.eps)
-        bind, flags = {}, 0
+        weight = bias = None
+        flags = 0
         if bn.affine:
             flags |= ext.AFFINE
-            bind = {"weight": bn.weight, "bias": bn.bias}
-        tracked = bn.running_mean is not None and bn.running_var is not None
+            weight, bias = bn.weight, bn.bias
+        rm, rv = bn.running_mean, bn.running_var
+        tracked = rm is not None and rv is not None
         if not bn.training and tracked:
-            bind.update(running_mean=bn.running_mean, running_var=bn.running_var)
-            return ext.OP_BATCHNORM_INFER, eps, flags, 0.0, bind
+            return ext.OP_BATCHNORM_INFER, eps, flags, 0.0, (weight, bias, rm, rv, None, None)
         momentum = 0.0
         if bn.training and tracked:
-            bind["_bn_update"] = bn  # num_batches_tracked and momentum are settled at run time
-            flags |= ext.UPDATE_RUNNING_STATS
-            bind.update(running_mean=bn.running_mean, running_var=bn.running_var)
+            # num_batches_tracked is counted after a successful run; momentum settled at run time
+            if bn.num_batches_tracked is not None:
+                counters.append(bn.num_batches_tracked)
             momentum = self._bn_momentum(bn, peek=True)
-            if momentum == 0.0:  # PyTorch leaves the statistics unchanged: no update at all
-                flags &= ~ext.UPDATE_RUNNING_STATS
-                del bind["running_mean"], bind["running_var"]
-        return ext.OP_BATCHNORM_TRAIN, eps, flags, momentum, bind
+            if momentum != 0.0:  # at 0.0 PyTorch leaves the statistics unchanged: no update at all
+                flags |= ext.UPDATE_RUNNING_STATS
+                return ext.OP_BATCHNORM_TRAIN, eps, flags, momentum, (weight, bias, rm, rv, None, None)
+        return ext.OP_BATCHNORM_TRAIN, eps, flags, momentum, (weight, bias, None, None, None, None)
 
     @staticmethod
     def _bn_momentum(bn, peek):
@@ -356,95 +360,67 @@ class FusedConvTranspose3d(nn.Module):
                                        "unbatched meaning in PyTorch; pass a 5D batch (x.unsqueeze(0))")
 
     def _plan_for(self, x):
-        """(plan, memory format of y, per-op tensor binders, math mode) for a 5D x; no side effects."""
+        """(plan entry, the ops' tensors, batch counters, math mode) for a 5D x; no side effects.
+        The plan entry is (plan, y in channels_last_3d, engine name); plans are cached by
+        everything they depend on, so a repeated call does the checks and the lowering only."""
         conv = self.conv
         w, b = conv.weight, conv.bias
         if x.dim() != 5:
             raise FusedConv3dError(f"x must be 4D or 5D (N, C, D, H, W), got shape {tuple(x.shape)}")
         if not x.is_cuda:
             raise FusedConv3dError(f"x must be on a CUDA device, got {x.device}")
-        if w.device != x.device or (b is not None and b.device != x.device):
-            raise FusedConv3dError(f"conv parameters are on {w.device}, x is on {x.device}")
-        if x.dtype not in _DTYPES:
-            raise FusedConv3dError(f"x has dtype {x.dtype}; supported: float32, float16, bfloat16")
-        if w.dtype != x.dtype or (b is not None and b.dtype != x.dtype):
-            raise FusedConv3dError(f"conv parameters are {w.dtype}, x is {x.dtype}: they must match")
-        if x.shape[1] != conv.in_channels:
-            raise FusedConv3dError(f"x has {x.shape[1]} channels, conv expects {conv.in_channels}")
+        dev = x.device
+        if w.device != dev or (b is not None and b.device != dev):
+            raise FusedConv3dError(f"conv parameters are on {w.device}, x is on {dev}")
+        dtype = x.dtype
+        if dtype not in _DTYPES:
+            raise FusedConv3dError(f"x has dtype {dtype}; supported: float32, float16, bfloat16")
+        if w.dtype != dtype or (b is not None and b.dtype != dtype):
+            raise FusedConv3dError(f"conv parameters are {w.dtype}, x is {dtype}: they must match")
+        shape = x.shape
+        if shape[1] != conv.in_channels:
+            raise FusedConv3dError(f"x has {shape[1]} channels, conv expects {conv.in_channels}")
         if x.is_contiguous():
-            layout, fmt = "LAYOUT_NCDHW", torch.contiguous_format
+            channels_last = False
         elif x.is_contiguous(memory_format=torch.channels_last_3d):
-            layout, fmt = "LAYOUT_NDHWC", torch.channels_last_3d
+            channels_last = True
         else:
             raise FusedConv3dError("x must be contiguous (NCDHW) or channels_last_3d (NDHWC); call "
                                    ".contiguous() first")
-        ext = load_extension()
-        N, _, D, H, W = x.shape
+        ext = _ext or load_extension()
         k, s, p = _triple(conv.kernel_size), _triple(conv.stride), _triple(conv.padding)
         op_, dl = _triple(conv.output_padding), _triple(conv.dilation)
-        conv_vals = [N, conv.in_channels, conv.out_channels, D, H, W, *k, *s, *p, *op_, *dl, conv.groups,
-                     int(b is not None)]
+        N, _, D, H, W = shape
         conv_dims = [N, conv.out_channels] + [(i - 1) * st - 2 * pd + d * (kk - 1) + o + 1
                                               for i, st, pd, d, kk, o in zip((D, H, W), s, p, dl, k, op_)]
-        ops, binders = self._lower_ops(ext, conv_dims)
-        math = self.math_now()
-        engine = _engine_id(ext, self._engine)
-        key = (tuple(conv_vals), layout, x.dtype, math, engine, tuple(ops))
-        plan = self._plans.get(key)
-        if plan is None:
-            plan = ext.Plan(conv_vals, getattr(ext, layout), getattr(ext, _DTYPES[x.dtype]),
-                            getattr(ext, _MATH[math]), ops, engine)
+        ops, tensors, counters = self._lower_ops(ext, conv_dims)
+        math = self._math if self._math is not None else pytorch_math()
+        key = (tuple(shape), conv.in_channels, conv.out_channels, k, s, p, op_, dl, conv.groups, b is not None,
+               channels_last, dtype, math, self._engine, tuple(ops))
+        entry = self._plans.get(key)
+        if entry is None:
+            conv_vals = [N, conv.in_channels, conv.out_channels, D, H, W, *k, *s, *p, *op_, *dl, conv.groups,
+                         int(b is not None)]
+            layout = ext.LAYOUT_NDHWC if channels_last else ext.LAYOUT_NCDHW
+            plan = ext.Plan(conv_vals, layout, getattr(ext, _DTYPES[dtype]), getattr(ext, _MATH[math]), ops,
+                            _engine_id(ext, self._engine))
             if plan.result != ext.SUCCESS:
                 raise FusedConv3dError(plan.message, plan.result)
             if len(self._plans) > 64:
                 self._plans.clear()
-            self._plans[key] = plan
-        return plan, fmt, binders, math
+            entry = self._plans[key] = (plan, channels_last, plan.engine_name)
+        return entry, tensors, counters, math
 
     def _forward5d(self, x):
-        plan, fmt, binders, math = self._plan_for(x)
-        ext = load_extension()
-        w, b = self.conv.weight, self.conv.bias
-        # every op tensor float32, contiguous, on x's device; running statistics that are not are
-        # updated through a copy and written back
-        names = ("weight", "bias", "running_mean", "running_var", "save_mean", "save_invstd")
-        op_tensors, write_back, bn_updates = [], [], []
-        for i, bind in enumerate(binders):
-            sizes = plan.op_tensor_sizes(i)
-            row = []
-            for t, name in enumerate(names):
-                src = bind.get(name)
-                if sizes[t] == 0:
-                    row.append(None)
-                    continue
-                if src is None or src.numel() != sizes[t]:
-                    raise FusedConv3dError(f"epilogue[{i}].{name} has {0 if src is None else src.numel()} "
-                                           f"elements, the plan needs {sizes[t]}")
-                if src.device != x.device:
-                    raise FusedConv3dError(f"epilogue[{i}].{name} is on {src.device}, x is on {x.device}")
-                ok = src.dtype == torch.float32 and src.is_contiguous()
-                dev = src.detach() if ok else src.detach().float().contiguous()
-                if not ok and name.startswith("running"):
-                    write_back.append((src, dev))
-                row.append(dev)
-            op_tensors.append(row)
-            if "_bn_update" in bind:
-                bn_updates.append(bind["_bn_update"])
-
-        y = torch.empty(plan.y_dims, dtype=x.dtype, device=x.device, memory_format=fmt)
-        ws = torch.empty(plan.workspace_bytes, dtype=torch.uint8, device=x.device) if plan.workspace_bytes else None
-        wc = w.detach() if w.is_contiguous() else w.detach().contiguous()
-        code, message = ext.run(plan, x.detach(), wc, None if b is None else b.detach(), op_tensors, y, ws)
-        if code != ext.SUCCESS:
+        (plan, channels_last, engine_name), tensors, counters, math = self._plan_for(x)
+        conv = self.conv
+        # the rest of the call is one extension call: the ops' tensors checked and bound (float32
+        # copies of any that are not float32 and contiguous, running statistics written back), y and
+        # the workspace allocated, the plan run on the current stream, the batch counted
+        code, message, y = _ext.forward(plan, x, conv.weight, conv.bias, tensors, counters, channels_last)
+        if y is None:
             raise FusedConv3dError(message, code)
-        # PyTorch counts the batch before it reads the momentum; the plan already took the momentum
-        # as of the count after this batch, so counting only after a successful run is the same
-        for bn in bn_updates:
-            if bn.num_batches_tracked is not None:
-                bn.num_batches_tracked.add_(1)
-        for src, dev in write_back:
-            src.copy_(dev)
-        self.last_math, self.last_engine = math, plan.engine_name
+        self.last_math, self.last_engine = math, engine_name
         self.last_main_loop = plan.main_loop_now  # "halo", "wgmma", "mma.sync" or "" (direct engine)
         return y
 
@@ -453,7 +429,7 @@ class FusedConvTranspose3d(nn.Module):
         if x.dim() == 4:
             self._check_unbatched()
             x = x.unsqueeze(0)
-        return self._plan_for(x)[0].describe()
+        return self._plan_for(x)[0][0].describe()
 
     def plan_info(self, x):
         """What the plan for forward(x) would be, as a dict (nothing runs): engine (its name), math,
@@ -462,6 +438,6 @@ class FusedConvTranspose3d(nn.Module):
         if x.dim() == 4:
             self._check_unbatched()
             x = x.unsqueeze(0)
-        plan, _, _, math = self._plan_for(x)
+        (plan, _, _), _, _, math = self._plan_for(x)
         return {"engine": plan.engine_name, "math": math, "flops": plan.flops, "num_passes": plan.num_passes,
                 "workspace_bytes": plan.workspace_bytes, "y_dims": tuple(plan.y_dims)}
