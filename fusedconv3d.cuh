@@ -834,6 +834,12 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      registers x 288 threads): its epilogue (erf GELU ~20 % of the samples, the row statistics
      ~25 %, staging ~10 %) does not overlap its MMAs, which the 64-channel conv-alone kernel's two
      CTAs an SM do (1.45 ms).
+     Statistics partials in the NCDHW epilogues (both loops): L2/61's GEMM step with its GroupNorm
+     partials ran 1.65 ms against 1.11 for the same kernel storing y alone (ncu, 316 M instructions
+     against 216 M): the partial's slot, computed per channel on lane 0 (11 % of the instructions),
+     and the per-value store-mode tests. Now each warp's lanes compute its channels' slots at once
+     (_fc3d_tc_epi::partial_slot) and the haloed epilogue has one loop per (store, statistics) case:
+     L2/61's chain 1.67 -> 1.46 ms, L2/15's 0.69 -> 0.63 (example timers, TF32).
      Short K (L2/15: C_in 16, 1 to 8 taps a phase) is bound by the instructions around the MMAs
      (ncu's per-instruction samples joined with the SASS line table: 2,350 instructions a warp per
      tile in L2/15's GEMM step with its moments partials). The partial's slot and the level-major
@@ -3722,9 +3728,13 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
            instructions of L1/77's convolution, ncu) */
         const unsigned want = _fc3d_ops_in(epi.op_begin, epi.op_end);
         const bool generic = ops && (epi.ncmask & want) != want;
+        static_assert(BN <= 32 * NW, "a warp's channels of the tile: one slot a lane");
         auto channels = [&](auto stats_c, auto generic_c) {
             constexpr bool STATS = decltype(stats_c)::value, GEN = decltype(generic_c)::value;
-            for (int cl = warp; cl < nvalid; cl += NW) {
+            /* the statistics slot of the warp's channel warp + NW j, computed by lane j */
+            const int64_t slot_l = STATS && warp + NW * lane < nvalid
+                                       ? epi.partial_slot(n, cbase + warp + NW * lane, tile, tps) : 0;
+            for (int cl = warp, j = 0; cl < nvalid; cl += NW, ++j) {
                 const int64_t cg = cbase + cl;
                 const float bv = bias ? _fc3d_tc_tof(bias[cg]) : 0.f;
                 const int64_t ybase = (n * P.cout + cg) * P.odhw;
@@ -3761,7 +3771,8 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
                         ds += __shfl_xor_sync(0xffffffffu, ds, o);
                         dss += __shfl_xor_sync(0xffffffffu, dss, o);
                     }
-                    if (lane == 0) epi.partial(n, cg, tile, tps, ds, dss);
+                    const int64_t slot = __shfl_sync(0xffffffffu, slot_l, j);
+                    if (lane == 0) epi.partial_at(slot, ds, dss);
                 }
             }
         };
@@ -4476,6 +4487,9 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
            BN / NWARP = 16 of them): no dependent global load in the channel loop */
         float bl = 0.f;
         if (bias && warp + NWARP * lane < nvalid) bl = _fc3d_tc_tof(bias[cbase + warp + NWARP * lane]);
+        /* and the statistics slot of that channel (_fc3d_tc_epi::partial_slot) */
+        const int64_t slot_l = stats && warp + NWARP * lane < nvalid
+                                   ? epi.partial_slot(n, cbase + warp + NWARP * lane, tile, tps) : 0;
         for (int cl = warp, j = 0; cl < nvalid; cl += NWARP, ++j) {
             const int64_t cg = cbase + cl;
             const float bv = __shfl_sync(0xffffffffu, bl, j);
@@ -4500,26 +4514,30 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
 #pragma unroll
                 for (int i = 0; i < NR / 32; ++i) vc[i] = cs[32 * i];
             }
-            double s = 0.0, ss = 0.0;
+            double s = 0.0, ss = 0.0; /* squares in double, as the direct engine: E[x^2] - mean^2 cancels */
+            /* one loop per (store, statistics) case, the uniform tests outside it */
             if (plain) {
 #pragma unroll
                 for (int i = 0; i < NR / 32; ++i)
                     if ((vm >> i) & 1u) yc[osp[i]] = _fc3d_tc_fromf<T>(vc[i]);
+            } else if (!P.store) {
+#pragma unroll
+                for (int i = 0; i < NR / 32; ++i)
+                    if ((vm >> i) & 1u) { s += vc[i]; ss += (double)vc[i] * vc[i]; }
+            } else if (P.out_f32 || std::is_same<T, float>::value) {
+#pragma unroll
+                for (int i = 0; i < NR / 32; ++i)
+                    if ((vm >> i) & 1u) { yf[osp[i]] = vc[i]; s += vc[i]; ss += (double)vc[i] * vc[i]; }
             } else {
 #pragma unroll
-                for (int i = 0; i < NR / 32; ++i) {
-                    if (!((vm >> i) & 1u)) continue;
-                    float v = vc[i];
-                    if (P.store && P.out_f32) {
-                        yf[osp[i]] = v;
-                    } else if (P.store) {
-                        const T tv = _fc3d_tc_fromf<T>(v);
+                for (int i = 0; i < NR / 32; ++i)
+                    if ((vm >> i) & 1u) {
+                        const T tv = _fc3d_tc_fromf<T>(vc[i]);
                         yc[osp[i]] = tv;
-                        v = _fc3d_tc_tof(tv);
+                        const float v = _fc3d_tc_tof(tv);
+                        s += v;
+                        ss += (double)v * v;
                     }
-                    s += v;
-                    ss += (double)v * v;
-                }
             }
             if (stats) {
 #pragma unroll
@@ -4527,7 +4545,8 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                     s += __shfl_xor_sync(0xffffffffu, s, o);
                     ss += __shfl_xor_sync(0xffffffffu, ss, o);
                 }
-                if (lane == 0) epi.partial(n, cg, tile, tps, s, ss);
+                const int64_t slot = __shfl_sync(0xffffffffu, slot_l, j);
+                if (lane == 0) epi.partial_at(slot, s, ss);
                 if (tile == 0)
                     for (int64_t z = zero0 + lane; z < tps; z += 32) epi.partial(n, cg, z, tps, 0.0, 0.0);
             }
@@ -5109,8 +5128,16 @@ typedef struct _fc3d_tc_epi {
         }
     }
     __device__ void partial(int64_t n, int64_t c, int64_t tile, int64_t tiles, double sum, double sumsq) const {
-        partials[_fc3d_nc_partial_index(sg, ext[1], n, c, tiles, tile)] = make_double2(sum, sumsq);
+        partials[partial_slot(n, c, tile, tiles)] = make_double2(sum, sumsq);
     }
+    /* Where partial() writes. The NCDHW epilogues, which store one channel's partial at a time
+       from lane 0, compute the slots of a warp's channels up front, lane j the slot of the warp's
+       j-th channel, and shuffle each to lane 0 (per channel on lane 0, the slot's divisions were
+       11 % of the instructions of L2/61's GEMM step with its GroupNorm partials, ncu). */
+    __device__ int64_t partial_slot(int64_t n, int64_t c, int64_t tile, int64_t tiles) const {
+        return _fc3d_nc_partial_index(sg, ext[1], n, c, tiles, tile);
+    }
+    __device__ void partial_at(int64_t slot, double sum, double sumsq) const { partials[slot] = make_double2(sum, sumsq); }
 } _fc3d_tc_epi;
 
 /* >>engines --------------------------------------------------------------------------------------
