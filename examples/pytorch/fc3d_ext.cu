@@ -165,13 +165,6 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
                                                       : l == FC3D_MAIN_LOOP_MMA_SYNC ? "mma.sync"
                                                                                      : "");
                                })
-        .def("op_tensor_sizes",
-             [](const Plan& p, int i) {
-                 TORCH_CHECK(i >= 0 && i < p.plan.desc.num_ops, "op index ", i, " out of range");
-                 const fc3d_op_tensor_sizes& t = p.plan.op_tensors[i];
-                 return std::vector<int64_t>{t.weight, t.bias, t.running_mean, t.running_var, t.save_mean,
-                                             t.save_invstd};
-             })
         .def("describe", [](const Plan& p) {
             const int n = fc3d_plan_describe(&p.plan, nullptr, 0);
             std::string s((size_t)n + 1, '\0');
