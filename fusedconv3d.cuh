@@ -808,6 +808,7 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      convolving pass, the tiled loops' epilogue and statistics partials (slots sized by the tiled
      loops' tile count, the surplus zeroed, so the plan does not depend on the device). The planner
      gives it TF32 and half plans on float32 tensors with in_channels / groups a multiple of 32
+     and (n, c) slabs below 2^31 elements
      (with a LayerNorm over W only at W stride 2: the row tiles below), where an output sums 128
      products or more on average:
      L1/77 (108 products an output, 7 of 8 phases tap-less) measured 0.99 ms haloed against 0.85
@@ -842,7 +843,20 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      L2/61's chain 1.67 -> 1.46 ms, L2/15's 0.69 -> 0.63 (example timers, TF32). The ops that read
      nothing of (n, c) (ReLU, scale, GELU) are applied straight from the op where the epilogues
      apply ops fixed per (n, c), not resolved into a unit op per channel (or per row, in the
-     whole-row epilogue): L2/61 1.48 -> 1.45 ms.
+     whole-row epilogue): L2/61 1.48 -> 1.45 ms. Then ncu's per-instruction counters, joined with
+     the SASS line table, showed the haloed epilogue's store guarded by the row's validity compiled
+     as a branch with its convergence barrier, the 64-bit address rebuilt inside it per value (18
+     instructions a value with the double sums, a fifth of L2/61's GEMM-step instructions). The
+     float stores of both loops' NCDHW epilogues are now predicated (_fc3d_st_if) from a slab base
+     held in a register, at 32-bit offsets in the haloed one (the plan keeps an (n, c) slab below
+     2^31 elements there), a dropped row adding zeros to the sums; the haloed epilogue parks each
+     lane's partial sums in the channel's staged row and sums them once per warp
+     (_fc3d_tc_epi::park) instead of a shuffle butterfly per channel; a wgmma's descriptors are the
+     tap's plus a constant. L2/61's GEMM step 1.36 -> 1.18 ms under ncu (258 M -> 220 M
+     instructions), its chain 1.455 -> 1.300 ms (example timer); conv alone (`build/conv_alone 20`,
+     one run): TF32 L2/61 1.048 -> 0.93-0.95 ms (221 -> 243-249 useful TFLOP/s), L2/77 2.103 ->
+     2.033 (255 -> 264), L2/34 1.47-1.50 -> 1.33-1.35, L2/15 0.372 -> 0.360; HALF L2/61 0.690 ->
+     0.585-0.591 (336 -> 392-397), L2/77 1.178 -> 1.12-1.14 (456 -> 473-481).
      Short K (L2/15: C_in 16, 1 to 8 taps a phase) is bound by the instructions around the MMAs
      (ncu's per-instruction samples joined with the SASS line table: 2,350 instructions a warp per
      tile in L2/15's GEMM step with its moments partials). The partial's slot and the level-major
@@ -2551,6 +2565,15 @@ static __device__ __forceinline__ uint32_t _fc3d_tc_smem(const void* p)
 {
     return (uint32_t)__cvta_generic_to_shared(p);
 }
+/* A store of v to p where ok, predicated rather than branched around (the NCDHW epilogues' rows
+   past the phase or tile: nvcc made each a branch with its convergence barrier and rebuilt the
+   address inside it, 12 instructions a value on L2/61, ncu). y is not read by the kernels that
+   store this way, so the store needs no ordering against their other memory operations. */
+static __device__ __forceinline__ void _fc3d_st_if(float* p, float v, bool ok)
+{
+    asm volatile("{\n.reg .pred q;\nsetp.ne.b32 q, %2, 0;\n@q st.global.f32 [%0], %1;\n}\n" ::"l"(p), "f"(v),
+                 "r"((int)ok));
+}
 static __device__ __forceinline__ void _fc3d_tc_cp4(void* dst, const void* src, bool ok)
 {
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(_fc3d_tc_smem(dst)), "l"(src),
@@ -3746,6 +3769,22 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
 #pragma unroll
                 for (int i = 0; i < BM / 32; ++i) vc[i] = lane + 32 * i < mcount ? Cs[cl * CS + lane + 32 * i] + bv : 0.f;
                 if (!GEN && ops) epi.apply_nc_regs(vc, epi.op_begin, epi.op_end, n, cg); /* fixed by (n, c) */
+                if (!GEN && P.store && (P.out_f32 || std::is_same<T, float>::value)) {
+                    /* float stores predicated by the row's validity, a row past the tile adding zeros
+                       to the sums (as the haloed epilogue; _fc3d_st_if) */
+                    float* yb = reinterpret_cast<float*>(y) + ybase;
+                    asm("" : "+l"(yb));
+#pragma unroll
+                    for (int i = 0; i < BM / 32; ++i) {
+                        const bool ok = lane + 32 * i < mcount;
+                        _fc3d_st_if(yb + os[i], vc[i], ok);
+                        if (STATS) {
+                            const double d = ok ? (double)vc[i] : 0.0;
+                            s += d;
+                            ss += d * d;
+                        }
+                    }
+                } else
 #pragma unroll
                 for (int i = 0; i < BM / 32; ++i) {
                     const int m = lane + 32 * i;
@@ -4149,6 +4188,7 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
     const int eb = math == _FC3D_TC_HALF ? 2 : 4;
     if (_fc3d_hx_smem(*P, eb, P->hx_kc, bn, 0) > 227 * 1024 || rmax > 16383) return 0;
     if (start * _FC3D_HX_NR + HpWp > 0x7fffffffLL) return 0; /* a sample's virtual rows in 32 bits */
+    if ((int64_t)P->out[0] * P->out[1] * P->out[2] > 0x7fffffffLL) return 0; /* an (n, c) slab's offsets too */
     P->hx_rows = 0;
     if (rows) {
         /* row tiles: rpt whole rows of the padded plane (a row's two W phases in one tile), so
@@ -4394,11 +4434,15 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                 const bool tap = !ROWS || i < myT;
                 const uint32_t xa = u0 + su * (uint32_t)ustage + (tap ? TT[(ROWS ? wg * _FC3D_HX_TT : 0) + i].y : 0);
                 const uint32_t wa = tap ? w0 + sw * C::PIECE + wg * 8 * C::NKG * 128 : _fc3d_tc_smem(Z);
+                /* each K step's descriptors: the tap's plus the step's offset in 16 B, added to the
+                   start field (bits 0-13: shared addresses stay below 2^18, no carry out of it); built
+                   per step they were a fifth of L2/61's GEMM-step instructions (ncu) */
+                const uint64_t dw0 = _fc3d_wg_desc(wa, 128, C::NKG * 128), dx0 = _fc3d_wg_desc(xa, h.R * 16, 128);
                 asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
                 for (int kk = 0; kk < KC / C::KS; ++kk) {
-                    const uint64_t dw = _fc3d_wg_desc(wa + kk * 256, 128, C::NKG * 128);
-                    const uint64_t dx = _fc3d_wg_desc(xa + kk * 2 * h.R * 16, h.R * 16, 128);
+                    const uint64_t dw = dw0 + (uint64_t)(kk * 16);
+                    const uint64_t dx = dx0 + (uint64_t)(kk * 2 * h.R);
                     if (MATH != _FC3D_TC_HALF) _fc3d_hx_tf32(acc, dw, dx);
                     else if (BF) _fc3d_hx_bf16(acc, dw, dx);
                     else _fc3d_hx_f16(acc, dw, dx);
@@ -4475,13 +4519,16 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
     const int64_t tps = P.hx_parts, zero0 = gridDim.x;
     const bool ops = epi.op_begin != epi.op_end, stats = P.stats != 0;
     if (P.layout == 1) {
-        /* the lane's rows lane + 32 i: their offsets and validity, for every channel */
-        int64_t osp[NR / 32];
+        /* the lane's rows lane + 32 i: their offsets in the (n, c) slab (32 bits: the plan keeps a
+           slab below 2^31) and validity, for every channel */
+        uint32_t osp[NR / 32];
         unsigned vm = 0;
 #pragma unroll
         for (int i = 0; i < NR / 32; ++i) {
             int q[3];
-            if (_fc3d_hx_row(P, h, (int)h.v0 + lane + 32 * i, q, &osp[i])) vm |= 1u << i;
+            int64_t o;
+            if (_fc3d_hx_row(P, h, (int)h.v0 + lane + 32 * i, q, &o)) vm |= 1u << i;
+            osp[i] = (uint32_t)o;
         }
         /* (the branches are uniform and hoisted out of the unrolled loops: the measured cost of this
            epilogue was its per-value branching, a third of the kernel's time on L2/61) */
@@ -4518,41 +4565,56 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                 for (int i = 0; i < NR / 32; ++i) vc[i] = cs[32 * i];
             }
             double s = 0.0, ss = 0.0; /* squares in double, as the direct engine: E[x^2] - mean^2 cancels */
-            /* one loop per (store, statistics) case, the uniform tests outside it */
-            if (plain) {
+            /* one loop per (store, statistics) case, the uniform tests outside it; only the store
+               depends on the row's validity (a dropped row adds zeros to the sums): a branch around
+               the sums cost 18 instructions a value with its convergence barriers (ncu, L2/61) */
+            if (plain && std::is_same<T, float>::value) {
+                asm("" : "+l"(yf)); /* the slab's base in registers, not rebuilt per value */
+#pragma unroll
+                for (int i = 0; i < NR / 32; ++i) _fc3d_st_if(yf + osp[i], vc[i], (vm >> i) & 1u);
+            } else if (plain) {
 #pragma unroll
                 for (int i = 0; i < NR / 32; ++i)
                     if ((vm >> i) & 1u) yc[osp[i]] = _fc3d_tc_fromf<T>(vc[i]);
             } else if (!P.store) {
 #pragma unroll
-                for (int i = 0; i < NR / 32; ++i)
-                    if ((vm >> i) & 1u) { s += vc[i]; ss += (double)vc[i] * vc[i]; }
+                for (int i = 0; i < NR / 32; ++i) {
+                    const double d = (vm >> i) & 1u ? (double)vc[i] : 0.0;
+                    s += d;
+                    ss += d * d;
+                }
             } else if (P.out_f32 || std::is_same<T, float>::value) {
+                asm("" : "+l"(yf)); /* the slab's base in registers, not rebuilt per value */
 #pragma unroll
-                for (int i = 0; i < NR / 32; ++i)
-                    if ((vm >> i) & 1u) { yf[osp[i]] = vc[i]; s += vc[i]; ss += (double)vc[i] * vc[i]; }
+                for (int i = 0; i < NR / 32; ++i) {
+                    const bool ok = (vm >> i) & 1u;
+                    _fc3d_st_if(yf + osp[i], vc[i], ok);
+                    const double d = ok ? (double)vc[i] : 0.0;
+                    s += d;
+                    ss += d * d;
+                }
             } else {
 #pragma unroll
-                for (int i = 0; i < NR / 32; ++i)
-                    if ((vm >> i) & 1u) {
-                        const T tv = _fc3d_tc_fromf<T>(vc[i]);
-                        yc[osp[i]] = tv;
-                        const float v = _fc3d_tc_tof(tv);
-                        s += v;
-                        ss += (double)v * v;
-                    }
+                for (int i = 0; i < NR / 32; ++i) {
+                    const bool ok = (vm >> i) & 1u;
+                    const T tv = _fc3d_tc_fromf<T>(vc[i]);
+                    if (ok) yc[osp[i]] = tv;
+                    const double d = ok ? (double)_fc3d_tc_tof(tv) : 0.0;
+                    s += d;
+                    ss += d * d;
+                }
             }
             if (stats) {
-#pragma unroll
-                for (int o = 16; o > 0; o >>= 1) {
-                    s += __shfl_xor_sync(0xffffffffu, s, o);
-                    ss += __shfl_xor_sync(0xffffffffu, ss, o);
-                }
-                const int64_t slot = __shfl_sync(0xffffffffu, slot_l, j);
-                if (lane == 0) epi.partial_at(slot, s, ss);
+                static_assert(CS >= 128, "a staged row parks the warp's 64 partial doubles");
+                __syncwarp(); /* every lane has read the row: its sums are parked there */
+                epi.park(Cs + cl * CS, lane, s, ss);
                 if (tile == 0)
                     for (int64_t z = zero0 + lane; z < tps; z += 32) epi.partial(n, cg, z, tps, 0.0, 0.0);
             }
+        }
+        if (stats) {
+            __syncwarp();
+            epi.flush_parked(Cs, CS, warp, NWARP, nvalid, lane, slot_l);
         }
     } else {
         constexpr int NJ = BN / 32;
@@ -4853,7 +4915,8 @@ static const char* _fc3d_hx_why_text(int why) {
     case _FC3D_HX_NO_ROWS: return "a LayerNorm over W with a W stride other than 2 takes the tiled whole-row tiles";
     case _FC3D_HX_NO_GEOMETRY:
         return "the geometry (a stride past 8, a phase with more than 256 (h, w) taps, shared memory past 227 KB, "
-               "a sample's padded rows past 2^31, or for a LayerNorm over W a padded W past 256)";
+               "a sample's padded rows or an (n, c) slab of y past 2^31, or for a LayerNorm over W a padded W past "
+               "256)";
     case _FC3D_HX_NO_TILES: return "more haloed tiles than tiled ones";
     case _FC3D_HX_NO_MACS: return "under 128 products an output on average (AUTO: measured slower there)";
     default: return "";
@@ -5159,6 +5222,34 @@ typedef struct _fc3d_tc_epi {
         return _fc3d_nc_partial_index(sg, ext[1], n, c, tiles, tile);
     }
     __device__ void partial_at(int64_t slot, double sum, double sumsq) const { partials[slot] = make_double2(sum, sumsq); }
+    /* The haloed NCDHW epilogue's partials without a shuffle chain per channel. Once the warp has
+       read a channel's staged row, each lane parks its (sum, sum of squares) there (lane l at [l]
+       and [32 + l], as doubles: a row holds 128 floats or more); after the warp's last channel,
+       lane j sums the 32 of the warp's j-th channel (row first + step j) and stores them at its
+       slot. The order is fixed (lane j starts at element j: with rows 128 B apart modulo the
+       banks, the lanes would otherwise read one bank), so two runs give the same bits. A
+       butterfly of double shuffles per channel is a serial chain of ten shuffles and adds that
+       the warp waits on: with 16 channels a warp and one CTA an SM (L2/61) parking measured
+       1.455 -> 1.414 ms for the chain; the tiled loop's epilogue keeps the butterfly (4 channels
+       a warp in L2/15's 32-channel tiles, 3 CTAs an SM: parked, its chain went 0.635 -> 0.655). */
+    static __device__ __forceinline__ void park(float* row, int lane, double s, double ss) {
+        double* r = reinterpret_cast<double*>(row);
+        r[lane] = s;
+        r[32 + lane] = ss;
+    }
+    __device__ void flush_parked(const float* Cs, int CS, int first, int step, int nvalid, int lane, int64_t slot) const {
+        const int cl = first + step * lane;
+        if (cl >= nvalid) return;
+        const double* r = reinterpret_cast<const double*>(Cs + (size_t)cl * CS);
+        double a[4] = {0.0, 0.0, 0.0, 0.0}, b[4] = {0.0, 0.0, 0.0, 0.0};
+#pragma unroll
+        for (int i = 0; i < 32; ++i) {
+            const int e = (i + lane) & 31;
+            a[i & 3] += r[e];
+            b[i & 3] += r[32 + e];
+        }
+        partial_at(slot, (a[0] + a[1]) + (a[2] + a[3]), (b[0] + b[1]) + (b[2] + b[3]));
+    }
 } _fc3d_tc_epi;
 
 /* >>engines --------------------------------------------------------------------------------------
