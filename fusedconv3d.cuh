@@ -5214,10 +5214,11 @@ typedef struct _fc3d_tc_epi {
     __device__ void partial(int64_t n, int64_t c, int64_t tile, int64_t tiles, double sum, double sumsq) const {
         partials[partial_slot(n, c, tile, tiles)] = make_double2(sum, sumsq);
     }
-    /* Where partial() writes. The NCDHW epilogues, which store one channel's partial at a time
-       from lane 0, compute the slots of a warp's channels up front, lane j the slot of the warp's
-       j-th channel, and shuffle each to lane 0 (per channel on lane 0, the slot's divisions were
-       11 % of the instructions of L2/61's GEMM step with its GroupNorm partials, ncu). */
+    /* Where partial() writes. The NCDHW epilogues compute the slots of a warp's channels up
+       front, lane j the slot of the warp's j-th channel: the tiled one shuffles each to lane 0,
+       which stores one channel's partial at a time; in the haloed one lane j stores its channel's
+       (flush_parked). Per channel on lane 0, the slot's divisions were 11 % of the instructions of
+       L2/61's GEMM step with its GroupNorm partials (ncu). */
     __device__ int64_t partial_slot(int64_t n, int64_t c, int64_t tile, int64_t tiles) const {
         return _fc3d_nc_partial_index(sg, ext[1], n, c, tiles, tile);
     }
