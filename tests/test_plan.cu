@@ -704,6 +704,17 @@ static void test_main_loops(void) {
                   name, "result %d (%s), main_loop %d", (int)r, p.message, (int)p.main_loop);
             if (w == 4 && m != FC3D_MATH_FP32) /* L1/77: AUTO leaves it on wgmma for its few products an output */
                 check(strstr(text, "under 128 products an output") != NULL, "main_loop.auto_l1_77_products", "%s", text);
+            if (w == 0 || w == 4) {
+                /* L1/77 (no bias, 89 % of y in tap-less phases): y zero-filled and those tiles skipped;
+                   L2/15 (a conv bias, 3/4 of y tap-less): every tile stores */
+                int zf = 0;
+                for (int k = 0; k < p._private.num_steps; k++)
+                    if (p._private.steps[k].kind == _FC3D_STEP_TC_CONV && p._private.steps[k].arg[5]) zf = 1;
+                snprintf(name, sizeof name, "main_loop.zero_fill_%d_math%d", w, m);
+                check(r == FC3D_SUCCESS && zf == (w == 4) &&
+                          (strstr(text, "tap-less phases zero-filled, their tiles skipped") != NULL) == (w == 4),
+                      name, "zero fill %d; %s", zf, text);
+            }
             if (w == 2 && m != FC3D_MATH_FP32) { /* L2/34: one GEMM step on haloed row tiles, 7 rows of 34 a tile */
                 snprintf(name, sizeof name, "main_loop.auto_l2_34_row_tiles_math%d", m);
                 check(r == FC3D_SUCCESS && p._private.num_steps == 2 &&
