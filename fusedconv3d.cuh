@@ -6440,7 +6440,7 @@ static fc3d_result _fc3d_launch_tc_conv(const _fc3d_bound* b, const fc3d_step_* 
     if (s->stat_op >= 0) e.sg = pr->stat[s->stat_op];
     const int row = (int)s->arg[3];
     const bool wg = _fc3d_tc_wgmma_runs(tp) != 0;
-    if (s->arg[5] && !(tp->hx_ok && wg)) { /* the tap-less phases' zeros (_fc3d_tc_zero_fill) */
+    if (s->arg[5]) { /* the tap-less phases' zeros (_fc3d_tc_zero_fill, which never takes a haloed plan) */
         const fc3d_geom_* g = &pr->geom;
         const size_t n = (size_t)g->n * (size_t)g->cout * (size_t)g->d * (size_t)g->h * (size_t)g->w;
         err = cudaMemsetAsync(y, 0, n * (kp.out_f32 ? sizeof(float) : sizeof(T)), b->stream);
