@@ -810,9 +810,15 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      gives it TF32 and half plans on float32 tensors with in_channels / groups a multiple of 32
      and (n, c) slabs below 2^31 elements
      (with a LayerNorm over W only at W stride 2: the row tiles below), where an output sums 128
-     products or more on average:
-     L1/77 (108 products an output, 7 of 8 phases tap-less) measured 0.99 ms haloed against 0.85
-     tiled, so it stays tiled; FP32 (3xTF32) and 16-bit tensors stay tiled too (not built: one
+     products or more on average, over the tapped outputs where the step zero-fills the tap-less
+     ones (_fc3d_tc_zero_fill): L1/77 (108 products an output, 7 of 8 phases tap-less) measured
+     0.99 ms haloed against 0.85 tiled when the haloed loop ran every phase; behind the zero fill
+     it runs the tapped phase's tiles only (970 products an output there) and L1/77 took 0.544 ->
+     0.471 ms TF32, 0.523 -> 0.379 half against the tiled loop behind the same fill (conv alone,
+     one run, two rounds; rel-L2 against the direct engine 2.6e-4 either way), then with a grid of the tapped phase's
+     tiles only (73 a sample instead of 600 that mostly returned at once; ncu: main kernel 292 ->
+     226 us) 0.471 -> 0.421 and 0.380 -> 0.367. FP32
+     (3xTF32) and 16-bit tensors stay tiled (not built: one
      more instantiation per element type and the 3xTF32 split). Its first epilogue branched per
      value (op and store checks in the unrolled loops): 34 % of the kernel's stall samples on L2/61
      (ncu source counters, 308 instructions per channel and warp); hoisted, the library kernel
@@ -2487,6 +2493,7 @@ typedef struct _fc3d_tc_kparams {
     int64_t hx_cls_tpp[8]; /* tiles per phase of class c */
     int64_t hx_cls_start[9]; /* tiles before class c; [8]: the tiles of a sample */
     int64_t hx_tiles;
+    int64_t hx_zcls_start[9]; /* as hx_cls_start counting tapped phases only (a zero-filling step's grid) */
     int64_t hx_parts;      /* statistics slots per (n, c) at launch: the tiled loops' tiles */
     /* haloed row tiles (W stride 2, a LayerNorm over W): hx_rpt consecutive (qd, qh) rows of
        the padded plane of one (rd, rh) phase pair, both W phases (a warpgroup each) */
@@ -3908,7 +3915,9 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
    channels per consumer warpgroup), B = the unit's rows, m64 x n256 per wgmma. A producer lane
    feeds the unit ring (_FC3D_HX_NA) and the weight ring (_FC3D_HX_NB) on mbarriers; consumers
    release a slot once the MMAs reading it are done. Rows past the phase (qh >= Q1, qw >= Q2) are
-   computed and dropped in the epilogue.
+   computed and dropped in the epilogue. A step that zero-fills y (_fc3d_tc_zero_fill) launches
+   the tapped phases' tiles only (hx_zcls_start; a tile's phase is then the k-th tapped residue
+   per dim of its class).
    Row tiles (a LayerNorm over W at W stride 2: the plan's whole-row passes): a tile is
    hx_rpt = 256 / Wp whole rows (qd, qh) of the padded plane of one (rd, rh) pair, and its two
    consumer warpgroups compute the two W phases of the same 64 output channels over them (BN = 128
@@ -4025,15 +4034,28 @@ static __host__ __device__ inline _fc3d_hx_tile _fc3d_hx_tile_of(const _fc3d_tc_
 {
     _fc3d_hx_tile h;
     int c = 0;
-    while (c < 7 && t >= P.hx_cls_start[c + 1]) ++c;
-    const int64_t local = t - P.hx_cls_start[c];
+    const int64_t* cstart = P.skip0 ? P.hx_zcls_start : P.hx_cls_start;
+    while (c < 7 && t >= cstart[c + 1]) ++c;
+    const int64_t local = t - cstart[c];
     const int64_t tpp = P.hx_cls_tpp[c] > 0 ? P.hx_cls_tpp[c] : 1;
     int ph = (int)(local / tpp);
     h.v0 = (local - (int64_t)ph * tpp) * _FC3D_HX_NR;
-    const int cw = P.cls_cnt[c][2], ch = P.cls_cnt[c][1];
-    h.r[2] = P.cls_base[c][2] + ph % cw; ph /= cw;
-    h.r[1] = P.cls_base[c][1] + ph % ch;
-    h.r[0] = P.cls_base[c][0] + ph / ch;
+    if (P.skip0) { /* ph counts the class's tapped phases: per dim, the k-th tapped residue of its range */
+        for (int d = 2; d >= 0; --d) {
+            const unsigned m = (P.rtap[d] >> P.cls_base[c][d]) & ((1u << P.cls_cnt[c][d]) - 1u);
+            int nd = 0;
+            for (unsigned b = m; b; b >>= 1) nd += (int)(b & 1u);
+            int k = ph % nd, r = 0;
+            ph /= nd;
+            while (((m >> r) & 1u) == 0u || k-- > 0) ++r;
+            h.r[d] = P.cls_base[c][d] + r;
+        }
+    } else {
+        const int cw = P.cls_cnt[c][2], ch = P.cls_cnt[c][1];
+        h.r[2] = P.cls_base[c][2] + ph % cw; ph /= cw;
+        h.r[1] = P.cls_base[c][1] + ph % ch;
+        h.r[0] = P.cls_base[c][0] + ph / ch;
+    }
     for (int d = 0; d < 3; ++d) { /* from the plan's table: the tile's prologue stays short */
         const int* e = P.hx_dt[d][h.r[d]];
         h.Q[d] = P.cls_q[c][d];
@@ -4198,6 +4220,20 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
     }
     P->hx_cls_start[8] = start;
     P->hx_tiles = start;
+    /* a step that zero-fills y launches the tapped phases' tiles only (_fc3d_hx_tile_of) */
+    int64_t zs = 0;
+    for (int c = 0; c < 8; ++c) {
+        P->hx_zcls_start[c] = zs;
+        if (P->cls_tpp[c] == 0) continue;
+        int64_t nph = 1;
+        for (int d = 0; d < 3; ++d) {
+            int k = 0;
+            for (int r = P->cls_base[c][d]; r < P->cls_base[c][d] + P->cls_cnt[c][d]; ++r) k += (P->rtap[d] >> r) & 1u;
+            nph *= k;
+        }
+        zs += P->hx_cls_tpp[c] * nph;
+    }
+    P->hx_zcls_start[8] = zs;
     P->hx_rmax = rmax;
     const int eb = math == _FC3D_TC_HALF ? 2 : 4;
     if (_fc3d_hx_smem(*P, eb, P->hx_kc, bn, 0) > 227 * 1024 || rmax > 16383) return 0;
@@ -4360,6 +4396,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
     const _fc3d_hx_tile h = ROWS ? _fc3d_hx_rtile_of(P, tile) : _fc3d_hx_tile_of(P, tile);
     const int64_t HpWp = (int64_t)P.hx_pad[1] * P.hx_pad[2];
     const int nunits = h.nseg * (int)(P.cin_g / KC);
+    if (!ROWS && P.skip0 && nunits == 0) return; /* y zero-filled, and no tap reaches this tile (_fc3d_tc_zero_fill) */
     const uint32_t unitB = (uint32_t)C::NKG * h.R * 16;
     for (int p = 0; p < (ROWS ? 2 : 1); ++p)
         for (int i = tid; i < h.wT[p]; i += C::NT) {
@@ -4910,15 +4947,15 @@ static double _fc3d_tc_issued_flops(const _fc3d_tc_plan* tp, int row) {
 typedef char _fc3d_tc_plan_fits[sizeof(_fc3d_tc_plan) <= FC3D_ENGINE_DATA_BYTES_ ? 1 : -1];
 
 /* Whether a convolving step stores its tap-less phases by a zero fill of the stored tensor (one
-   cudaMemsetAsync: 16-byte writes of whole lines) and skips their tiles, which would store every
-   s-th value of a line, half sectors for a stride of 2, at the engine's cost per tile: where those
-   phases hold at least half the positions, their value is zero (no conv bias, and the step's ops
-   keep zero: ReLU, scale, GELU), the step gathers no statistics and the tiled loops run it (the
-   haloed loop stores every position itself). L1/77 (stride and dilation 2: only odd coordinates
-   get taps, 89 % of y is zero): see the design note. */
+   cudaMemsetAsync: 16-byte writes of whole lines) and skips their tiles (the tiled loops' and the
+   haloed loop's), which would store every s-th value of a line, half sectors for a stride of 2, at
+   the engine's cost per tile: where those phases hold at least half the positions, their value is
+   zero (no conv bias, and the step's ops keep zero: ReLU, scale, GELU) and the step gathers no
+   statistics. L1/77 (stride and dilation 2: only odd coordinates get taps, 89 % of y is zero):
+   see the design note. */
 static int _fc3d_tc_zero_fill(const fc3d_plan* p, const _fc3d_tc_plan* tp, int op_begin, int op_end) {
     int i;
-    if (p->desc.conv.bias || tp->hx_ok || tp->zfrac < 0.5) return 0;
+    if (p->desc.conv.bias || tp->zfrac < 0.5) return 0;
     for (i = op_begin; i < op_end; i++) {
         const int k = _fc3d_enum_int(&p->desc.ops[i].kind);
         if (k != FC3D_OP_RELU && k != FC3D_OP_SCALE && k != FC3D_OP_GELU && k != FC3D_OP_GELU_TANH) return 0;
@@ -4972,6 +5009,12 @@ static const char* _fc3d_hx_why_text(int why) {
     default: return "";
     }
 }
+/* Whether every convolving step of the plan will zero-fill its tap-less phases
+   (_fc3d_tc_zero_fill for a chain with no statistics op): the haloed loop's products per output
+   are then counted over the tapped outputs only. */
+static int _fc3d_tc_zero_chain(const fc3d_plan* p, const _fc3d_tc_plan* tp) {
+    return _fc3d_tc_zero_fill(p, tp, 0, p->desc.num_ops); /* (it refuses statistics ops) */
+}
 static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     const int loop = _fc3d_enum_int(&p->desc.main_loop);
     _fc3d_tc_kparams& P = tp->kp;
@@ -4991,7 +5034,9 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     }
     if (P.hx_tiles > tp->tiles_per_sample || (rows && P.hx_rcls_start[4] > tp->row_tiles_per_sample))
         tp->hx_why = _FC3D_HX_NO_TILES;
-    else if (loop == FC3D_MAIN_LOOP_AUTO && tp->hx_macs < _FC3D_HX_MIN_MACS) tp->hx_why = _FC3D_HX_NO_MACS;
+    else if (loop == FC3D_MAIN_LOOP_AUTO &&
+             tp->hx_macs < _FC3D_HX_MIN_MACS * (_fc3d_tc_zero_chain(p, tp) ? 1.0 - tp->zfrac : 1.0))
+        tp->hx_why = _FC3D_HX_NO_MACS;
     if (tp->hx_why) {
         P.hx_ok = 0;
         return;
@@ -6298,7 +6343,10 @@ struct _fc3d_hx_run<float> {
         const size_t smem = _fc3d_hx_smem(P, C::EB, KC, BN, 0);
         cudaError_t err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
         if (err != cudaSuccess) return err;
-        const dim3 grid((unsigned)P.hx_tiles, (unsigned)(P.groups * P.ntn), (unsigned)P.n);
+        /* a zero-filling step: the tapped phases' tiles only */
+        const dim3 grid((unsigned)(P.skip0 ? P.hx_zcls_start[8] : P.hx_tiles), (unsigned)(P.groups * P.ntn),
+                        (unsigned)P.n);
+        if (grid.x == 0) return cudaSuccess; /* every phase tap-less: the fill wrote y */
         kern<<<grid, C::NT, smem, st>>>(P, xp, wp, bias, y, e);
         return cudaPeekAtLastError();
     }
@@ -6440,7 +6488,7 @@ static fc3d_result _fc3d_launch_tc_conv(const _fc3d_bound* b, const fc3d_step_* 
     if (s->stat_op >= 0) e.sg = pr->stat[s->stat_op];
     const int row = (int)s->arg[3];
     const bool wg = _fc3d_tc_wgmma_runs(tp) != 0;
-    if (s->arg[5]) { /* the tap-less phases' zeros (_fc3d_tc_zero_fill, which never takes a haloed plan) */
+    if (s->arg[5]) { /* the tap-less phases' zeros (_fc3d_tc_zero_fill), before either loop */
         const fc3d_geom_* g = &pr->geom;
         const size_t n = (size_t)g->n * (size_t)g->cout * (size_t)g->d * (size_t)g->h * (size_t)g->w;
         err = cudaMemsetAsync(y, 0, n * (kp.out_f32 ? sizeof(float) : sizeof(T)), b->stream);

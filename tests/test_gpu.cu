@@ -515,6 +515,17 @@ static int uses_streamed_pass(const fc3d_plan* p, int gathering) {
 }
 
 /* Random cases per (strategy, statistics plan) the plan ran with: [materialize, recompute] x [per op, moments]. */
+/* Cases whose convolving step zero-fills y and skips the tiles of its tap-less phases
+   (_fc3d_tc_zero_fill), and of those the ones on the haloed loop. */
+static int zero_fill_cases = 0, zero_fill_halo_cases = 0;
+static void count_zero_fill(const fc3d_plan* p) {
+    for (int k = 0; k < p->_private.num_steps; k++)
+        if (p->_private.steps[k].kind == _FC3D_STEP_TC_CONV && p->_private.steps[k].arg[5]) {
+            zero_fill_cases++;
+            zero_fill_halo_cases += fc3d_plan_main_loop(p) == FC3D_MAIN_LOOP_HALO;
+            return;
+        }
+}
 static int strategy_cases[2][2], linear_cases = 0;
 static void count_strategy(const fc3d_plan* p) {
     int stats = 0;
@@ -580,6 +591,7 @@ static void test_random(int cases, int big_cases) {
         streamed_gather_cases += uses_streamed_pass(&hc.plan, 1);
         count_strategy(&hc.plan);
         count_loop(&hc.plan);
+        count_zero_fill(&hc.plan);
         describe_case(&hc, desc, sizeof desc);
         snprintf(name, sizeof name, "%s.random.%03d.%s", fc3d_engine_name(engine_under_test), k, desc);
         double* ref = cpu_reference(&hc, ref_ops);
@@ -776,6 +788,79 @@ static void test_cross_loop(int cases) {
     engine_under_test = keep;
 }
 
+/* ---- 3a. zero fill -------------------------------------------------------------------------------- */
+/* Tap-less phases stored by a zero fill of y (_fc3d_tc_zero_fill): L1/77's pattern (kernel 3,
+   stride 2, padding 1, dilation 2: only odd coordinates get taps) at odd sizes with partial tiles
+   and channel tiles, no ops, a ReLU, or a GELU then a scale; both layouts, TF32 / half / FP32 math
+   on float32 and a float16 case. Each plan is checked to take the fill, then each main loop this
+   device runs is compared with the direct engine within twice the math mode's bound (y poisoned
+   before every run: a position neither the fill nor a tile stores stays NaN). */
+static void test_zero_fill(void) {
+    static const fc3d_main_loop loops[3] = {FC3D_MAIN_LOOP_MMA_SYNC, FC3D_MAIN_LOOP_WGMMA, FC3D_MAIN_LOOP_HALO};
+    static const char* const loop_nm[3] = {"mma_sync", "wgmma", "halo"};
+    const int wg = wgmma_here();
+    int halo_runs = 0;
+    for (int k = 0; k < 12; k++) {
+        host_case hc;
+        memset(&hc, 0, sizeof hc);
+        fc3d_plan_desc* d = &hc.desc;
+        d->conv.batch = 2;
+        d->conv.in_channels = 32;
+        d->conv.out_channels = k % 3 == 0 ? 70 : 24;
+        d->conv.in_size[0] = 3 + k % 2;
+        d->conv.in_size[1] = 5;
+        d->conv.in_size[2] = 7 + k % 3;
+        for (int i = 0; i < 3; i++) {
+            d->conv.kernel[i] = 3;
+            d->conv.stride[i] = 2;
+            d->conv.padding[i] = 1;
+            d->conv.dilation[i] = 2;
+        }
+        d->layout = k % 4 == 3 ? FC3D_LAYOUT_NDHWC : FC3D_LAYOUT_NCDHW;
+        d->dtype = k == 11 ? FC3D_DTYPE_F16 : FC3D_DTYPE_F32;
+        d->math = k % 3 == 0 ? FC3D_MATH_TF32 : k % 3 == 1 ? FC3D_MATH_HALF : FC3D_MATH_FP32;
+        if (k % 3 >= 1) {
+            d->ops[0].kind = (k / 3) % 2 ? FC3D_OP_GELU : FC3D_OP_RELU;
+            d->num_ops = 1;
+        }
+        if (k % 3 == 2) {
+            d->ops[1].kind = FC3D_OP_SCALE;
+            d->ops[1].value = 0.5f;
+            d->num_ops = 2;
+        }
+        d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        char name[160];
+        if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) {
+            snprintf(name, sizeof name, "zero_fill.%02d.plan", k);
+            check(0, name, "%s", hc.plan.message);
+            continue;
+        }
+        int zf = 0;
+        for (int i = 0; i < hc.plan._private.num_steps; i++)
+            zf |= hc.plan._private.steps[i].kind == _FC3D_STEP_TC_CONV && hc.plan._private.steps[i].arg[5] != 0;
+        snprintf(name, sizeof name, "zero_fill.%02d.planned", k);
+        check(zf, name, "the plan does not zero-fill its tap-less phases");
+        const fc3d_plan* p = &hc.plan;
+        hc.x = alloc_fill(p->x_elements, 0.0, 1.0, d->dtype);
+        const double bound = 1.0 / sqrt((double)p->weight_elements / d->conv.in_channels + 1.0);
+        hc.w = alloc_fill(p->weight_elements, -bound, bound, d->dtype);
+        random_op_tensors(&hc);
+        for (int l = 0; l < 3; l++) {
+            if (l > 0 && !wg) continue;
+            if (l == 2 && (d->math == FC3D_MATH_FP32 || d->dtype != FC3D_DTYPE_F32)) continue; /* the haloed loop's */
+            snprintf(name, sizeof name, "zero_fill.%02d.%s.%s.%s.ops%d", k, loop_nm[l],
+                     d->layout == FC3D_LAYOUT_NDHWC ? "ndhwc" : "ncdhw", d->dtype == FC3D_DTYPE_F16 ? "f16" : "f32",
+                     d->num_ops);
+            const int r = compare_engines(name, &hc, FC3D_ENGINE_DIRECT, FC3D_ENGINE_IMPLICIT_GEMM,
+                                          2.0 * bound_for(d->math, d->dtype), FC3D_MAIN_LOOP_AUTO, loops[l]);
+            if (r == -1) check(0, name, "the loop refused the desc");
+            halo_runs += l == 2;
+        }
+        host_case_free(&hc);
+    }
+    if (wg) check(halo_runs >= 4, "zero_fill.halo_exercised", "%d cases on the haloed loop", halo_runs);
+}
+
 /* ---- 3b. a pending CUDA error -------------------------------------------------------------------- */
 /* An error an earlier call left pending must not read as this run's launch failure halfway through
    the passes: the run refuses to start, writes nothing, and runs once the caller has cleared it. */
@@ -947,9 +1032,15 @@ int main(int argc, char** argv) {
         if (engine_under_test == FC3D_ENGINE_IMPLICIT_GEMM && !quick)
             check(row_tile_cases >= 5, "implicit_gemm.row_tiles_exercised", "%d random cases used whole-row tiles",
                   row_tile_cases);
+        if (engine_under_test == FC3D_ENGINE_IMPLICIT_GEMM) {
+            printf("# engine implicit_gemm: %d random cases zero-filled y and skipped their tap-less tiles, %d of "
+                   "them on the haloed loop\n", zero_fill_cases, zero_fill_halo_cases);
+        }
+        zero_fill_cases = zero_fill_halo_cases = 0;
     }
     test_cross_engine(quick ? 4 : 40);
     test_cross_loop(quick ? 4 : 40);
+    test_zero_fill();
     if (!quick) test_pending_error(); /* it plants a failing cudaMalloc, which memcheck reports */
     if (!quick)
         for (int e = 0; e < _FC3D_NUM_ENGINES; e++) test_large_offsets(_fc3d_engines[e].id);

@@ -672,7 +672,8 @@ static void test_strategies(void) {
    engine, fails and names the field; forcing mma.sync keeps a plan off wgmma. The haloed loop: AUTO
    takes it for TF32 and half math on float32 tensors with in_channels / groups a multiple of 32 and
    128 products an output or more (L2/77, L2/61, and L2/34 on haloed row tiles for its LayerNorm over
-   W); forced, it takes L1/77 too (108 products an output); it refuses FP32 math, C_in 16 and 24,
+   W), counted over the tapped outputs where the plan zero-fills the tap-less ones (L1/77: 108
+   products an output, 970 a tapped one); it refuses FP32 math, C_in 16 and 24,
    16-bit tensors, and L2/34's chain at W stride 1 (row tiles need two W phases), naming the field
    and the reason. The five workloads (C_in 16 / 64 / 32 / 64 / 32), then L2/15's chain with C_in
    24, then L2/34's at W stride 1. */
@@ -688,7 +689,7 @@ static void test_main_loops(void) {
             if (w == 6) d.conv.stride[2] = 1;
             d.math = (fc3d_math)m;
             const int want = w < 5 || w == 6;
-            const int halo_auto = (w >= 1 && w <= 3) && m != FC3D_MATH_FP32;
+            const int halo_auto = (w >= 1 && w <= 4) && m != FC3D_MATH_FP32;
             const int halo_ok = (w >= 1 && w <= 4) && m != FC3D_MATH_FP32;
             fc3d_result r = fc3d_plan_init(&p, &d);
             fc3d_plan_describe(&p, text, sizeof text);
@@ -702,8 +703,18 @@ static void test_main_loops(void) {
                                              : "main loop: mma.sync") != NULL &&
                       (halo_auto || strstr(text, "haloed loop not taken: ") != NULL),
                   name, "result %d (%s), main_loop %d", (int)r, p.message, (int)p.main_loop);
-            if (w == 4 && m != FC3D_MATH_FP32) /* L1/77: AUTO leaves it on wgmma for its few products an output */
-                check(strstr(text, "under 128 products an output") != NULL, "main_loop.auto_l1_77_products", "%s", text);
+            if (w == 4 && m != FC3D_MATH_FP32) { /* L1/77 with a conv bias: nothing zero-filled, 108 products an output */
+                fc3d_plan_desc db = d;
+                fc3d_plan pb;
+                char tb[4096];
+                db.conv.bias = 1;
+                const fc3d_result rb = fc3d_plan_init(&pb, &db);
+                fc3d_plan_describe(&pb, tb, sizeof tb);
+                snprintf(name, sizeof name, "main_loop.auto_l1_77_bias_products_math%d", m);
+                check(rb == FC3D_SUCCESS && pb.main_loop == FC3D_MAIN_LOOP_WGMMA &&
+                          strstr(tb, "under 128 products an output") != NULL,
+                      name, "result %d, main_loop %d: %s", (int)rb, (int)pb.main_loop, tb);
+            }
             if (w == 0 || w == 4) {
                 /* L1/77 (no bias, 89 % of y in tap-less phases): y zero-filled and those tiles skipped;
                    L2/15 (a conv bias, 3/4 of y tap-less): every tile stores */
