@@ -862,7 +862,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      instructions), its chain 1.455 -> 1.300 ms (example timer); conv alone (`build/conv_alone 20`,
      one run): TF32 L2/61 1.048 -> 0.93-0.95 ms (221 -> 243-249 useful TFLOP/s), L2/77 2.103 ->
      2.033 (255 -> 264), L2/34 1.47-1.50 -> 1.33-1.35, L2/15 0.372 -> 0.360; HALF L2/61 0.690 ->
-     0.585-0.591 (336 -> 392-397), L2/77 1.178 -> 1.12-1.14 (456 -> 473-481).
+     0.585-0.591 (336 -> 392-397), L2/77 1.178 -> 1.12-1.14 (456 -> 473-481). A lane's 8 values
+     of a channel are then summed in float before its double partial (Numerics below), the
+     conversions to double (16 a clock an SM) and double adds per value gone: L2/61's chain 1.295
+     -> 1.275 ms, 1.302 -> 1.271 (example timer, TF32, two runs).
      Short K (L2/15: C_in 16, 1 to 8 taps a phase) is bound by the instructions around the MMAs
      (ncu's per-instruction samples joined with the SASS line table: 2,350 instructions a warp per
      tile in L2/15's GEMM step with its moments partials). The partial's slot and the level-major
@@ -958,7 +961,11 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
 
    Numerics. Products and sums of the convolution are float32 (after the math mode's operand
    rounding); partials and group statistics are double, the variance E[x^2] - mean^2 taken in
-   double, which stays accurate while |mean| / std is below about 1e6. The elementwise epilogue is
+   double, which stays accurate while |mean| / std is below about 1e6. The haloed loop's NCDHW
+   epilogue (TF32 and half math only) sums a lane's 8 values of a channel in float before its
+   double partial: at most 8 ulp on a sum of squares, so at most 5e-7 (1 + mean^2 / var) relative
+   on the variance; TF32 operands already put ~5e-4 |mean| in each value, which outweighs that
+   while |mean| / std stays below ~1e3. The elementwise epilogue is
    float32; a normalisation or mean subtraction is applied in double from double (mean, 1/std) and
    rounded once: in float the rounding of the mean and of v - mean is amplified by the
    normalisation, and a chain of scale, GELU, LayerNorm over (D,H,W) and a pool measured 2.8e-5
@@ -4615,7 +4622,13 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
 #pragma unroll
                 for (int i = 0; i < NR / 32; ++i) vc[i] = cs[32 * i];
             }
-            double s = 0.0, ss = 0.0; /* squares in double, as the direct engine: E[x^2] - mean^2 cancels */
+            /* A lane's NR / 32 values of the channel summed in float, then the sums in double from
+               there on (parked, flushed, finalized): a conversion and two double operations a value
+               were ~0.1 ms of L2/61's GEMM step (1 CTA an SM; conversions to double issue at 16 a
+               clock an SM). A float sum of 8 values is within 8 ulp of exact, far inside what the
+               TF32 or half operands of this loop already cost the values themselves. */
+            double s = 0.0, ss = 0.0;
+            float fs = 0.f, fss = 0.f;
             /* one loop per (store, statistics) case, the uniform tests outside it; only the store
                depends on the row's validity (a dropped row adds zeros to the sums): a branch around
                the sums cost 18 instructions a value with its convergence barriers (ncu, L2/61) */
@@ -4630,9 +4643,9 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
             } else if (!P.store) {
 #pragma unroll
                 for (int i = 0; i < NR / 32; ++i) {
-                    const double d = (vm >> i) & 1u ? (double)vc[i] : 0.0;
-                    s += d;
-                    ss += d * d;
+                    const float d = (vm >> i) & 1u ? vc[i] : 0.f;
+                    fs += d;
+                    fss = fmaf(d, d, fss);
                 }
             } else if (P.out_f32 || std::is_same<T, float>::value) {
                 asm("" : "+l"(yf)); /* the slab's base in registers, not rebuilt per value */
@@ -4640,9 +4653,9 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                 for (int i = 0; i < NR / 32; ++i) {
                     const bool ok = (vm >> i) & 1u;
                     _fc3d_st_if(yf + osp[i], vc[i], ok);
-                    const double d = ok ? (double)vc[i] : 0.0;
-                    s += d;
-                    ss += d * d;
+                    const float d = ok ? vc[i] : 0.f;
+                    fs += d;
+                    fss = fmaf(d, d, fss);
                 }
             } else {
 #pragma unroll
@@ -4650,11 +4663,13 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                     const bool ok = (vm >> i) & 1u;
                     const T tv = _fc3d_tc_fromf<T>(vc[i]);
                     if (ok) yc[osp[i]] = tv;
-                    const double d = ok ? (double)_fc3d_tc_tof(tv) : 0.0;
-                    s += d;
-                    ss += d * d;
+                    const float d = ok ? _fc3d_tc_tof(tv) : 0.f;
+                    fs += d;
+                    fss = fmaf(d, d, fss);
                 }
             }
+            s = fs;
+            ss = fss;
             if (stats) {
                 static_assert(CS >= 128, "a staged row parks the warp's 64 partial doubles");
                 __syncwarp(); /* every lane has read the row: its sums are parked there */
