@@ -865,7 +865,7 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      0.585-0.591 (336 -> 392-397), L2/77 1.178 -> 1.12-1.14 (456 -> 473-481). A lane's 8 values
      of a channel are then summed in float before its double partial (Numerics below), the
      conversions to double (16 a clock an SM) and double adds per value gone: L2/61's chain 1.295
-     -> 1.275 ms, 1.302 -> 1.271 (example timer, TF32, two runs).
+     -> 1.277 ms, 1.296 -> 1.272, 1.302 -> 1.271 (example timer, TF32, three runs).
      Short K (L2/15: C_in 16, 1 to 8 taps a phase) is bound by the instructions around the MMAs
      (ncu's per-instruction samples joined with the SASS line table: 2,350 instructions a warp per
      tile in L2/15's GEMM step with its moments partials). The partial's slot and the level-major
