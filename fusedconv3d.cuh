@@ -307,9 +307,11 @@ typedef enum fc3d_main_loop {
     FC3D_MAIN_LOOP_HALO = 3,     /* Hopper's haloed-block loop: x copied once per run into a zero-padded
                                     operand copy, whole haloed row blocks brought by bulk copies, wgmma
                                     64 x 256 (>>engine-implicit-gemm, "Haloed tiles"). TF32 and half
-                                    math on float32 tensors, in_channels / groups a multiple of 32, no
-                                    LayerNorm over W; the run needs what WGMMA needs. AUTO takes it
-                                    where an output sums 128 products or more on average */
+                                    math on float32 tensors, in_channels / groups a multiple of 32, a
+                                    LayerNorm over W only at W stride 2; the run needs what WGMMA
+                                    needs. AUTO takes it where an output sums 128 products or more on
+                                    average (over the outputs some tap reaches where the plan
+                                    zero-fills the others, >>engine-implicit-gemm) */
     FC3D_MAIN_LOOP_COUNT_        /* not a loop */
 } fc3d_main_loop;
 
