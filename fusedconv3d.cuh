@@ -5926,13 +5926,20 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
         }
         if (p->main_loop == FC3D_MAIN_LOOP_HALO) {
             const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
-            _FC3D_PUT("main loop: haloed wgmma%s; %d-channel tiles, %lld haloed tiles a sample, %.4g products an "
-                      "output on average\n",
+            /* behind a zero fill (_fc3d_tc_zero_fill) the tapped phases' tiles alone are launched */
+            char zt[96] = "";
+            const int zc = _fc3d_tc_zero_chain(p, tp);
+            if (zc)
+                snprintf(zt, sizeof zt, " (%lld with taps launched, behind the zero fill)",
+                         (long long)tp->kp.hx_zcls_start[8]);
+            _FC3D_PUT("main loop: haloed wgmma%s; %d-channel tiles, %lld haloed tiles a sample%s, %.4g products an "
+                      "output on average%s\n",
                       _fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_HALO
                           ? " (forced: a run without sm_90a code for its device fails)"
                           : " where the run's device and binary allow it (sm_90a code on an sm_90 device), else "
                             "mma.sync",
-                      tp->hx_bn, (long long)tp->kp.hx_tiles, tp->hx_macs);
+                      tp->hx_bn, (long long)tp->kp.hx_tiles, zt, zc ? tp->hx_macs / (1.0 - tp->zfrac) : tp->hx_macs,
+                      zc ? " over the outputs a tap reaches" : "");
             if (tp->kp.hx_rows)
                 _FC3D_PUT("  row passes: %lld haloed row tiles a sample, %d padded rows of both W phases each\n",
                           (long long)tp->kp.hx_rcls_start[4], tp->kp.hx_rpt);

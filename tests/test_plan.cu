@@ -710,6 +710,10 @@ static void test_main_loops(void) {
                 db.conv.bias = 1;
                 const fc3d_result rb = fc3d_plan_init(&pb, &db);
                 fc3d_plan_describe(&pb, tb, sizeof tb);
+                snprintf(name, sizeof name, "main_loop.auto_l1_77_tapped_tiles_math%d", m);
+                check(strstr(text, "with taps launched, behind the zero fill") != NULL &&
+                          strstr(text, "over the outputs a tap reaches") != NULL,
+                      name, "%s", text);
                 snprintf(name, sizeof name, "main_loop.auto_l1_77_bias_products_math%d", m);
                 check(rb == FC3D_SUCCESS && pb.main_loop == FC3D_MAIN_LOOP_WGMMA &&
                           strstr(tb, "under 128 products an output") != NULL,
