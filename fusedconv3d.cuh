@@ -813,9 +813,9 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      and (n, c) slabs below 2^31 elements
      (with a LayerNorm over W only at W stride 2: the row tiles below), where an output sums 128
      products or more on average, over the tapped outputs where the step zero-fills the tap-less
-     ones (_fc3d_tc_zero_fill): L1/77 (108 products an output, 7 of 8 phases tap-less) measured
+     ones (_fc3d_tc_zero_fill): L1/77 (102 products an output, 7 of 8 phases tap-less) measured
      0.99 ms haloed against 0.85 tiled when the haloed loop ran every phase; behind the zero fill
-     it runs the tapped phase's tiles only (970 products an output there) and L1/77 took 0.544 ->
+     it runs the tapped phase's tiles only (864 products a tapped output) and L1/77 took 0.544 ->
      0.471 ms TF32, 0.523 -> 0.379 half against the tiled loop behind the same fill (conv alone,
      one run, two rounds; rel-L2 against the direct engine 2.6e-4 either way), then with a grid of the tapped phase's
      tiles only (73 a sample instead of 600 that mostly returned at once; ncu: main kernel 292 ->
@@ -4968,7 +4968,7 @@ typedef char _fc3d_tc_plan_fits[sizeof(_fc3d_tc_plan) <= FC3D_ENGINE_DATA_BYTES_
    haloed loop's), which would store every s-th value of a line, half sectors for a stride of 2, at
    the engine's cost per tile: where those phases hold at least half the positions, their value is
    zero (no conv bias, and the step's ops keep zero: ReLU, scale, GELU) and the step gathers no
-   statistics. L1/77 (stride and dilation 2: only odd coordinates get taps, 89 % of y is zero):
+   statistics. L1/77 (stride and dilation 2: only odd coordinates get taps, 88 % of y is zero):
    see the design note. */
 static int _fc3d_tc_zero_fill(const fc3d_plan* p, const _fc3d_tc_plan* tp, int op_begin, int op_end) {
     int i;
