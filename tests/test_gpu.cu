@@ -861,6 +861,76 @@ static void test_zero_fill(void) {
     if (wg) check(halo_runs >= 4, "zero_fill.halo_exercised", "%d cases on the haloed loop", halo_runs);
 }
 
+/* ---- 3a'. statistics after elementwise ops on the haloed loop ----------------------------------- */
+/* L2/61's pattern (kernel 3, stride 1, no padding; ReLU then GroupNorm) at small sizes with partial
+   tiles: the haloed NCDHW epilogue gathers the statistics of the ops before the cut, one lone ReLU
+   taking the epilogue's straight path and (ReLU, scale) the op loop; GroupNorm and a training
+   BatchNorm, 48 and 128 channels, TF32 and half, each plan forced onto the haloed loop,
+   materializing with statistics per op, against the direct engine within twice the math mode's
+   bound (y poisoned before every run). Needs the haloed loop: nothing runs where this binary or
+   device has none (the count line says so). */
+static void test_halo_stats_ops(void) {
+    if (!wgmma_here()) {
+        printf("# halo_stats_ops: skipped, no haloed loop on this device with this binary\n");
+        return;
+    }
+    int runs = 0;
+    for (int k = 0; k < 8; k++) {
+        host_case hc;
+        memset(&hc, 0, sizeof hc);
+        fc3d_plan_desc* d = &hc.desc;
+        d->conv.batch = 2;
+        d->conv.in_channels = 32;
+        d->conv.out_channels = k % 2 ? 128 : 48;
+        d->conv.in_size[0] = 4 + k % 2;
+        d->conv.in_size[1] = 6;
+        d->conv.in_size[2] = 7 + k % 3;
+        for (int i = 0; i < 3; i++) d->conv.kernel[i] = d->conv.stride[i] = d->conv.dilation[i] = 1;
+        for (int i = 0; i < 3; i++) d->conv.kernel[i] = 3;
+        d->conv.bias = k % 4 == 1;
+        d->math = (k / 2) % 2 ? FC3D_MATH_HALF : FC3D_MATH_TF32;
+        int o = 0;
+        d->ops[o++].kind = FC3D_OP_RELU;
+        if (k >= 4) {
+            d->ops[o].kind = FC3D_OP_SCALE;
+            d->ops[o++].value = 0.5f;
+        }
+        if (k % 3 == 2) {
+            d->ops[o].kind = FC3D_OP_BATCHNORM_TRAIN;
+            d->ops[o].flags = FC3D_OP_AFFINE | FC3D_OP_UPDATE_RUNNING_STATS;
+            d->ops[o].momentum = 0.1f;
+        } else {
+            d->ops[o].kind = FC3D_OP_GROUPNORM;
+            d->ops[o].groups = 8;
+            d->ops[o].flags = FC3D_OP_AFFINE;
+        }
+        d->ops[o++].eps = 1e-5f;
+        d->num_ops = o;
+        d->strategy = FC3D_STRATEGY_MATERIALIZE;
+        d->stats_plan = FC3D_STATS_PLAN_PER_OP;
+        d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        char name[160];
+        snprintf(name, sizeof name, "halo_stats_ops.%d.%s.c%d.%s%s", k, d->math == FC3D_MATH_HALF ? "half" : "tf32",
+                 d->conv.out_channels, o == 3 ? "relu_scale_" : "relu_", k % 3 == 2 ? "bn_train" : "groupnorm");
+        if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) {
+            check(0, name, "plan: %s", hc.plan.message);
+            continue;
+        }
+        const fc3d_plan* p = &hc.plan;
+        hc.x = alloc_fill(p->x_elements, 0.0, 1.0, d->dtype);
+        const double bound = 1.0 / sqrt((double)p->weight_elements / d->conv.in_channels + 1.0);
+        hc.w = alloc_fill(p->weight_elements, -bound, bound, d->dtype);
+        if (d->conv.bias) hc.b = alloc_fill(d->conv.out_channels, -bound, bound, d->dtype);
+        random_op_tensors(&hc);
+        const int r = compare_engines(name, &hc, FC3D_ENGINE_DIRECT, FC3D_ENGINE_IMPLICIT_GEMM,
+                                      2.0 * bound_for(d->math, d->dtype), FC3D_MAIN_LOOP_AUTO, FC3D_MAIN_LOOP_HALO);
+        if (r == -1) check(0, name, "the haloed loop refused the desc");
+        runs += r != -1;
+        host_case_free(&hc);
+    }
+    check(runs == 8, "halo_stats_ops.exercised", "%d of 8 cases ran on the haloed loop", runs);
+}
+
 /* ---- 3b. a pending CUDA error -------------------------------------------------------------------- */
 /* An error an earlier call left pending must not read as this run's launch failure halfway through
    the passes: the run refuses to start, writes nothing, and runs once the caller has cleared it. */
@@ -1041,6 +1111,7 @@ int main(int argc, char** argv) {
     test_cross_engine(quick ? 4 : 40);
     test_cross_loop(quick ? 4 : 40);
     test_zero_fill();
+    test_halo_stats_ops();
     if (!quick) test_pending_error(); /* it plants a failing cudaMalloc, which memcheck reports */
     if (!quick)
         for (int e = 0; e < _FC3D_NUM_ENGINES; e++) test_large_offsets(_fc3d_engines[e].id);
