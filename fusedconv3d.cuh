@@ -898,6 +898,13 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      with 16-byte loads, the ops resolved once per 4096-element block (_fc3d_stream_pass_kernel;
      statistics that keep no spatial dim are gathered per block): L2/61's GroupNorm pass 0.70 ->
      0.23 ms, about the copy bandwidth (2.8 TB/s); L2/15's two passes 0.36 + 0.33 -> 0.21 + 0.18.
+     Such a pass stays behind the convolution, not beside it: L2/61 split into sample chunks on two
+     streams (a chunk's GroupNorm pass beside the next one's convolution) measured 1.293 -> 1.261
+     ms at best (8 + 8 samples; smaller chunks lose more to each convolution's last wave), and the
+     convolution with the pass's 644 MB of traffic running beside it on another stream took 1.21 ms
+     against 1.23 in sequence; L1/77's fill beside its haloed kernel likewise took the sum of the
+     two (bench/RESULTS.md, fifteenth entry): the convolution's L2 traffic and issue slots are what
+     the pass would take.
      Other read-back passes resolve such ops once per unit of rows (1.06 -> 0.70 ms before the
      streamed kernel, a third of the copy bandwidth).
    An engine entry has a name, can_implement (which returns a reason when it refuses), how it plans
