@@ -25,7 +25,8 @@
                          >>optable >>result-strings >>defaults >>validation >>statistics
                          >>workspace >>steps >>device-helpers >>finalize
                          >>engine-direct (one section per engine; >>engine-implicit-gemm
-                         holds its main loops, >>halo-loop the haloed one) >>engines >>planning
+                         holds its main loops, >>halo-loop the haloed one, >>block-loop the
+                         short-K one) >>engines >>planning
                          >>run-checks >>executor >>public
        >>history, >>license at the end
    ============================================================================================
@@ -298,8 +299,8 @@ typedef enum fc3d_engine {
 /* Which main loop the implicit_gemm engine's tensor-core MMAs run in (>>engine-implicit-gemm).
    Forcing one is for tests and benchmarks that compare them on the same desc. */
 typedef enum fc3d_main_loop {
-    FC3D_MAIN_LOOP_AUTO = 0,     /* haloed, else wgmma, where the plan and the run allow it, else
-                                    mma.sync */
+    FC3D_MAIN_LOOP_AUTO = 0,     /* haloed, else block, else wgmma, where the plan and the run allow
+                                    it, else mma.sync */
     FC3D_MAIN_LOOP_MMA_SYNC = 1, /* mma.sync: every device the engine runs on (sm_80 and up) */
     FC3D_MAIN_LOOP_WGMMA = 2,    /* Hopper's warpgroup MMAs (every math mode): in_channels / groups a
                                     multiple of 16; the run needs sm_90a code in the binary (nvcc
@@ -312,6 +313,12 @@ typedef enum fc3d_main_loop {
                                     needs. AUTO takes it where an output sums 128 products or more on
                                     average (over the outputs some tap reaches where the plan
                                     zero-fills the others, >>engine-implicit-gemm) */
+    FC3D_MAIN_LOOP_BLOCK = 4,    /* the block loop for short K at small channel counts (>>block-loop): the
+                                    whole weight and each block's input rows in shared memory, mma.sync
+                                    with no gathers (sm_80 and up). TF32 math, float32 NCDHW tensors,
+                                    groups 1, in_channels a multiple of 8 up to 32, out_channels up to
+                                    64, a weight that fits beside two input blocks; no LayerNorm over W.
+                                    AUTO takes it where it can and the haloed loop is not taken */
     FC3D_MAIN_LOOP_COUNT_        /* not a loop */
 } fc3d_main_loop;
 
@@ -441,8 +448,8 @@ typedef struct fc3d_op {
    engine     FC3D_ENGINE_AUTO (0): the planner chooses
    strategy   FC3D_STRATEGY_NONE (0): the planner chooses by cost
    stats_plan FC3D_STATS_PLAN_AUTO (0): the planner chooses by cost
-   main_loop  FC3D_MAIN_LOOP_AUTO (0): the haloed loop, else wgmma, where the plan and the run allow
-              it, else mma.sync
+   main_loop  FC3D_MAIN_LOOP_AUTO (0): the haloed loop, else the block loop, else wgmma, where the
+              plan and the run allow it, else mma.sync
    num_ops    0 (the convolution alone)
    ops[]      see fc3d_op; only ops[0 .. num_ops-1] are read */
 typedef struct fc3d_plan_desc {
@@ -579,7 +586,8 @@ typedef struct fc3d_plan {
     fc3d_stats_plan stats_plan;
     fc3d_main_loop main_loop;       /* implicit_gemm: HALO or WGMMA where a run may take that loop (it
                                        does where the device and binary allow; fc3d_plan_main_loop
-                                       says), else MMA_SYNC; AUTO for the direct engine */
+                                       says), BLOCK (every sm_80+ device), else MMA_SYNC; AUTO for the
+                                       direct engine */
     int num_passes;
     fc3d_pass passes[FC3D_MAX_PASSES];
     size_t workspace_bytes;         /* device bytes fc3d_plan_run needs; alignment slack included */
@@ -659,7 +667,7 @@ FC3D_API fc3d_result fc3d_plan_init(fc3d_plan* plan, const fc3d_plan_desc* desc)
 FC3D_API double fc3d_plan_floor_ms(const fc3d_plan* plan, double bytes_per_second, double flops_per_second);
 
 /* The main loop a run of plan would take now, on the current device with this binary: MMA_SYNC,
-   WGMMA or HALO for implicit_gemm plans, AUTO for others; -1 (as an int) for a plan that did not
+   WGMMA, HALO or BLOCK for implicit_gemm plans, AUTO for others; -1 (as an int) for a plan that did not
    initialise. A host-side query: no launch, no synchronisation. Only in the translation unit
    compiled by nvcc with the implementation. */
 FC3D_API int fc3d_plan_main_loop(const fc3d_plan* plan);
@@ -889,6 +897,28 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      L2/15 0.41 -> 0.90 ms, L1/77 0.86 -> 1.02. The span's shared memory leaves 2 CTAs an SM with
      half-full GEMMs (L2/15) or one (L1/77), and what such tiles pay for is each GEMM's fixed setup
      (tables, barriers, pipeline fill), not its stores (ncu: 378 M instructions against 219 M).
+     The block loop (FC3D_MAIN_LOOP_BLOCK, >>block-loop) drops the tiles for short K at small
+     channel counts: a persistent CTA holds the whole weight in shared memory (re-laid once per
+     run in mma.sync's B fragment order, rounded) and walks blocks of output rows (od, oh), every
+     W position and channel of them; the input rows a block reads come by cp.async into one of
+     two buffers while the other computes, and a warp's unit (16 positions of one W phase x every
+     output channel) runs its taps as m16n8k8 MMAs read straight from the input block: no gather,
+     no table, no staging. AUTO takes it, unless the haloed loop takes the plan, for TF32 math on
+     float32 NCDHW tensors with groups 1, in_channels a multiple of 8 up to 32 and out_channels up
+     to 64, where the weight fits beside two input blocks (L2/15: 55 KB, blocks of 3 x 3 output
+     rows). Measured (H100, TF32, one run each, bench/RESULTS.md sixteenth entry): L2/15's
+     convolution alone 0.363 -> 0.327 ms against the wgmma loop, its chain 0.627 -> 0.547 ms
+     (materialize/moments, example timer, three rounds), the GEMM step with its moments partials
+     333 us (ncu: 109 M instructions). First built with a division per copied element and the
+     weight gathered by every CTA it was slower than the tiles (0.445 ms; 225 M instructions, 60 %
+     of them the block copy and its rounding); 16-byte copies and multiply-high divisions took it
+     to 0.346 (93 M), units rotated over the warps to 0.327 (a fixed slot per warp had given half
+     the warps the W phase with twice the taps). Still latency-bound, far from L2/15's floor: 16
+     warps an SM (two CTAs, each with its copy of the weight), 9.5 cycles an issued instruction
+     (fixed-latency waits, shared loads feeding the MMAs, the barrier ending each block). Its ops
+     fixed by (n, c) are resolved once per block and channel; recomputing (two convolution passes)
+     measured 0.659 ms against 0.547 materialising, which the planner's estimate reproduces
+     (_FC3D_BK_VALUES_PER_S and the costs of a store and an op beside it).
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
@@ -2541,6 +2571,16 @@ typedef struct _fc3d_tc_kparams {
     int64_t hx_rcls_tpp[4];   /* tiles per (rd, rh) phase pair of (d, h) class c */
     int64_t hx_rcls_start[5]; /* tiles before class c; [4]: the row tiles of a sample */
     int hx_dt[3][8][5];    /* per dim and residue: taps nt, t0, tstep, c0, cstep (_fc3d_tc_dim_taps) */
+    /* block tiles (the block loop, _fc3d_bk_geometry; its statistics slots: hx_parts) */
+    int bk_bd, bk_bh;      /* output rows along D and H of a block */
+    int bk_nbd, bk_nbh;    /* blocks along D and H of a sample */
+    int bk_ed, bk_eh;      /* input rows along D and H a block reads */
+    int bk_wp, bk_plw;     /* the padded input W of a block, and its zero columns before the input */
+    int bk_cs;             /* floats of one input channel of a block (8 mod 32) */
+    int bk_qt;             /* 16-position m-tiles of a W phase */
+    int bk_units;          /* a block's units: rows x m-tiles x W phases */
+    int bk_vec;            /* the input W is a multiple of 4: 16-byte copies (plw and wp too) */
+    int64_t bk_blocks;     /* blocks of one sample */
 } _fc3d_tc_kparams;
 
 typedef struct _fc3d_tc_plan {
@@ -2557,6 +2597,10 @@ typedef struct _fc3d_tc_plan {
     double hx_macs;      /* products an output sums, on average over the outputs */
     size_t hx_wbytes, hx_xbytes; /* its weight pieces and its operand copy of x */
     double zfrac;        /* the share of output positions in tap-less phases */
+    int bk_ok;           /* the run takes the block loop (_fc3d_bk_choose), else bk_why says why not */
+    int bk_why;
+    int bk_nt8;          /* its output channels / 8, padded: 4 or 8 */
+    size_t bk_wbytes;    /* its weight in fragment order (_fc3d_bk_prep_w) */
     int ok;
 } _fc3d_tc_plan;
 
@@ -4793,6 +4837,421 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
 #endif
 }
 
+/* >>block-loop -----------------------------------------------------------------------------------
+   The implicit-GEMM engine's block loop (FC3D_MAIN_LOOP_BLOCK): short K at small channel counts.
+   The tiled loops pay a fixed cost per 128-row tile (row and tap tables, pipeline fill, barriers,
+   an epilogue staged through shared memory): L2/15 (C_in 16, C_out 32, 1 to 8 taps a phase)
+   retired ~37 M tiles a second there, 4x its convolution's floor, with its MMAs under 5 % of the
+   instructions. Here a CTA keeps the whole weight in shared memory (rounded to TF32 and laid out
+   in mma.sync's B fragment order, loaded once: the grid is persistent) and walks blocks of
+   bk_bd x bk_bh output rows (od, oh) of one sample, every W position and channel of them. Per
+   block, the input rows every tap of those rows reads (bk_ed x bk_eh rows of the padded W, each
+   input channel bk_cs floats apart, = 8 mod 32 so that a fragment's 32 loads hit 32 banks) come
+   into one of two buffers by 4-byte cp.async (zero-filled outside the input), the next block's
+   while this one computes, and are rounded in place by the threads that copied them. A warp's
+   unit is 16 consecutive positions of one W phase of one row x every output channel (NT8 x 8):
+   for each tap of the row's phase an m16n8k8 per 8 input channels and 8 output channels, A read
+   from the input block at the tap's offset (no gather, no table), B from the weight. The
+   accumulators get the bias and the pass's ops and are stored straight from registers (a warp's
+   two W phases of the same positions run side by side, so their stride-2 stores meet in L2);
+   statistics partials are summed per lane in float over the block's units, in double across
+   lanes and warps in a fixed order, one slot per (block, n, c) (the plan sizes slots by the tiled
+   loops' tiles; each block zeroes its share of the rest). */
+#define _FC3D_BK_NW 8
+#define _FC3D_BK_NT (32 * _FC3D_BK_NW)
+#define _FC3D_BK_SMEM (112 * 1024) /* two CTAs an SM */
+#define _FC3D_BK_NCOPS 4 /* ops fixed by (n, c) a pass may have for them to be resolved per block */
+
+static __host__ __device__ inline int _fc3d_floordiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+/* Shared memory of the block loop: the weight, two input blocks, the statistics' cross-warp sums */
+static __host__ __device__ inline size_t _fc3d_bk_smem(const _fc3d_tc_kparams& P, int nt8)
+{
+    const size_t kt = (size_t)P.k[0] * P.k[1] * P.k[2];
+    return kt * (size_t)(P.cin_g / 8) * nt8 * 64 * 4 + 2 * (size_t)P.cin_g * P.bk_cs * 4 +
+           (size_t)_FC3D_BK_NW * nt8 * 8 * 16 + (size_t)P.bk_units * 32 +
+           (size_t)_FC3D_BK_NCOPS * nt8 * 8 * sizeof(_fc3d_unit_op);
+}
+
+/* The weight [C_in][C_out][kd][kh][kw] -> [tap][k-step][n8 tile][lane][2] (per run, as the tiled
+   loops' re-layout): lane (g, t) of an m16n8k8 holds B(k = t, n = g) and B(k = t + 4, n = g),
+   rounded as cuDNN's TF32; output channels past C_out are zero */
+template <int NT8>
+static __global__ void _fc3d_bk_prep_w(_fc3d_tc_kparams P, const float* __restrict__ w, float* __restrict__ wf)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+    __trap();
+#else
+    const int KS = (int)P.cin_g / 8, KT = P.k[0] * P.k[1] * P.k[2], cout = (int)P.cout;
+    const int64_t total = (int64_t)KT * KS * NT8 * 64;
+    for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += (int64_t)gridDim.x * blockDim.x) {
+        const int hi = (int)(e & 1), l = (int)((e >> 1) & 31);
+        const int64_t f = e >> 6;
+        const int j = (int)(f % NT8), kk = (int)((f / NT8) % KS), tap = (int)(f / (NT8 * KS));
+        const int ci = kk * 8 + (l & 3) + 4 * hi, co = j * 8 + (l >> 2);
+        const float v = co < cout ? w[((int64_t)ci * cout + co) * KT + tap] : 0.f;
+        wf[e] = __uint_as_float(_fc3d_tc_rna(v));
+    }
+#endif
+}
+
+template <int NT8, typename Epi>
+static __global__ void __launch_bounds__(_FC3D_BK_NT, 2)
+_fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __restrict__ wf,
+              const float* __restrict__ bias, float* __restrict__ y, Epi epi)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+    __trap(); /* mma.sync TF32 and cp.async need sm_80; the run refuses older devices before launching */
+#else
+    constexpr int NW = _FC3D_BK_NW, NT = _FC3D_BK_NT, CO = 8 * NT8;
+    extern __shared__ __align__(16) unsigned char _fc3d_bk_sm[];
+    const int KS = (int)P.cin_g / 8, WT = KS * NT8 * 64; /* k-steps; floats of one tap's weight */
+    const int KT = P.k[0] * P.k[1] * P.k[2], CIN = (int)P.cin_g, CS = P.bk_cs;
+    const int U = P.bk_units;
+    float* Ws = reinterpret_cast<float*>(_fc3d_bk_sm);
+    float* Xs = Ws + (size_t)KT * WT;
+    double2* Red = reinterpret_cast<double2*>(Xs + 2 * CIN * CS);
+    int4* Ut = reinterpret_cast<int4*>(Red + NW * CO); /* the block's units: two int4 each */
+    _fc3d_unit_op* Uo = reinterpret_cast<_fc3d_unit_op*>(Ut + 2 * U); /* the pass's ops per channel */
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
+    const int cout = (int)P.cout;
+
+    /* the weight, once per CTA (the grid is persistent), with the first block's input rows */
+    for (int i = tid; i < KT * WT / 4; i += NT) _fc3d_tc_cp16(Ws + 4 * i, wf + 4 * i, true);
+    float bv[NT8][2];
+#pragma unroll
+    for (int j = 0; j < NT8; ++j)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const int c = 8 * j + 2 * t + h;
+            bv[j][h] = bias && c < cout ? bias[c] : 0.f;
+        }
+
+    const int BD = P.bk_bd, BH = P.bk_bh, ED = P.bk_ed, EH = P.bk_eh, WP = P.bk_wp, PLW = P.bk_plw, QT = P.bk_qt;
+    const int s0 = P.s[0], s1 = P.s[1], s2 = P.s[2];
+    const int64_t bps = P.bk_blocks, nblk = bps * P.n;
+    /* block b: sample, first output rows, first input rows */
+    auto origin = [&](int64_t b, int64_t* n, int* od0, int* oh0, int* id0, int* ih0) {
+        *n = b / bps;
+        const int r = (int)(b - *n * bps), bd = r / P.bk_nbh, bh = r - bd * P.bk_nbh;
+        *od0 = bd * BD;
+        *oh0 = bh * BH;
+        *id0 = _fc3d_floordiv(*od0 + P.p[0] - P.dl[0] * (P.k[0] - 1), s0);
+        *ih0 = _fc3d_floordiv(*oh0 + P.p[1] - P.dl[1] * (P.k[1] - 1), s1);
+    };
+    /* The input rows (channel, d, h) of block b. Where the input W is a multiple of 4 floats and x
+       16-byte aligned: 16-byte copies, a row's chunks on consecutive lanes (32 / chunks rows a warp
+       step), the columns no copy writes (padding) zeroed once per CTA; else 4-byte copies, a warp
+       per row and its lanes along the padded W. A row's (channel, d, h) by multiply-high division
+       (rows < 2^16). `round`: the same elements, rounded in place once this thread's copies have
+       landed. */
+    const int EDH = ED * EH;
+    const unsigned m_edh = EDH > 1 ? 0xffffffffu / (unsigned)EDH + 1u : 0u, m_eh = EH > 1 ? 0xffffffffu / (unsigned)EH + 1u : 0u;
+    const bool vec = P.bk_vec && (reinterpret_cast<uintptr_t>(x) & 15) == 0;
+    const int CW = P.in[2] / 4, RPW = vec && CW < 32 ? 32 / CW : 1;
+    const int lr = vec && CW < 32 ? lane / CW : 0, lc = vec && CW < 32 ? lane % CW : lane;
+    const bool lact = !vec || CW >= 32 || lane < RPW * CW;
+    auto rows_of = [&](int64_t b, float* xs, auto per) {
+        int64_t n;
+        int od0, oh0, id0, ih0;
+        origin(b, &n, &od0, &oh0, &id0, &ih0);
+        const int nrow = CIN * EDH;
+        if (!lact) return;
+        for (int rr = warp * RPW + lr; rr < nrow; rr += NW * RPW) {
+            const int ci = EDH > 1 ? (int)__umulhi((unsigned)rr, m_edh) : rr, rem = rr - ci * EDH;
+            const int dd = EH > 1 ? (int)__umulhi((unsigned)rem, m_eh) : rem, hh = rem - dd * EH;
+            const int id = id0 + dd, ih = ih0 + hh;
+            const bool rok = (unsigned)id < (unsigned)P.in[0] && (unsigned)ih < (unsigned)P.in[1];
+            const float* src = rok ? x + (((n * P.cin + ci) * P.in[0] + id) * P.in[1] + ih) * P.in[2] : x;
+            float* dst = xs + ci * CS + (dd * EH + hh) * WP;
+            if (vec) {
+                for (int c = lc; c < CW; c += CW < 32 ? CW : 32) per(std::integral_constant<int, 4>(), dst + PLW + 4 * c, src + 4 * c, rok);
+            } else {
+                for (int col = lane; col < WP; col += 32) {
+                    const int iw = col - PLW;
+                    per(std::integral_constant<int, 1>(), dst + col, src + iw, rok && (unsigned)iw < (unsigned)P.in[2]);
+                }
+            }
+        }
+    };
+    auto load = [&](int64_t b, float* xs) {
+        rows_of(b, xs, [&](auto vt, float* d, const float* s, bool ok) {
+            if (decltype(vt)::value == 4) _fc3d_tc_cp16(d, ok ? s : x, ok);
+            else _fc3d_tc_cp4(d, ok ? s : x, ok);
+        });
+    };
+    auto round = [&](int64_t b, float* xs) {
+        rows_of(b, xs, [&](auto vt, float* d, const float*, bool) {
+            if (decltype(vt)::value == 4) {
+                float4 v = *reinterpret_cast<float4*>(d);
+                v.x = __uint_as_float(_fc3d_tc_rna(v.x)); v.y = __uint_as_float(_fc3d_tc_rna(v.y));
+                v.z = __uint_as_float(_fc3d_tc_rna(v.z)); v.w = __uint_as_float(_fc3d_tc_rna(v.w));
+                *reinterpret_cast<float4*>(d) = v;
+            } else {
+                *d = __uint_as_float(_fc3d_tc_rna(*d));
+            }
+        });
+    };
+    /* the padding columns stay zero: both buffers zeroed once, before any copy into them */
+    for (int i = tid; i < 2 * CIN * CS / 4; i += NT) reinterpret_cast<float4*>(Xs)[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+    __syncthreads();
+    const bool ops = epi.op_begin != epi.op_end, stats = P.stats != 0;
+    const unsigned want = _fc3d_ops_in(epi.op_begin, epi.op_end);
+    const bool generic = ops && (epi.ncmask & want) != want;
+    const int nops = epi.op_end - epi.op_begin;
+    /* ops fixed by (n, c): resolved once per block and channel (a block is one sample) */
+    const bool resolved = ops && !generic && nops <= _FC3D_BK_NCOPS;
+    const int64_t odhw = P.odhw;
+
+    int64_t b = blockIdx.x;
+    int buf = 0;
+    if (b < nblk) load(b, Xs);
+    _fc3d_tc_commit();
+    for (; b < nblk; b += gridDim.x) {
+        if (b + gridDim.x < nblk) load(b + gridDim.x, Xs + (buf ^ 1) * CIN * CS);
+        _fc3d_tc_commit();
+        int64_t n;
+        int od0, oh0, id0, ih0;
+        origin(b, &n, &od0, &oh0, &id0, &ih0);
+        /* the block's units, (row, m-tile) major and the W phase fastest (consecutive warps run a
+           row's W phases side by side): the input-block offset and weight offset of the unit's
+           first tap, its tap counts and residues; its row, first position and phase extent.
+           .z = 0: nothing to compute (past the output, or tap-less behind a zero fill; rows past
+           the output are not stored either: .w of the second holds the positions, 0 there) */
+        for (int u = tid; u < U; u += NT) {
+            const int rw = u % s2, rest = u / s2, mt = rest % QT, rr = rest / QT;
+            const int od = od0 + rr / BH, oh = oh0 + rr % BH, q0 = mt * 16;
+            const int Q2 = (P.out[2] - rw + s2 - 1) / s2;
+            int4 a = make_int4(0, 0, 0, 0), c = make_int4(od, oh, q0 | rw << 16, 0);
+            if (od < P.out[0] && oh < P.out[1] && q0 < Q2) {
+                const int rd = od % s0, qd = od / s0, rh = oh % s1, qh = oh / s1;
+                const int *ed = P.hx_dt[0][rd], *eh = P.hx_dt[1][rh], *ew = P.hx_dt[2][rw];
+                a.x = ((qd + ed[3] - id0) * EH + qh + eh[3] - ih0) * WP + PLW + q0 + ew[3];
+                a.y = ((ed[1] * P.k[1] + eh[1]) * P.k[2] + ew[1]) * WT;
+                a.z = ed[0] | eh[0] << 8 | ew[0] << 16;
+                a.w = rd | rh << 8 | rw << 16;
+                if (P.skip0 && (ed[0] == 0 || eh[0] == 0 || ew[0] == 0)) a.z = 0; /* y holds its zeros */
+                c.w = Q2;
+            }
+            Ut[2 * u] = a;
+            Ut[2 * u + 1] = c;
+        }
+        if (resolved)
+            for (int i = tid; i < nops * cout; i += NT) {
+                const int o = i / cout, c = i - o * cout;
+                const int64_t co[5] = {n, c, 0, 0, 0};
+                Uo[o * CO + c] = _fc3d_resolve_op(epi.chain.ops[epi.op_begin + o], epi.ext, co);
+            }
+        _fc3d_tc_wait<1>();
+        float* xs = Xs + buf * CIN * CS;
+        round(b, xs);
+        __syncthreads();
+        float ssum[NT8][2], ssq[NT8][2];
+#pragma unroll
+        for (int j = 0; j < NT8; ++j) ssum[j][0] = ssum[j][1] = ssq[j][0] = ssq[j][1] = 0.f;
+        float* const yn = y + n * P.cout * odhw;
+        /* round i gives warp w unit i NW + (w + i) mod NW: a warp's units rotate through the W
+           phases and rows (at W stride 2 with a fixed slot per warp, half the warps held the
+           phase with twice the w taps) */
+        for (int i = 0, u = warp; u < U; ++i, u = i * NW + (warp + i) % NW) {
+            const int4 ua = Ut[2 * u], uc = Ut[2 * u + 1];
+            if (uc.w == 0) continue; /* past the output (uniform over the warp) */
+            float acc[NT8][4];
+#pragma unroll
+            for (int j = 0; j < NT8; ++j) acc[j][0] = acc[j][1] = acc[j][2] = acc[j][3] = 0.f;
+            if (ua.z != 0) {
+                const int ntd = ua.z & 255, nth = (ua.z >> 8) & 255, ntw = ua.z >> 16;
+                const int *ed = P.hx_dt[0][ua.w & 255], *eh = P.hx_dt[1][(ua.w >> 8) & 255],
+                          *ew = P.hx_dt[2][ua.w >> 16];
+                /* per tap step: input-block offset and weight offset */
+                const int xd = ed[4] * EH * WP, xh = eh[4] * WP, xw = ew[4];
+                const int wd = ed[2] * P.k[1] * P.k[2] * WT, wh = eh[2] * P.k[2] * WT, ww = ew[2] * WT;
+                const float* xd0 = xs + ua.x + g + t * CS;
+                const float* wd0 = Ws + ua.y + 2 * lane;
+                for (int jd = 0; jd < ntd; ++jd, xd0 -= xd, wd0 += wd) {
+                    const float* xh0 = xd0;
+                    const float* wh0 = wd0;
+                    for (int jh = 0; jh < nth; ++jh, xh0 -= xh, wh0 += wh) {
+                        const float* xa = xh0;
+                        const float* wb = wh0;
+                        for (int jw = 0; jw < ntw; ++jw, xa -= xw, wb += ww) {
+#pragma unroll
+                            for (int kk = 0; kk < 4; ++kk) {
+                                if (kk >= KS) break;
+                                uint32_t a[4];
+                                a[0] = __float_as_uint(xa[kk * 8 * CS]);
+                                a[1] = __float_as_uint(xa[kk * 8 * CS + 8]);
+                                a[2] = __float_as_uint(xa[(kk * 8 + 4) * CS]);
+                                a[3] = __float_as_uint(xa[(kk * 8 + 4) * CS + 8]);
+#pragma unroll
+                                for (int j = 0; j < NT8; ++j) {
+                                    const float2 bb = *reinterpret_cast<const float2*>(wb + (kk * NT8 + j) * 64);
+                                    const uint32_t bf[2] = {__float_as_uint(bb.x), __float_as_uint(bb.y)};
+                                    _fc3d_tc_mma_tf32(acc[j], a, bf);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            /* epilogue: lane (g, t) holds positions q0 + g and q0 + g + 8 of channels 8 j + 2 t + h */
+            const int od = uc.x, oh = uc.y, q0 = uc.z & 0xffff, rw = uc.z >> 16, Q2 = uc.w;
+            const bool ok0 = q0 + g < Q2, ok1 = q0 + g + 8 < Q2;
+            const int ow0 = s2 * (q0 + g) + rw, ow1 = ow0 + 8 * s2;
+            if (!ops) {
+                /* no ops: the bias, the stores (predicated) and the sums; a lane's channel c at
+                   y0 + (c - 2 t) odhw */
+                float* const y0 = yn + (int64_t)(2 * t) * odhw + ((int64_t)od * P.out[1] + oh) * P.out[2] + ow0;
+#pragma unroll
+                for (int j = 0; j < NT8; ++j)
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {
+                        const bool cok = 8 * j + 2 * t + h < cout;
+                        const float v0 = acc[j][h] + bv[j][h], v1 = acc[j][2 + h] + bv[j][h];
+                        if (P.store) {
+                            float* const p = y0 + (int64_t)(8 * j + h) * odhw;
+                            _fc3d_st_if(p, v0, ok0 && cok);
+                            _fc3d_st_if(p + 8 * s2, v1, ok1 && cok);
+                        }
+                        if (stats) {
+                            const float a0 = ok0 ? v0 : 0.f, a1 = ok1 ? v1 : 0.f;
+                            ssum[j][h] += a0 + a1;
+                            ssq[j][h] += a0 * a0 + a1 * a1;
+                        }
+                    }
+                continue;
+            }
+            float* yr = yn + ((int64_t)od * P.out[1] + oh) * P.out[2];
+#pragma unroll
+            for (int j = 0; j < NT8; ++j)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const int c = 8 * j + 2 * t + h;
+                    if (c >= cout) continue;
+                    float v[2] = {acc[j][h] + bv[j][h], acc[j][2 + h] + bv[j][h]};
+                    if (resolved) {
+                        for (int o = 0; o < nops; ++o) _fc3d_apply_unit_op_regs(Uo[o * CO + c], v);
+                    } else if (generic) {
+                        v[0] = epi.apply(v[0], n, c, od, oh, ow0);
+                        v[1] = epi.apply(v[1], n, c, od, oh, ow1);
+                    } else {
+                        epi.apply_nc_regs(v, epi.op_begin, epi.op_end, n, c);
+                    }
+                    if (P.store) {
+                        float* yc = yr + (int64_t)c * odhw;
+                        _fc3d_st_if(yc + ow0, v[0], ok0);
+                        _fc3d_st_if(yc + ow1, v[1], ok1);
+                    }
+                    if (stats) {
+                        const float a0 = ok0 ? v[0] : 0.f, a1 = ok1 ? v[1] : 0.f;
+                        ssum[j][h] += a0 + a1;
+                        ssq[j][h] += a0 * a0 + a1 * a1;
+                    }
+                }
+        }
+        if (stats) { /* the block's partial per (n, c): lanes of one t, then warps, in a fixed order */
+#pragma unroll
+            for (int j = 0; j < NT8; ++j)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    double ds = ssum[j][h], dq = ssq[j][h];
+#pragma unroll
+                    for (int o = 4; o < 32; o <<= 1) {
+                        ds += __shfl_xor_sync(0xffffffffu, ds, o);
+                        dq += __shfl_xor_sync(0xffffffffu, dq, o);
+                    }
+                    if (g == 0) Red[warp * CO + 8 * j + 2 * t + h] = make_double2(ds, dq);
+                }
+            __syncthreads();
+            const int64_t blk = b - n * bps, tps = P.hx_parts;
+            for (int c = tid; c < cout; c += NT) {
+                double ds = 0.0, dq = 0.0;
+#pragma unroll
+                for (int wi = 0; wi < NW; ++wi) {
+                    const double2 r = Red[wi * CO + c];
+                    ds += r.x;
+                    dq += r.y;
+                }
+                epi.partial(n, c, blk, tps, ds, dq);
+                for (int64_t z = blk + bps; z < tps; z += bps) epi.partial(n, c, z, tps, 0.0, 0.0);
+            }
+        }
+        __syncthreads(); /* the next block's copies reuse this buffer, Red and the unit table */
+        buf ^= 1;
+    }
+#endif
+}
+
+/* Block-loop geometry (no CUDA calls): the W padding, the m-tiles, and the block shape that loads
+   the fewest input rows per output row within _FC3D_BK_SMEM. Returns 0 where the loop cannot take
+   the geometry. */
+static int _fc3d_bk_geometry(_fc3d_tc_kparams* P, int nt8)
+{
+    for (int d = 0; d < 3; ++d) {
+        if (P->s[d] > 8) return 0; /* the residue table's size */
+        for (int r = 0; r < 8; ++r) {
+            int* e = P->hx_dt[d][r];
+            e[0] = e[1] = e[3] = 0; e[2] = e[4] = 1;
+            if (r < P->s[d]) _fc3d_tc_dim_taps(r, P->k[d], P->s[d], P->p[d], P->dl[d], &e[0], &e[1], &e[3], &e[2], &e[4]);
+        }
+    }
+    const int s2 = P->s[2];
+    const int q2max = (P->out[2] + s2 - 1) / s2;
+    P->bk_qt = (q2max + 15) / 16;
+    int plw = 0, reach = P->in[2] - 1;
+    for (int r = 0; r < s2 && r < P->out[2]; ++r) {
+        const int* e = P->hx_dt[2][r];
+        if (e[0] == 0) continue;
+        const int cmin = e[3] - (e[0] - 1) * e[4];
+        if (-cmin > plw) plw = -cmin;
+        if (P->bk_qt * 16 - 1 + e[3] > reach) reach = P->bk_qt * 16 - 1 + e[3];
+    }
+    P->bk_vec = P->in[2] % 4 == 0;
+    if (P->bk_vec) plw = (plw + 3) & ~3;
+    P->bk_plw = plw;
+    P->bk_wp = plw + reach + 1;
+    if (P->bk_vec) P->bk_wp = (P->bk_wp + 3) & ~3;
+    if ((int64_t)P->bk_wp > 4096) return 0;
+    /* input rows a block of B output rows starting at o0 = b B reads: periodic in b */
+    auto ext = [&](int d, int B) {
+        const int nb = (P->out[d] + B - 1) / B;
+        int m = 0;
+        for (int b = 0; b < nb && b < 8 * P->s[d]; ++b) {
+            const int o0 = b * B;
+            const int lo = _fc3d_floordiv(o0 + P->p[d] - P->dl[d] * (P->k[d] - 1), P->s[d]);
+            const int hi = _fc3d_floordiv(o0 + B - 1 + P->p[d], P->s[d]);
+            if (hi - lo + 1 > m) m = hi - lo + 1;
+        }
+        return m;
+    };
+    double best = 0.0;
+    int found = 0;
+    for (int bd = 1; bd <= 8 && bd <= P->out[0]; ++bd)
+        for (int bh = 1; bh <= 64 && bh <= P->out[1]; ++bh) {
+            if (bd * bh > 64) break;
+            _fc3d_tc_kparams Q = *P;
+            Q.bk_bd = bd; Q.bk_bh = bh;
+            Q.bk_units = bd * bh * P->bk_qt * s2;
+            Q.bk_ed = ext(0, bd); Q.bk_eh = ext(1, bh);
+            const int64_t vol = (int64_t)Q.bk_ed * Q.bk_eh * Q.bk_wp;
+            if (vol > (1 << 20)) continue;
+            Q.bk_cs = (int)(vol + ((8 - vol % 32) + 32) % 32);
+            if (_fc3d_bk_smem(Q, nt8) > _FC3D_BK_SMEM) continue;
+            const double score = (double)(bd * bh) / (double)(Q.bk_ed * Q.bk_eh);
+            if (!found || score > best * (1.0 + 1e-9) || (score > best * (1.0 - 1e-9) && bd * bh > P->bk_bd * P->bk_bh)) {
+                *P = Q;
+                best = score;
+                found = 1;
+            }
+        }
+    if (!found) return 0;
+    P->bk_nbd = (P->out[0] + P->bk_bd - 1) / P->bk_bd;
+    P->bk_nbh = (P->out[1] + P->bk_bh - 1) / P->bk_bh;
+    P->bk_blocks = (int64_t)P->bk_nbd * P->bk_nbh;
+    P->bk_units = P->bk_bd * P->bk_bh * P->bk_qt * s2;
+    return 1;
+}
+
 /* ---------------------------------------------------------------- host side */
 /* Output-channel tile of whole-row tiles: the second W phase's accumulators stay in registers
    while the first's are kept, so the tile is at most 64 wide (32 for 3xTF32). */
@@ -4947,6 +5406,16 @@ static cudaError_t _fc3d_tc_launch_main(const _fc3d_tc_kparams& P, int64_t tiles
    k-th tile is counted and the sum scaled. plan.exec_flops. */
 static double _fc3d_tc_issued_flops(const _fc3d_tc_plan* tp, int row) {
     const _fc3d_tc_kparams& P = tp->kp;
+    if (tp->bk_ok) { /* the block loop: every tap of a row's phase, 16-position m-tiles, padded channels */
+        double f = 2.0 * (double)P.n * (double)P.cin * 8.0 * tp->bk_nt8 * 16.0 * P.bk_qt;
+        for (int d = 0; d < 3; ++d) {
+            double taps = 0.0;
+            for (int r = 0; r < P.s[d] && r < P.out[d]; ++r)
+                taps += (double)P.hx_dt[d][r][0] * (d < 2 ? (double)((P.out[d] - r + P.s[d] - 1) / P.s[d]) : 1.0);
+            f *= taps;
+        }
+        return f;
+    }
     const int64_t tiles = row ? tp->row_tiles_per_sample : tp->tiles_per_sample;
     const int64_t step = tiles > 65536 ? tiles / 65536 : 1;
     double chunks = 0.0;
@@ -5110,6 +5579,55 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     tp->hx_ok = 1;
 }
 
+/* Whether the run takes the block loop (tp->bk_ok, else tp->bk_why): desc.main_loop AUTO (where the
+   haloed loop is not taken) or BLOCK, TF32 math, float32 NCDHW tensors, groups 1, in_channels a
+   multiple of 8 up to 32, out_channels up to 64, no whole-row passes, a weight and two input
+   blocks within _FC3D_BK_SMEM, no more blocks a sample than the tiled loops' tiles (the
+   statistics slots are sized by theirs). Sets the block fields of tp->kp. */
+enum { _FC3D_BK_NO_LOOP = 1, _FC3D_BK_NO_HALO, _FC3D_BK_NO_MATH, _FC3D_BK_NO_DTYPE, _FC3D_BK_NO_LAYOUT,
+       _FC3D_BK_NO_GROUPS, _FC3D_BK_NO_CHANNELS, _FC3D_BK_NO_ROWS, _FC3D_BK_NO_GEOMETRY, _FC3D_BK_NO_TILES };
+static const char* _fc3d_bk_why_text(int why) {
+    switch (why) {
+    case _FC3D_BK_NO_LOOP: return "desc.main_loop forces another loop";
+    case _FC3D_BK_NO_HALO: return "the haloed loop takes the plan";
+    case _FC3D_BK_NO_MATH: return "it runs TF32 math only";
+    case _FC3D_BK_NO_DTYPE: return "16-bit tensors run on the tiled loops";
+    case _FC3D_BK_NO_LAYOUT: return "NDHWC runs on the tiled loops";
+    case _FC3D_BK_NO_GROUPS: return "groups other than 1 run on the tiled loops";
+    case _FC3D_BK_NO_CHANNELS: return "in_channels is not a multiple of 8 up to 32, or out_channels is past 64";
+    case _FC3D_BK_NO_ROWS: return "a LayerNorm over W takes the whole-row tiles";
+    case _FC3D_BK_NO_GEOMETRY:
+        return "the geometry (a stride past 8, a padded input W past 4096, or a weight and two input blocks past "
+               "112 KB of shared memory)";
+    case _FC3D_BK_NO_TILES: return "more blocks than tiled tiles";
+    default: return "";
+    }
+}
+static void _fc3d_bk_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
+    const int loop = _fc3d_enum_int(&p->desc.main_loop);
+    _fc3d_tc_kparams& P = tp->kp;
+    tp->bk_ok = 0;
+    tp->bk_why = 0;
+    if (loop != FC3D_MAIN_LOOP_AUTO && loop != FC3D_MAIN_LOOP_BLOCK) tp->bk_why = _FC3D_BK_NO_LOOP;
+    else if (tp->hx_ok) tp->bk_why = _FC3D_BK_NO_HALO;
+    else if (tp->math != _FC3D_TC_TF32) tp->bk_why = _FC3D_BK_NO_MATH;
+    else if (_fc3d_enum_int(&p->desc.dtype) != FC3D_DTYPE_F32) tp->bk_why = _FC3D_BK_NO_DTYPE;
+    else if (P.layout != 1) tp->bk_why = _FC3D_BK_NO_LAYOUT;
+    else if (P.groups != 1) tp->bk_why = _FC3D_BK_NO_GROUPS;
+    else if (P.cin % 8 != 0 || P.cin > 32 || P.cout > 64) tp->bk_why = _FC3D_BK_NO_CHANNELS;
+    else if (rows) tp->bk_why = _FC3D_BK_NO_ROWS;
+    if (tp->bk_why) return;
+    const int nt8 = P.cout <= 32 ? 4 : 8;
+    _fc3d_tc_kparams Q = P;
+    if (!_fc3d_bk_geometry(&Q, nt8)) tp->bk_why = _FC3D_BK_NO_GEOMETRY;
+    else if (Q.bk_blocks > tp->tiles_per_sample) tp->bk_why = _FC3D_BK_NO_TILES;
+    if (tp->bk_why) return;
+    P = Q;
+    tp->bk_nt8 = nt8;
+    tp->bk_wbytes = (size_t)P.k[0] * P.k[1] * P.k[2] * (size_t)(P.cin / 8) * nt8 * 64 * 4;
+    tp->bk_ok = 1;
+}
+
 static int _fc3d_tc_plan_of(const fc3d_plan* p, _fc3d_tc_plan* tp) {
     const fc3d_geom_* g = &p->_private.geom;
     _fc3d_tc_geom tg;
@@ -5129,6 +5647,7 @@ static int _fc3d_tc_plan_of(const fc3d_plan* p, _fc3d_tc_plan* tp) {
     }
     if (_fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_MMA_SYNC) tp->wg_ok = 0; /* forced off */
     if (code == 0) _fc3d_hx_choose(p, tp, rows && tp->kp.row_ok);
+    if (code == 0) _fc3d_bk_choose(p, tp, rows && tp->kp.row_ok);
     return code;
 }
 
@@ -5178,10 +5697,11 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
     int i;
     _fc3d_tc_plan_of(p, tp);
     if (_fc3d_tc_convolves(p)) { /* none where linear statistics leave no pass to convolve (a pooled chain) */
+        const int64_t wn = tp->bk_ok ? (int64_t)(tp->bk_wbytes / 4) : tp->kp.ws_half;
         s = _fc3d_add_step(pr, _FC3D_STEP_TC_PREP, 0, -1);
         s->variant = tp->math;
         s->block = 256;
-        s->grid = (unsigned)((tp->kp.ws_half + 255) / 256 < 4096 ? (tp->kp.ws_half + 255) / 256 : 4096);
+        s->grid = (unsigned)((wn + 255) / 256 < 4096 ? (wn + 255) / 256 : 4096);
     }
     const unsigned rowmask = tp->kp.row_ok ? _fc3d_tc_rowops(p) : 0u;
     for (i = 0; i < p->num_passes; i++) {
@@ -5214,8 +5734,8 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
         const int tiles_gather = stat_op >= 0 && _fc3d_tc_gathers(p, stat_op);
         s = _fc3d_add_step(pr, _FC3D_STEP_TC_CONV, first, tiles_gather ? stat_op : -1);
         s->variant = tp->math;
-        s->block = 32 * _fc3d_tc_warps(tp->math, tp->bn, tp->wg_ok != 0);
-        s->grid = (unsigned)tiles;
+        s->block = tp->bk_ok ? _FC3D_BK_NT : 32 * _fc3d_tc_warps(tp->math, tp->bn, tp->wg_ok != 0);
+        s->grid = (unsigned)(tp->bk_ok ? tp->kp.bk_blocks : tiles); /* a sample's (the block loop: a persistent grid) */
         s->arg[0] = store;
         s->arg[1] = ps->op_begin;
         s->arg[2] = op_end;
@@ -5238,8 +5758,13 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
 static void _fc3d_igemm_workspace(fc3d_plan* p) {
     const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)p->_private.engine_data.bytes;
     if (!_fc3d_tc_convolves(p)) return;
-    /* region 0: the re-laid weight (the tiled loops') or the haloed loop's weight pieces, whichever
-       the run takes; region 1: the haloed loop's operand copy of x */
+    /* region 0: the re-laid weight (the tiled loops'), the haloed loop's weight pieces or the block
+       loop's fragment-ordered weight, whichever the run takes; region 1: the haloed loop's operand
+       copy of x */
+    if (tp->bk_ok) {
+        _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 0, tp->bk_wbytes);
+        return;
+    }
     const size_t wb = _fc3d_tc_workspace_bytes(tp);
     _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 0, tp->hx_ok && tp->hx_wbytes > wb ? tp->hx_wbytes : wb);
     if (tp->hx_ok) _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 1, tp->hx_xbytes);
@@ -5453,6 +5978,12 @@ FC3D_API const char* fc3d_engine_name(fc3d_engine engine) {
    15424 tiles of K <= 128 in 0.415 ms; each tile's table setup, pipeline fill and epilogue), and
    the direct engine's FP32 FMAs run at 0.6 to 3 TFLOP/s (bench/RESULTS.md). */
 #define _FC3D_TC_TILES_PER_S 37e6
+/* the block loop's output values (positions x channels) a second with no store and no ops, and what
+   a store and each op of the pass add to its time: L2/15 (31.5 M values, H100, ncu) 257 us with its
+   statistics alone, 333 storing y too, 544 storing y after a BatchNorm and a mean subtraction */
+#define _FC3D_BK_VALUES_PER_S 1.2e11
+#define _FC3D_BK_STORE_COST 0.3
+#define _FC3D_BK_OP_COST 0.4
 #define _FC3D_DIRECT_EST_PER_S 2e12
 
 static int _fc3d_ends_in_reduce(const fc3d_plan_desc* d) {
@@ -5592,11 +6123,11 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
         const double part = st->stat_op >= 0 ? (double)pr->stat[st->stat_op].groups * (double)pr->stat[st->stat_op].slots * 16.0 : 0.0;
         switch (st->kind) {
         case _FC3D_STEP_TC_PREP:
-            b = (double)p->weight_elements * es + (double)tp->ws_bytes;
+            b = (double)p->weight_elements * es + (double)(tp->bk_ok ? tp->bk_wbytes : tp->ws_bytes);
             break;
         case _FC3D_STEP_TC_CONV:
             f = _fc3d_tc_issued_flops(tp, (int)st->arg[3]);
-            b = xwb + (double)tp->ws_bytes - (double)p->weight_elements * es + part;
+            b = xwb + (double)(tp->bk_ok ? tp->bk_wbytes : tp->ws_bytes) - (double)p->weight_elements * es + part;
             store = (int)st->arg[0];
             if (st->arg[5]) /* the zero fill, and the tapped phases' share stored again below */
                 b += (1.0 - tp->zfrac) * (store == FC3D_STORE_INTERMEDIATE ? conv_elems * 4.0 : (double)p->y_elements * es);
@@ -5636,7 +6167,12 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
         {   /* the estimate: the floor of the step, or what the engine sustains where that is slower */
             double t = b / _FC3D_H100_BYTES_PER_S, tf = f / _fc3d_default_rate(p);
             if (tf > t) t = tf;
-            if (st->kind == _FC3D_STEP_TC_CONV) {
+            if (st->kind == _FC3D_STEP_TC_CONV && tp->bk_ok) {
+                const double tb = conv_elems / _FC3D_BK_VALUES_PER_S *
+                                  (1.0 + (st->arg[0] != FC3D_STORE_NONE ? _FC3D_BK_STORE_COST : 0.0) +
+                                   _FC3D_BK_OP_COST * (double)(st->arg[2] - st->arg[1]));
+                if (tb > t) t = tb;
+            } else if (st->kind == _FC3D_STEP_TC_CONV) {
                 const double tt = (double)st->grid * (double)tp->kp.groups * (double)tp->kp.ntn * (double)tp->kp.n /
                                   _FC3D_TC_TILES_PER_S * (st->arg[5] ? 1.0 - tp->zfrac : 1.0);
                 if (tt > t) t = tt;
@@ -5785,7 +6321,7 @@ static fc3d_result _fc3d_choose_engine(fc3d_plan* p, const _fc3d_engine_info** o
    plan.main_loop. */
 static fc3d_result _fc3d_check_main_loop(fc3d_plan* p) {
     const int loop = _fc3d_enum_int(&p->desc.main_loop);
-    static const char* const name[4] = {"auto", "mma_sync", "wgmma", "halo"};
+    static const char* const name[5] = {"auto", "mma_sync", "wgmma", "halo", "block"};
     p->main_loop = FC3D_MAIN_LOOP_AUTO;
     if (p->engine != FC3D_ENGINE_IMPLICIT_GEMM) {
         if (loop == FC3D_MAIN_LOOP_AUTO) return FC3D_SUCCESS;
@@ -5800,7 +6336,13 @@ static fc3d_result _fc3d_check_main_loop(fc3d_plan* p) {
     if (loop == FC3D_MAIN_LOOP_HALO && !tp->hx_ok)
         return _fc3d_fail(p->message, FC3D_ERROR_MAIN_LOOP, "main_loop = halo cannot take this plan: %s",
                           _fc3d_hx_why_text(tp->hx_why));
-    p->main_loop = tp->hx_ok ? FC3D_MAIN_LOOP_HALO : tp->wg_ok ? FC3D_MAIN_LOOP_WGMMA : FC3D_MAIN_LOOP_MMA_SYNC;
+    if (loop == FC3D_MAIN_LOOP_BLOCK && !tp->bk_ok)
+        return _fc3d_fail(p->message, FC3D_ERROR_MAIN_LOOP, "main_loop = block cannot take this plan: %s",
+                          _fc3d_bk_why_text(tp->bk_why));
+    p->main_loop = tp->hx_ok   ? FC3D_MAIN_LOOP_HALO
+                   : tp->bk_ok ? FC3D_MAIN_LOOP_BLOCK
+                   : tp->wg_ok ? FC3D_MAIN_LOOP_WGMMA
+                               : FC3D_MAIN_LOOP_MMA_SYNC;
     return FC3D_SUCCESS;
 }
 
@@ -5988,6 +6530,13 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
             if (tp->kp.hx_rows)
                 _FC3D_PUT("  row passes: %lld haloed row tiles a sample, %d padded rows of both W phases each\n",
                           (long long)tp->kp.hx_rcls_start[4], tp->kp.hx_rpt);
+        } else if (p->main_loop == FC3D_MAIN_LOOP_BLOCK) {
+            const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
+            const _fc3d_tc_kparams& K = tp->kp;
+            _FC3D_PUT("main loop: block (mma.sync)%s; blocks of %d x %d output rows (D x H, every W), %lld a sample, "
+                      "each reading %d x %d input rows of %d padded W; %d-channel units, %d a block\n",
+                      _fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_BLOCK ? " (forced)" : "", K.bk_bd, K.bk_bh,
+                      (long long)K.bk_blocks, K.bk_ed, K.bk_eh, K.bk_wp, 8 * tp->bk_nt8, K.bk_units);
         } else if (p->main_loop == FC3D_MAIN_LOOP_WGMMA)
             _FC3D_PUT("main loop: wgmma%s\n", _fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_WGMMA
                                                  ? " (forced: a run without sm_90a code for its device fails)"
@@ -6000,6 +6549,7 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
         if (p->main_loop == FC3D_MAIN_LOOP_WGMMA || p->main_loop == FC3D_MAIN_LOOP_MMA_SYNC) {
             const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
             if (tp->hx_why && tp->hx_why != _FC3D_HX_NO_LOOP) _FC3D_PUT("  haloed loop not taken: %s\n", _fc3d_hx_why_text(tp->hx_why));
+            if (tp->bk_why && tp->bk_why != _FC3D_BK_NO_LOOP) _FC3D_PUT("  block loop not taken: %s\n", _fc3d_bk_why_text(tp->bk_why));
         }
         _FC3D_PUT("strategy %s, statistics %s%s, %d pass%s, workspace %zu bytes\n",
                   _fc3d_strategy_name[p->strategy == FC3D_STRATEGY_RECOMPUTE ? 2 : 1],
@@ -6471,6 +7021,48 @@ struct _fc3d_hx_run<float> {
 /* Whether the run takes the haloed loop: the plan chose it and the run takes wgmma. */
 static int _fc3d_tc_halo_runs(const _fc3d_tc_plan* tp) { return tp->hx_ok && _fc3d_tc_wgmma_runs(tp); }
 
+/* The block loop's launch: float32 tensors only (the plan sees to it); a persistent grid of two
+   CTAs an SM. */
+template <typename T>
+struct _fc3d_bk_run {
+    static cudaError_t prep(const _fc3d_tc_plan*, const T*, float*, cudaStream_t) { return cudaErrorInvalidValue; }
+    static cudaError_t conv(const _fc3d_tc_plan*, const _fc3d_tc_kparams&, const T*, const float*, const T*, T*,
+                            const _fc3d_tc_epi&, cudaStream_t) {
+        return cudaErrorInvalidValue;
+    }
+};
+template <>
+struct _fc3d_bk_run<float> {
+    static cudaError_t prep(const _fc3d_tc_plan* tp, const float* w, float* wf, cudaStream_t st) {
+        const int64_t n = (int64_t)(tp->bk_wbytes / 4);
+        const unsigned grid = (unsigned)((n + 255) / 256 < 4096 ? (n + 255) / 256 : 4096);
+        if (tp->bk_nt8 == 4) _fc3d_bk_prep_w<4><<<grid, 256, 0, st>>>(tp->kp, w, wf);
+        else _fc3d_bk_prep_w<8><<<grid, 256, 0, st>>>(tp->kp, w, wf);
+        return cudaPeekAtLastError();
+    }
+    template <int NT8>
+    static cudaError_t conv_as(const _fc3d_tc_kparams& P, const float* x, const float* w, const float* bias, float* y,
+                               const _fc3d_tc_epi& e, cudaStream_t st) {
+        auto kern = _fc3d_bk_main<NT8, _fc3d_tc_epi>;
+        const size_t smem = _fc3d_bk_smem(P, NT8);
+        cudaError_t err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        if (err != cudaSuccess) return err;
+        int dev = 0, sms = 0;
+        if ((err = cudaGetDevice(&dev)) != cudaSuccess) return err;
+        if ((err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) return err;
+        const int64_t blocks = P.bk_blocks * P.n;
+        const unsigned grid = (unsigned)(blocks < 2 * (int64_t)sms ? blocks : 2 * (int64_t)sms);
+        kern<<<grid, _FC3D_BK_NT, smem, st>>>(P, x, w, bias, y, e);
+        return cudaPeekAtLastError();
+    }
+    static cudaError_t conv(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp, const float* x, const float* w,
+                            const float* bias, float* y, const _fc3d_tc_epi& e, cudaStream_t st) {
+        _fc3d_tc_kparams P = kp;
+        P.hx_parts = tp->tiles_per_sample; /* the statistics slots: the plan sizes them by the tiled loops' tiles */
+        return tp->bk_nt8 == 4 ? conv_as<4>(P, x, w, bias, y, e, st) : conv_as<8>(P, x, w, bias, y, e, st);
+    }
+};
+
 template <typename T>
 static fc3d_result _fc3d_launch_tc_prep(const _fc3d_bound* b, const fc3d_step_* s, char* msg) {
     const fc3d_plan_private_* pr = &b->plan->_private;
@@ -6484,6 +7076,11 @@ static fc3d_result _fc3d_launch_tc_prep(const _fc3d_bound* b, const fc3d_step_* 
                           "the implicit_gemm engine needs compute capability 8.0 or newer (device %d has %d.x); "
                           "plan with desc.engine = FC3D_ENGINE_DIRECT",
                           dev, major);
+    if (tp->bk_ok) {
+        const cudaError_t e = _fc3d_bk_run<T>::prep(tp, w, ws, b->stream);
+        if (e != cudaSuccess) return _fc3d_fail(msg, FC3D_ERROR_CUDA, "block loop weight: %s", cudaGetErrorString(e));
+        return FC3D_SUCCESS;
+    }
     if (_fc3d_tc_halo_runs(tp)) {
         const cudaError_t e = _fc3d_hx_run<T>::prep(tp, (const T*)b->args->x, w,
                                                     _fc3d_ws_at(pr, b->base, _FC3D_WS_ENGINE + 1), ws, b->stream);
@@ -6566,6 +7163,11 @@ static fc3d_result _fc3d_launch_tc_conv(const _fc3d_bound* b, const fc3d_step_* 
     }
     const T* x = (const T*)a->x;
     const T* bias = (const T*)a->bias;
+    if (tp->bk_ok) {
+        err = _fc3d_bk_run<T>::conv(tp, kp, x, ws, bias, (T*)y, e, b->stream);
+        if (err != cudaSuccess) return _fc3d_fail(msg, FC3D_ERROR_CUDA, "block loop kernel: %s", cudaGetErrorString(err));
+        return FC3D_SUCCESS;
+    }
     if (tp->hx_ok && wg) { /* (row passes: the haloed row tiles) */
         err = _fc3d_hx_run<T>::conv(tp, kp, row, _fc3d_ws_at(pr, b->base, _FC3D_WS_ENGINE + 1), ws, bias, (T*)y, e,
                                     b->stream);
@@ -6651,6 +7253,7 @@ FC3D_API int fc3d_plan_main_loop(const fc3d_plan* plan) {
     if (!plan || _fc3d_check_plan(plan, NULL) != FC3D_SUCCESS) return -1;
     if (plan->engine != FC3D_ENGINE_IMPLICIT_GEMM) return FC3D_MAIN_LOOP_AUTO;
     const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)plan->_private.engine_data.bytes;
+    if (tp->bk_ok) return FC3D_MAIN_LOOP_BLOCK;
     if (!_fc3d_tc_wgmma_runs(tp)) return FC3D_MAIN_LOOP_MMA_SYNC;
     return tp->hx_ok ? FC3D_MAIN_LOOP_HALO : FC3D_MAIN_LOOP_WGMMA;
 }

@@ -5,13 +5,14 @@
 // Run:   build/conv_alone [RUNS [IDS [MATHS [CHECK]]]]
 //          RUNS   timed runs, median reported (default 20)
 //          IDS    comma-separated: L2/15,L2/77,L2/34,L2/61,L1/77 (PROBLEMS.md full sizes, NCDHW, f32)
-//                 and S1..S6 (small odd-sized cases, both layouts; default: the five workloads)
+//                 and S1..S9 (small odd-sized cases, both layouts; S7..S9 within the block loop's
+//                 channel limits; default: the five workloads)
 //          MATHS  comma-separated: tf32,fp32,half (default all three)
 //          CHECK  1 (default): compare each output with the direct engine's FP32 output (relative L2)
 //          LBLOCKS comma-separated levels per block of the implicit-GEMM tile order to time in turn
 //                 (the plan's _FC3D_TC_LBLOCK overridden; a huge number = class by class); default:
 //                 the library's own
-//          LOOPS  comma-separated main loops to time in turn: auto,mma_sync,wgmma,halo (default auto;
+//          LOOPS  comma-separated main loops to time in turn: auto,mma_sync,wgmma,halo,block (default auto;
 //                 a loop the plan refuses is reported and skipped)
 // Timing: ex_time_ms of examples/example_common.h (CUDA events around fc3d_plan_run alone, a 256 MiB
 // buffer written before every timed run, median), after one warm-up run. TFLOP/s = plan.flops /
@@ -38,6 +39,9 @@ static const ca_case ca_cases[] = {
     {"S4", 2, 72, 136, 4, 7, 9, 4, 2, 1, 1, 1, FC3D_LAYOUT_NDHWC},
     {"S5", 3, 40, 20, 6, 5, 7, 3, 1, 0, 1, 1, FC3D_LAYOUT_NCDHW},
     {"S6", 3, 40, 20, 6, 5, 7, 3, 1, 0, 1, 1, FC3D_LAYOUT_NDHWC},
+    {"S7", 2, 8, 24, 5, 9, 11, 3, 2, 1, 1, 1, FC3D_LAYOUT_NCDHW},
+    {"S8", 3, 32, 16, 4, 7, 10, 2, 3, 0, 1, 1, FC3D_LAYOUT_NCDHW},
+    {"S9", 2, 16, 40, 6, 5, 13, 3, 1, 2, 2, 0, FC3D_LAYOUT_NCDHW},
 };
 
 static __global__ void ca_fill(float* p, size_t n, uint32_t seed) {
@@ -77,7 +81,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     static const fc3d_math math_modes[3] = {FC3D_MATH_TF32, FC3D_MATH_FP32, FC3D_MATH_HALF};
-    static const char* const loop_names[4] = {"auto", "mma_sync", "wgmma", "halo"};
+    static const char* const loop_names[5] = {"auto", "mma_sync", "wgmma", "halo", "block"};
     const char* loops = argc > 6 ? argv[6] : "auto";
     int status = 0;
     void* ws = nullptr; /* the workspace of the plan being timed */
@@ -111,7 +115,7 @@ int main(int argc, char** argv) {
         for (int mi = 0; mi < 3; ++mi) {
             const char* mname = ex_math_name(math_modes[mi]);
             if (!ca_listed(maths, mname)) continue;
-            for (int li = 0; li < 4; ++li) {
+            for (int li = 0; li < 5; ++li) {
                 if (!ca_listed(loops, loop_names[li])) continue;
                 d.engine = FC3D_ENGINE_IMPLICIT_GEMM;
                 d.math = math_modes[mi];
@@ -143,7 +147,7 @@ int main(int argc, char** argv) {
                     const int ran = fc3d_plan_main_loop(&p);
                     printf("%-6s %s %-5s %-8s%s %8.3f ms %7.1f TFLOP/s  rel-L2 vs direct %s%.2e\n", c.id,
                            c.layout == FC3D_LAYOUT_NCDHW ? "ncdhw" : "ndhwc", mname,
-                           ran >= 0 && ran < 4 ? loop_names[ran] : "?", lbs, med, p.flops / med / 1e9,
+                           ran >= 0 && ran < 5 ? loop_names[ran] : "?", lbs, med, p.flops / med / 1e9,
                            check ? "" : "(unchecked) ", err);
                 }
             }

@@ -198,6 +198,9 @@ static void test_goldens(const char* dir, int quick) {
    (the haloed loop's); 3: as 2 with W stride 2 (the haloed row tiles', with a LayerNorm over W);
    else the usual draw */
 static int wide_hint = -1;
+/* 1: within the block loop's limits (groups 1, in_channels 8 to 32 in steps of 8, out_channels to
+   64, kernels to 3); 2: as 1 at sizes with several blocks a sample */
+static int block_hint = 0;
 static int random_conv(fc3d_conv_desc* c, int big_plane) {
     memset(c, 0, sizeof *c);
     const int g = rng_int(1, 3);
@@ -235,6 +238,26 @@ static int random_conv(fc3d_conv_desc* c, int big_plane) {
             c->output_padding[2] = rng_int(0, 1);
             c->in_size[2] = rng_int(1, 8);
             c->kernel[2] = rng_int(1, 4);
+        }
+    }
+    if (!big_plane && block_hint) {
+        c->groups = rng_int(0, 1); /* 0: the default, 1 */
+        c->in_channels = 8 * rng_int(1, 4);
+        c->out_channels = rng_int(1, 64);
+        for (int i = 0; i < 3; i++) {
+            c->in_size[i] = rng_int(1, 5);
+            c->kernel[i] = rng_int(1, 3);
+            c->stride[i] = rng_int(1, 3);
+            c->dilation[i] = rng_int(1, 2);
+            c->padding[i] = rng_int(0, 2);
+            const int s = c->stride[i], dl = c->dilation[i];
+            c->output_padding[i] = rng_int(0, (s > dl ? s : dl) - 1);
+        }
+        if (block_hint == 2) {
+            c->batch = rng_int(1, 2);
+            c->in_size[0] = rng_int(2, 4);
+            c->in_size[1] = rng_int(6, 20);
+            c->in_size[2] = rng_int(5, 40);
         }
     }
     if (big_plane) { /* planes past one statistics unit (4096 elements), so units split rows */
@@ -397,7 +420,7 @@ static double* cpu_reference(const host_case* hc, double* ref_ops[][6]) {
    back to the planner's choice) */
 static int loop_hint = -1;
 static int row_hint = 0;   /* 1: a LayerNorm over W put first in the chain */
-static int loop_force = -1; /* --loop N: every case asks for main loop N (0 auto, 1 mma.sync, 2 wgmma, 3 halo) */
+static int loop_force = -1; /* --loop N: every case asks for main loop N (0 auto, 1 mma.sync, 2 wgmma, 3 halo, 4 block) */
 static void make_random_case(host_case* hc, int big_plane) {
     for (;;) {
         memset(hc, 0, sizeof *hc);
@@ -408,6 +431,11 @@ static void make_random_case(host_case* hc, int big_plane) {
         if (wide_hint >= 2) { /* what the haloed loop takes: float32 tensors, TF32 or half math */
             hc->desc.dtype = FC3D_DTYPE_F32;
             hc->desc.math = rng_int(0, 1) ? FC3D_MATH_TF32 : FC3D_MATH_HALF;
+        }
+        if (block_hint) { /* what the block loop takes: float32 NCDHW tensors, TF32 math */
+            hc->desc.dtype = FC3D_DTYPE_F32;
+            hc->desc.layout = FC3D_LAYOUT_NCDHW;
+            hc->desc.math = FC3D_MATH_TF32;
         }
         hc->desc.engine = engine_under_test;
         const fc3d_result r = fc3d_plan_init(&hc->plan, &hc->desc);
@@ -535,8 +563,8 @@ static void count_strategy(const fc3d_plan* p) {
 }
 
 /* Random cases per main loop a run of the plan takes (implicit_gemm plans that convolve):
-   [mma.sync with C_in / groups a multiple of 16, mma.sync otherwise, wgmma, haloed wgmma]. */
-static int loop_cases[4];
+   [mma.sync with C_in / groups a multiple of 16, mma.sync otherwise, wgmma, haloed wgmma, block]. */
+static int loop_cases[5];
 static int wgmma_math_cases[4]; /* wgmma cases per math mode (FC3D_MATH_FP32 .. HALF) */
 static int halo_math_cases[4];  /* haloed-loop cases per math mode */
 static void count_loop(const fc3d_plan* p) {
@@ -552,6 +580,8 @@ static void count_loop(const fc3d_plan* p) {
     } else if (loop == FC3D_MAIN_LOOP_HALO) {
         loop_cases[3]++;
         halo_math_cases[mi]++;
+    } else if (loop == FC3D_MAIN_LOOP_BLOCK) {
+        loop_cases[4]++;
     } else loop_cases[cin_g % 16 == 0 ? 0 : 1]++;
 }
 /* Whether this binary runs the wgmma loops on the current device (a TF32 plan that allows them:
@@ -703,14 +733,14 @@ static int compare_engines(const char* name, host_case* hc, fc3d_engine ea, fc3d
             printf("# %s: engine %s failed: %s\n", name, fc3d_engine_name(e[k]), msg.text);
         }
     }
-    static const char* const loop_name[4] = {"", "/mma.sync", "/wgmma", "/halo"};
+    static const char* const loop_name[5] = {"", "/mma.sync", "/wgmma", "/halo", "/block"};
     const int la_run = fc3d_plan_main_loop(&pl[0]), lb_run = fc3d_plan_main_loop(&pl[1]);
     const int same = pl[0].engine == pl[1].engine && la_run == lb_run;
     const double err = rel_l2(out[1], out[0], n);
     const int ok = same ? memcmp(out[0], out[1], (size_t)n * sizeof(double)) == 0 : err <= bound;
     check(ok, name, "%s%s vs %s%s: rel-L2 %.3g, bound %s", fc3d_engine_name(pl[0].engine),
-          la_run >= 1 && la_run <= 3 ? loop_name[la_run] : "", fc3d_engine_name(pl[1].engine),
-          lb_run >= 1 && lb_run <= 3 ? loop_name[lb_run] : "", err, same ? "bitwise" : "math mode's");
+          la_run >= 1 && la_run <= 4 ? loop_name[la_run] : "", fc3d_engine_name(pl[1].engine),
+          lb_run >= 1 && lb_run <= 4 ? loop_name[lb_run] : "", err, same ? "bitwise" : "math mode's");
     free(out[0]);
     free(out[1]);
     device_case_free(&dc);
@@ -931,6 +961,55 @@ static void test_halo_stats_ops(void) {
     check(runs == 8, "halo_stats_ops.exercised", "%d of 8 cases ran on the haloed loop", runs);
 }
 
+/* ---- 3a''. the block loop --------------------------------------------------------------------- */
+/* Random descs within the block loop's limits (float32 NCDHW, TF32, groups 1, in_channels 8 to 32
+   in steps of 8, out_channels 1 to 64, kernels to 3, strides to 3, dilation to 2, padding, output
+   padding; random chains with random strategies and statistics plans), forced onto the block loop
+   (a desc it refuses, e.g. a weight past its shared memory, is drawn again): against the direct
+   engine within twice the TF32 bound, and against itself bitwise (the statistics partials are
+   summed in a fixed order). Every fourth case at sizes with several blocks a sample and rows past
+   the last block's; a count of the cases whose plan gathers statistics in the loop's epilogue. */
+static void test_block_loop(int cases) {
+    const fc3d_engine keep = engine_under_test;
+    engine_under_test = FC3D_ENGINE_IMPLICIT_GEMM;
+    int gathered = 0, multi = 0;
+    for (int k = 0; k < cases; k++) {
+        host_case hc;
+        char desc[200], name[300];
+        block_hint = k % 4 == 3 ? 2 : 1;
+        loop_hint = FC3D_MAIN_LOOP_BLOCK;
+        make_random_case(&hc, 0);
+        block_hint = 0;
+        loop_hint = -1;
+        if (fc3d_plan_main_loop(&hc.plan) != FC3D_MAIN_LOOP_BLOCK) { /* refused: drawn again */
+            host_case_free(&hc);
+            --k;
+            continue;
+        }
+        const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)hc.plan._private.engine_data.bytes;
+        multi += tp->kp.bk_blocks > 1;
+        for (int i = 0; i < hc.plan._private.num_steps; i++)
+            if (hc.plan._private.steps[i].kind == _FC3D_STEP_TC_CONV && hc.plan._private.steps[i].stat_op >= 0) {
+                gathered++;
+                break;
+            }
+        describe_case(&hc, desc, sizeof desc);
+        snprintf(name, sizeof name, "block_loop.%03d.%s", k, desc);
+        const int r = compare_engines(name, &hc, FC3D_ENGINE_DIRECT, FC3D_ENGINE_IMPLICIT_GEMM,
+                                      2.0 * bound_for(FC3D_MATH_TF32, FC3D_DTYPE_F32), FC3D_MAIN_LOOP_AUTO,
+                                      FC3D_MAIN_LOOP_BLOCK);
+        if (r == -1) check(0, name, "a plan refused the desc");
+        snprintf(name, sizeof name, "block_loop.%03d.bitwise_twice", k);
+        compare_engines(name, &hc, FC3D_ENGINE_IMPLICIT_GEMM, FC3D_ENGINE_IMPLICIT_GEMM, 0.0, FC3D_MAIN_LOOP_BLOCK,
+                        FC3D_MAIN_LOOP_BLOCK);
+        host_case_free(&hc);
+    }
+    check(gathered >= cases / 8 && multi >= cases / 8, "block_loop.exercised",
+          "%d of %d cases gathered statistics in the block loop's epilogue, %d had several blocks a sample", gathered,
+          cases, multi);
+    engine_under_test = keep;
+}
+
 /* ---- 3b. a pending CUDA error -------------------------------------------------------------------- */
 /* An error an earlier call left pending must not read as this run's launch failure halfway through
    the passes: the run refuses to start, writes nothing, and runs once the caller has cleared it. */
@@ -1034,6 +1113,86 @@ static void test_large_offsets(fc3d_engine engine) {
     cudaFree(x); cudaFree(y); cudaFree(w); cudaFree(b); cudaFree(ws);
 }
 
+/* The block loop past 2^31 output elements (float32, 32 channels x 2048 x 2048 x 18 = 2.4e9):
+   kernel 2, stride 2, so each output is one tap of 8 input channels, with inputs k / 8 and weights
+   +-0.5, +-0.25 (exact in TF32, so the sums are exact in float32); outputs sampled down from the
+   last and compared with the host's sum. */
+static __global__ void fill_eighths(float* x, int64_t n) {
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+        x[i] = (float)((i * 2654435761ull) % 16) * 0.125f;
+}
+static void test_large_offsets_block(void) {
+    size_t free_b = 0, total_b = 0;
+    const char* name = "implicit_gemm.large_offsets.block_f32_2p31";
+    CUDA_OK(cudaMemGetInfo(&free_b, &total_b));
+    fc3d_plan_desc d;
+    memset(&d, 0, sizeof d);
+    d.conv.batch = 1;
+    d.conv.in_channels = 8;
+    d.conv.out_channels = 32;
+    d.conv.in_size[0] = d.conv.in_size[1] = 1024;
+    d.conv.in_size[2] = 9;
+    for (int i = 0; i < 3; i++) d.conv.kernel[i] = d.conv.stride[i] = 2;
+    d.conv.bias = 1;
+    d.math = FC3D_MATH_TF32;
+    d.engine = FC3D_ENGINE_IMPLICIT_GEMM;
+    d.main_loop = FC3D_MAIN_LOOP_BLOCK;
+    fc3d_plan p;
+    if (fc3d_plan_init(&p, &d) != FC3D_SUCCESS) {
+        check(0, name, "plan: %s", p.message);
+        return;
+    }
+    const size_t xbytes = (size_t)p.x_elements * 4, ybytes = (size_t)p.y_elements * 4;
+    if (free_b < xbytes + ybytes + p.workspace_bytes + ((size_t)1 << 30)) {
+        printf("# %s not run: needs %zu MB of GPU memory, %zu free\n", name, (xbytes + ybytes) >> 20, free_b >> 20);
+        return;
+    }
+    const int64_t nw = p.weight_elements;
+    float* hw = (float*)malloc((size_t)nw * 4);
+    float hb[32];
+    for (int64_t i = 0; i < nw; i++) hw[i] = (i % 4 == 0 ? 0.5f : i % 4 == 1 ? -0.25f : i % 4 == 2 ? 0.25f : -0.5f);
+    for (int c = 0; c < 32; c++) hb[c] = 0.125f * (float)(c % 5) - 0.25f;
+    float *x, *y, *w, *b;
+    void* ws = NULL;
+    CUDA_OK(cudaMalloc((void**)&x, xbytes));
+    CUDA_OK(cudaMalloc((void**)&y, ybytes));
+    CUDA_OK(cudaMalloc((void**)&w, (size_t)nw * 4));
+    CUDA_OK(cudaMalloc((void**)&b, sizeof hb));
+    if (p.workspace_bytes) CUDA_OK(cudaMalloc(&ws, p.workspace_bytes));
+    CUDA_OK(cudaMemcpy(w, hw, (size_t)nw * 4, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(b, hb, sizeof hb, cudaMemcpyHostToDevice));
+    fill_eighths<<<4096, 256>>>(x, p.x_elements);
+    CUDA_OK(cudaMemset(y, 0xff, ybytes));
+    fc3d_run_args a;
+    memset(&a, 0, sizeof a);
+    a.x = x; a.weight = w; a.bias = b; a.y = y;
+    a.workspace = ws; a.workspace_bytes = p.workspace_bytes;
+    fc3d_message msg;
+    const fc3d_result r = fc3d_plan_run(&p, &a, &msg);
+    CUDA_OK(cudaDeviceSynchronize());
+    int bad = r != FC3D_SUCCESS || fc3d_plan_main_loop(&p) != FC3D_MAIN_LOOP_BLOCK;
+    int64_t checked = 0, past = 0;
+    const int64_t O[3] = {p.y_dims[2], p.y_dims[3], p.y_dims[4]}, I[3] = {1024, 1024, 9}, ovol = O[0] * O[1] * O[2];
+    for (int64_t i = p.y_elements - 1; i > 0 && !bad; i = i * 7 / 8) {
+        const int64_t c = i / ovol, sp = i % ovol, od = sp / (O[1] * O[2]), oh = sp / O[2] % O[1], ow = sp % O[2];
+        double v = hb[c];
+        for (int ci = 0; ci < 8; ci++) {
+            const int64_t xi = ((ci * I[0] + od / 2) * I[1] + oh / 2) * I[2] + ow / 2;
+            const float xv = (float)(((uint64_t)xi * 2654435761ull) % 16) * 0.125f;
+            v += (double)xv * hw[((ci * 32 + c) * 2 + od % 2) * 4 + (oh % 2) * 2 + ow % 2];
+        }
+        float hy;
+        CUDA_OK(cudaMemcpy(&hy, y + i, 4, cudaMemcpyDeviceToHost));
+        if ((double)hy != v) bad = 1;
+        checked++;
+        past += i >= ((int64_t)1 << 31);
+    }
+    check(!bad && checked > 100 && past > 0, name, "run %d (%s), loop %d, %lld samples checked, %lld past 2^31", (int)r,
+          msg.text, fc3d_plan_main_loop(&p), (long long)checked, (long long)past);
+    free(hw);
+    cudaFree(x); cudaFree(y); cudaFree(w); cudaFree(b); cudaFree(ws);
+}
+
 int main(int argc, char** argv) {
     const char* dir = "tests/golden/data";
     int cases = 300, quick = 0;
@@ -1084,10 +1243,11 @@ int main(int argc, char** argv) {
         if (engine_under_test == FC3D_ENGINE_IMPLICIT_GEMM) {
             const int wg = wgmma_here();
             printf("# engine implicit_gemm: random cases per main loop: mma.sync %d (C_in / groups a multiple of 16) "
-                   "+ %d, wgmma %d (fp32 %d, tf32 %d, half %d), halo %d (tf32 %d, half %d; %d on row tiles)%s\n",
+                   "+ %d, wgmma %d (fp32 %d, tf32 %d, half %d), halo %d (tf32 %d, half %d; %d on row tiles), "
+                   "block %d%s\n",
                    loop_cases[0], loop_cases[1], loop_cases[2], wgmma_math_cases[FC3D_MATH_FP32],
                    wgmma_math_cases[FC3D_MATH_TF32], wgmma_math_cases[FC3D_MATH_HALF], loop_cases[3],
-                   halo_math_cases[FC3D_MATH_TF32], halo_math_cases[FC3D_MATH_HALF], halo_row_cases,
+                   halo_math_cases[FC3D_MATH_TF32], halo_math_cases[FC3D_MATH_HALF], halo_row_cases, loop_cases[4],
                    wg ? "" : " (this binary has no sm_90a code for this device: wgmma not exercised)");
             if (!quick && wg && loop_force < 0) /* (--loop forces one loop for every case) */
                 check(loop_cases[0] >= 5 && loop_cases[2] >= 5 && wgmma_math_cases[FC3D_MATH_FP32] >= 3 &&
@@ -1112,9 +1272,12 @@ int main(int argc, char** argv) {
     test_cross_loop(quick ? 4 : 40);
     test_zero_fill();
     test_halo_stats_ops();
+    test_block_loop(quick ? 8 : 48);
     if (!quick) test_pending_error(); /* it plants a failing cudaMalloc, which memcheck reports */
-    if (!quick)
+    if (!quick) {
         for (int e = 0; e < _FC3D_NUM_ENGINES; e++) test_large_offsets(_fc3d_engines[e].id);
+        test_large_offsets_block();
+    }
     static const char* const ma[] = {"", "fp32", "tf32", "half"};
     static const char* const ty[] = {"", "f32", "f16", "bf16"};
     for (int m = 1; m <= 3; m++)

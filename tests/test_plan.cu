@@ -691,17 +691,20 @@ static void test_main_loops(void) {
             const int want = w < 5 || w == 6;
             const int halo_auto = (w >= 1 && w <= 4) && m != FC3D_MATH_FP32;
             const int halo_ok = (w >= 1 && w <= 4) && m != FC3D_MATH_FP32;
+            const int block_auto = w == 0 && m == FC3D_MATH_TF32; /* L2/15 in TF32: the block loop */
             fc3d_result r = fc3d_plan_init(&p, &d);
             fc3d_plan_describe(&p, text, sizeof text);
             snprintf(name, sizeof name, "main_loop.auto_%d_math%d", w, m);
             check(r == FC3D_SUCCESS && p.engine == FC3D_ENGINE_IMPLICIT_GEMM &&
-                      p.main_loop == (halo_auto ? FC3D_MAIN_LOOP_HALO
-                                      : want    ? FC3D_MAIN_LOOP_WGMMA
-                                                : FC3D_MAIN_LOOP_MMA_SYNC) &&
-                      strstr(text, halo_auto ? "main loop: haloed wgmma where"
-                                   : want    ? "main loop: wgmma where"
-                                             : "main loop: mma.sync") != NULL &&
-                      (halo_auto || strstr(text, "haloed loop not taken: ") != NULL),
+                      p.main_loop == (halo_auto    ? FC3D_MAIN_LOOP_HALO
+                                      : block_auto ? FC3D_MAIN_LOOP_BLOCK
+                                      : want       ? FC3D_MAIN_LOOP_WGMMA
+                                                   : FC3D_MAIN_LOOP_MMA_SYNC) &&
+                      strstr(text, halo_auto    ? "main loop: haloed wgmma where"
+                                   : block_auto ? "main loop: block (mma.sync); blocks of 3 x 3 output rows"
+                                   : want       ? "main loop: wgmma where"
+                                                : "main loop: mma.sync") != NULL &&
+                      (halo_auto || block_auto || strstr(text, "haloed loop not taken: ") != NULL),
                   name, "result %d (%s), main_loop %d", (int)r, p.message, (int)p.main_loop);
             if (w == 4 && m != FC3D_MATH_FP32) { /* L1/77 with a conv bias: nothing zero-filled, 102 products an output */
                 fc3d_plan_desc db = d;
@@ -771,6 +774,46 @@ static void test_main_loops(void) {
             } else {
                 expect_invalid(name, &d, FC3D_ERROR_MAIN_LOOP, "main_loop", "multiple of 16");
             }
+        }
+    }
+    {
+        /* the block loop: L2/15 forced onto it in TF32 (its weight re-laid in mma.sync's fragment
+           order by the prep step); refused, naming the reason, for half math, 16-bit tensors, NDHWC,
+           groups, L2/61's 64 input channels, L2/34's LayerNorm over W (row tiles) and L1/77's
+           weight (32 x 64 x 27 floats: past its shared memory) */
+        fc3d_plan_desc d;
+        fc3d_plan p;
+        char text[4096];
+        workload_desc(0, &d);
+        d.math = FC3D_MATH_TF32;
+        d.main_loop = FC3D_MAIN_LOOP_BLOCK;
+        fc3d_result r = fc3d_plan_init(&p, &d);
+        fc3d_plan_describe(&p, text, sizeof text);
+        check(r == FC3D_SUCCESS && p.main_loop == FC3D_MAIN_LOOP_BLOCK && fc3d_plan_main_loop(&p) == FC3D_MAIN_LOOP_BLOCK &&
+                  strstr(text, "main loop: block (mma.sync) (forced)") != NULL && strstr(text, "weight re-layout") != NULL &&
+                  strstr(text, "231 a sample") != NULL,
+              "main_loop.block_l2_15", "result %d (%s): %s", (int)r, p.message, text);
+        d.math = FC3D_MATH_HALF;
+        expect_invalid("main_loop.block_half", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = block", "TF32 math only");
+        d.math = FC3D_MATH_TF32;
+        d.dtype = FC3D_DTYPE_BF16;
+        expect_invalid("main_loop.block_bf16", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = block", "16-bit tensors");
+        d.dtype = FC3D_DTYPE_F32;
+        d.layout = FC3D_LAYOUT_NDHWC;
+        expect_invalid("main_loop.block_ndhwc", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = block", "NDHWC");
+        d.layout = FC3D_LAYOUT_NCDHW;
+        d.conv.groups = 2;
+        expect_invalid("main_loop.block_groups", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = block", "groups");
+        static const int others[3] = {3, 2, 4};
+        static const char* const why[3] = {"in_channels is not a multiple of 8 up to 32", "LayerNorm over W",
+                                           "the geometry"};
+        for (int i = 0; i < 3; i++) {
+            char nm[64];
+            workload_desc(others[i], &d);
+            d.math = FC3D_MATH_TF32;
+            d.main_loop = FC3D_MAIN_LOOP_BLOCK;
+            snprintf(nm, sizeof nm, "main_loop.block_refused_%d", others[i]);
+            expect_invalid(nm, &d, FC3D_ERROR_MAIN_LOOP, "main_loop = block", why[i]);
         }
     }
     fc3d_plan_desc d;
