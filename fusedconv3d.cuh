@@ -913,7 +913,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      weight gathered by every CTA it was slower than the tiles (0.445 ms; 225 M instructions, 60 %
      of them the block copy and its rounding); 16-byte copies and multiply-high divisions took it
      to 0.346 (93 M), units rotated over the warps to 0.327 (a fixed slot per warp had given half
-     the warps the W phase with twice the taps). Still latency-bound, far from L2/15's floor: 16
+     the warps the W phase with twice the taps); one CTA of 16 warps an SM with larger blocks
+     measured 0.40. Still latency-bound, far from L2/15's floor: 16
      warps an SM (two CTAs, each with its copy of the weight), 9.5 cycles an issued instruction
      (fixed-latency waits, shared loads feeding the MMAs, the barrier ending each block). Its ops
      fixed by (n, c) are resolved once per block and channel; recomputing (two convolution passes)
@@ -4235,6 +4236,21 @@ static __host__ __device__ inline size_t _fc3d_hx_smem(const _fc3d_tc_kparams& P
            (rows ? 16 * _FC3D_HX_TT + 8 * _FC3D_HX_NR + (size_t)64 * kc * eb : 8 * _FC3D_HX_TT);
 }
 
+/* The per-dim residue table of the haloed and block loops (hx_dt: taps nt, t0, tstep, c0, cstep per
+   residue); 0 where a stride is past its 8 residues. */
+static int _fc3d_tc_fill_dt(_fc3d_tc_kparams* P)
+{
+    for (int d = 0; d < 3; ++d) {
+        if (P->s[d] > 8) return 0;
+        for (int r = 0; r < 8; ++r) {
+            int* e = P->hx_dt[d][r];
+            e[0] = e[1] = e[3] = 0; e[2] = e[4] = 1;
+            if (r < P->s[d]) _fc3d_tc_dim_taps(r, P->k[d], P->s[d], P->p[d], P->dl[d], &e[0], &e[1], &e[3], &e[2], &e[4]);
+        }
+    }
+    return 1;
+}
+
 /* The haloed geometry of a plan (kp's classes set): 0 where the loop cannot take it. *macs: the
    products an output sums, on average (taps x C_in / groups). rows: the row tiles too (their
    (d, h) classes; W stride 2 and the output W of whole-row tiles, the plan's row_ok). */
@@ -4245,14 +4261,7 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
     *macs = 0.0;
     if (math == _FC3D_TC_3XTF32 || P->cin_g % 32 != 0) return 0;
     P->hx_kc = math == _FC3D_TC_HALF && P->cin_g % 64 == 0 ? 64 : 32;
-    for (int d = 0; d < 3; ++d) {
-        if (P->s[d] > 8) return 0; /* the residue table's size */
-        for (int r = 0; r < 8; ++r) {
-            int* e = P->hx_dt[d][r];
-            e[0] = e[1] = e[3] = 0; e[2] = e[4] = 1;
-            if (r < P->s[d]) _fc3d_tc_dim_taps(r, P->k[d], P->s[d], P->p[d], P->dl[d], &e[0], &e[1], &e[3], &e[2], &e[4]);
-        }
-    }
+    if (!_fc3d_tc_fill_dt(P)) return 0;
     int plo[3] = {0, 0, 0}, phi[3] = {0, 0, 0};
     for (int d = 0; d < 3; ++d)
         for (int r = 0; r < P->s[d] && r < P->out[d]; ++r) {
@@ -4857,9 +4866,16 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
    statistics partials are summed per lane in float over the block's units, in double across
    lanes and warps in a fixed order, one slot per (block, n, c) (the plan sizes slots by the tiled
    loops' tiles; each block zeroes its share of the rest). */
-#define _FC3D_BK_NW 8
+#ifndef _FC3D_BK_NW
+#define _FC3D_BK_NW 8 /* warps a CTA */
+#endif
+#ifndef _FC3D_BK_CTAS
+#define _FC3D_BK_CTAS 2 /* CTAs an SM (the persistent grid; the registers' cap) */
+#endif
+#ifndef _FC3D_BK_SMEM
+#define _FC3D_BK_SMEM (112 * 1024) /* shared memory a CTA: two an SM */
+#endif
 #define _FC3D_BK_NT (32 * _FC3D_BK_NW)
-#define _FC3D_BK_SMEM (112 * 1024) /* two CTAs an SM */
 #define _FC3D_BK_NCOPS 4 /* ops fixed by (n, c) a pass may have for them to be resolved per block */
 
 static __host__ __device__ inline int _fc3d_floordiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
@@ -4896,7 +4912,7 @@ static __global__ void _fc3d_bk_prep_w(_fc3d_tc_kparams P, const float* __restri
 }
 
 template <int NT8, typename Epi>
-static __global__ void __launch_bounds__(_FC3D_BK_NT, 2)
+static __global__ void __launch_bounds__(_FC3D_BK_NT, _FC3D_BK_CTAS)
 _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __restrict__ wf,
               const float* __restrict__ bias, float* __restrict__ y, Epi epi)
 {
@@ -5187,14 +5203,7 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
    the geometry. */
 static int _fc3d_bk_geometry(_fc3d_tc_kparams* P, int nt8)
 {
-    for (int d = 0; d < 3; ++d) {
-        if (P->s[d] > 8) return 0; /* the residue table's size */
-        for (int r = 0; r < 8; ++r) {
-            int* e = P->hx_dt[d][r];
-            e[0] = e[1] = e[3] = 0; e[2] = e[4] = 1;
-            if (r < P->s[d]) _fc3d_tc_dim_taps(r, P->k[d], P->s[d], P->p[d], P->dl[d], &e[0], &e[1], &e[3], &e[2], &e[4]);
-        }
-    }
+    if (!_fc3d_tc_fill_dt(P)) return 0;
     const int s2 = P->s[2];
     const int q2max = (P->out[2] + s2 - 1) / s2;
     P->bk_qt = (q2max + 15) / 16;
@@ -7051,7 +7060,8 @@ struct _fc3d_bk_run<float> {
         if ((err = cudaGetDevice(&dev)) != cudaSuccess) return err;
         if ((err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) return err;
         const int64_t blocks = P.bk_blocks * P.n;
-        const unsigned grid = (unsigned)(blocks < 2 * (int64_t)sms ? blocks : 2 * (int64_t)sms);
+        const int64_t ctas = (int64_t)_FC3D_BK_CTAS * sms;
+        const unsigned grid = (unsigned)(blocks < ctas ? blocks : ctas);
         kern<<<grid, _FC3D_BK_NT, smem, st>>>(P, x, w, bias, y, e);
         return cudaPeekAtLastError();
     }

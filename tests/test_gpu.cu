@@ -1048,6 +1048,18 @@ static __global__ void fill_pattern(__half* x, int64_t n) {
         x[i] = __float2half_rn((float)((i * 2654435761ull) % 1000) * 0.001f);
 }
 
+/* One synchronised run of plan p on device tensors, no op tensors, workspace ws of the plan's size. */
+static fc3d_result run_plain(const fc3d_plan* p, const void* x, const void* w, const void* b, void* y, void* ws,
+                             fc3d_message* msg) {
+    fc3d_run_args a;
+    memset(&a, 0, sizeof a);
+    a.x = x; a.weight = w; a.bias = b; a.y = y;
+    a.workspace = ws; a.workspace_bytes = p->workspace_bytes;
+    const fc3d_result r = fc3d_plan_run(p, &a, msg);
+    CUDA_OK(cudaDeviceSynchronize());
+    return r;
+}
+
 static void test_large_offsets(fc3d_engine engine) {
     size_t free_b = 0, total_b = 0;
     char name[96];
@@ -1088,13 +1100,8 @@ static void test_large_offsets(fc3d_engine engine) {
     CUDA_OK(cudaMemcpy(b, hb, 4, cudaMemcpyHostToDevice));
     fill_pattern<<<4096, 256>>>(x, pos);
     CUDA_OK(cudaMemset(y, 0xff, ybytes));
-    fc3d_run_args a;
-    memset(&a, 0, sizeof a);
-    a.x = x; a.weight = w; a.bias = b; a.y = y;
-    a.workspace = ws; a.workspace_bytes = p.workspace_bytes;
     fc3d_message msg;
-    const fc3d_result r = fc3d_plan_run(&p, &a, &msg);
-    CUDA_OK(cudaDeviceSynchronize());
+    const fc3d_result r = run_plain(&p, x, w, b, y, ws, &msg);
     int bad = r != FC3D_SUCCESS;
     int64_t checked = 0, past = 0;
     for (int64_t i = p.y_elements - 1; i > 0 && !bad; i = i * 7 / 8) {
@@ -1163,13 +1170,8 @@ static void test_large_offsets_block(void) {
     CUDA_OK(cudaMemcpy(b, hb, sizeof hb, cudaMemcpyHostToDevice));
     fill_eighths<<<4096, 256>>>(x, p.x_elements);
     CUDA_OK(cudaMemset(y, 0xff, ybytes));
-    fc3d_run_args a;
-    memset(&a, 0, sizeof a);
-    a.x = x; a.weight = w; a.bias = b; a.y = y;
-    a.workspace = ws; a.workspace_bytes = p.workspace_bytes;
     fc3d_message msg;
-    const fc3d_result r = fc3d_plan_run(&p, &a, &msg);
-    CUDA_OK(cudaDeviceSynchronize());
+    const fc3d_result r = run_plain(&p, x, w, b, y, ws, &msg);
     int bad = r != FC3D_SUCCESS || fc3d_plan_main_loop(&p) != FC3D_MAIN_LOOP_BLOCK;
     int64_t checked = 0, past = 0;
     const int64_t O[3] = {p.y_dims[2], p.y_dims[3], p.y_dims[4]}, I[3] = {1024, 1024, 9}, ovol = O[0] * O[1] * O[2];
