@@ -966,14 +966,17 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    run it plan its steps, and costs the steps (_fc3d_plan_costs): FLOPs issued (the implicit
    GEMM's MMAs per tile from its tap ranges), bytes read and written, the floor max(bytes / 2945
    GB/s, FLOPs / the math mode's tensor rate) per step, and an estimate that also holds each
-   engine to what it sustains (the implicit GEMM: 37 M tiles a second, the direct engine 2
-   TFLOP/s). The least estimate wins, ties in the order linear, materialize/moments,
+   engine to what it sustains (the implicit GEMM's tiled loops: 37 M tiles a second; its block
+   loop: 1.2e11 output values a second, 30 % more with a store, 40 % more per op; the direct engine
+   2 TFLOP/s). The least estimate wins, ties in the order linear, materialize/moments,
    recompute/moments, materialize/per op, recompute/per op. exec_bytes against ncu's DRAM bytes
    (bench/ncu_bytes.sh): 0.94 to 1.06 on four workloads, 1.52 on L1/77, whose stride-2 phase tiles
    write half sectors (bench/RESULTS.md). The floor alone would take L2/15 to recompute/moments (0.16 against 0.27
    ms), but this engine's tile rate makes its convolution pass 0.42 ms whatever it stores, and
    measured (example timer, TF32, H100): materialize/moments 0.875 ms, recompute/moments 1.45,
-   materialize/per op 1.04; the estimate picks the first. L2/77: recompute/moments, one
+   materialize/per op 1.04; the estimate picks the first. On the block loop (TF32) it still does:
+   materialize/moments 0.547 ms, recompute/moments 0.659 (its convolution pass takes 0.26-0.54 ms
+   whatever it stores; bench/RESULTS.md, sixteenth entry). L2/77: recompute/moments, one
    convolution pass, 5.98 ms against 11.9 for recompute/per op.
    The value a materializing pass hands to the next is float32: y itself when y is float32, a
    workspace buffer when y is 16-bit, so that statistics and normalisation see unrounded values
@@ -4856,13 +4859,15 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
    bk_bd x bk_bh output rows (od, oh) of one sample, every W position and channel of them. Per
    block, the input rows every tap of those rows reads (bk_ed x bk_eh rows of the padded W, each
    input channel bk_cs floats apart, = 8 mod 32 so that a fragment's 32 loads hit 32 banks) come
-   into one of two buffers by 4-byte cp.async (zero-filled outside the input), the next block's
-   while this one computes, and are rounded in place by the threads that copied them. A warp's
+   into one of two buffers by cp.async (16-byte chunks where the input W is a multiple of 4 and x
+   is 16-byte aligned, else 4 bytes; zero-filled outside the input), the next block's while this
+   one computes, and are rounded in place by the threads that copied them. A warp's
    unit is 16 consecutive positions of one W phase of one row x every output channel (NT8 x 8):
    for each tap of the row's phase an m16n8k8 per 8 input channels and 8 output channels, A read
    from the input block at the tap's offset (no gather, no table), B from the weight. The
-   accumulators get the bias and the pass's ops and are stored straight from registers (a warp's
-   two W phases of the same positions run side by side, so their stride-2 stores meet in L2);
+   accumulators get the bias and the pass's ops (those fixed by (n, c) resolved once per block and
+   channel into shared memory) and are stored straight from registers (the W phases of the same
+   positions run on neighbouring warps at once, so their stride-2 stores meet in L2);
    statistics partials are summed per lane in float over the block's units, in double across
    lanes and warps in a fixed order, one slot per (block, n, c) (the plan sizes slots by the tiled
    loops' tiles; each block zeroes its share of the rest). */
@@ -4880,7 +4885,8 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
 
 static __host__ __device__ inline int _fc3d_floordiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
-/* Shared memory of the block loop: the weight, two input blocks, the statistics' cross-warp sums */
+/* Shared memory of the block loop: the weight, two input blocks, the statistics' cross-warp sums,
+   the block's unit table and its resolved ops */
 static __host__ __device__ inline size_t _fc3d_bk_smem(const _fc3d_tc_kparams& P, int nt8)
 {
     const size_t kt = (size_t)P.k[0] * P.k[1] * P.k[2];
