@@ -155,7 +155,7 @@ static __global__ void hx_prep_x(hx_kp P, const float* __restrict__ x, void* __r
             reinterpret_cast<uint4*>(xp)[i] = o;
         } else {
             reinterpret_cast<uint4*>(xp)[i] =
-                make_uint4(_fc3d_tc_rna(v[0]), _fc3d_tc_rna(v[1 % KG]), _fc3d_tc_rna(v[2 % KG]), _fc3d_tc_rna(v[3 % KG]));
+                make_uint4(_fc3d_tc_round(v[0]), _fc3d_tc_round(v[1 % KG]), _fc3d_tc_round(v[2 % KG]), _fc3d_tc_round(v[3 % KG]));
         }
     }
 }
@@ -181,7 +181,7 @@ static __global__ void hx_prep_w(hx_kp P, const float* __restrict__ w, void* __r
         const int co = nt * BN + co8 * 8 + c8;
         float v = co < P.cout_g ? w[((int64_t)ci * P.cout_g + co) * P.KT + tap] : 0.f;
         if (HF) reinterpret_cast<__half*>(wp)[i] = __float2half_rn(v);
-        else reinterpret_cast<uint32_t*>(wp)[i] = _fc3d_tc_rna(v);
+        else reinterpret_cast<uint32_t*>(wp)[i] = _fc3d_tc_round(v);
     }
 }
 

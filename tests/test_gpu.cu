@@ -358,13 +358,13 @@ static void random_op_tensors(host_case* hc) {
 }
 
 /* A convolution operand as the math mode gives it to the multiplier: TF32 rounds to nearest, ties
-   away (cvt.rna), HALF rounds f32 data to f16; 16-bit data is exact in every mode. */
+   to even, HALF rounds f32 data to f16; 16-bit data is exact in every mode. */
 static double math_operand(double v, fc3d_math math, fc3d_dtype dt) {
     const float f = (float)v;
     if (math == FC3D_MATH_TF32) {
         uint32_t b;
         memcpy(&b, &f, 4);
-        if ((b & 0x7f800000u) != 0x7f800000u) b = (b + 0x1000u) & 0xffffe000u;
+        if ((b & 0x7f800000u) != 0x7f800000u) b = (b + 0xfffu + ((b >> 13) & 1u)) & 0xffffe000u;
         float r;
         memcpy(&r, &b, 4);
         return (double)r;
@@ -1040,6 +1040,81 @@ static void test_pending_error(void) {
     host_case_free(&hc);
 }
 
+/* TF32 operand rounding: the tensor-core engine's (_fc3d_tc_round) and the direct engine's
+   (_fc3d_operand) against a host oracle that rounds the value's 11-bit significand with the FPU's
+   own round-to-nearest-even (rint), on values halfway between two TF32 numbers (where ties to even
+   and ties away differ), just off halfway, random ones, subnormals, and the specials. */
+static __global__ void tf32_round_kernel(const float* v, uint32_t* tc, float* op, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    tc[i] = _fc3d_tc_round(v[i]);
+    op[i] = _fc3d_operand<FC3D_MATH_TF32, float>(v[i]);
+}
+
+static float tf32_oracle(float v) {
+    if (!isfinite(v) || v == 0.f) return v;
+    int e;
+    const double m = frexp((double)v, &e);         /* v = m 2^e, 0.5 <= |m| < 1 */
+    const int keep = e < -125 ? 11 - (-125 - e) : 11; /* subnormals keep fewer significand bits */
+    return (float)ldexp(rint(ldexp(m, keep)), e - keep);
+}
+
+static void test_tf32_rounding(void) {
+    enum { N = 1 << 16 };
+    float* h = (float*)malloc(N * sizeof(float));
+    int ties = 0;
+    uint64_t z = 0x2545f4914f6cdd1dull; /* its own generator: the random suites' draws stay as they were */
+    auto next = [&z]() { z ^= z << 13; z ^= z >> 7; z ^= z << 17; return (uint32_t)(z >> 16); };
+    for (int i = 0; i < N; i++) {
+        uint32_t b = next() & 0xffffe000u;
+        b = (b & 0x807fffffu) | ((100u + next() % 56u) << 23); /* |v| ~ 2^-27 .. 2^28 */
+        switch (i % 4) {
+        case 0: b |= 0x1000u; ++ties; break;              /* exactly halfway */
+        case 1: b |= 0x1000u + (i & 2 ? 1u : 0xfffu); break; /* just above halfway */
+        case 2: b |= 0x0fffu; break;                      /* just below */
+        default: b |= next() & 0x1fffu; break;
+        }
+        memcpy(&h[i], &b, 4);
+    }
+    const uint32_t specials[] = {0x00001000u, 0x00003000u, 0x00400000u, 0x80001000u, 0x7f7fffffu, 0x7f800000u,
+                                 0xff800000u, 0x00000000u, 0x80000000u, 0x3f801000u, 0x3f803000u, 0xbf801000u};
+    for (int i = 0; i < (int)(sizeof specials / sizeof specials[0]); i++) memcpy(&h[i * 4 + 3], &specials[i], 4);
+    float *dv, *dop;
+    uint32_t* dtc;
+    CUDA_OK(cudaMalloc(&dv, N * sizeof(float)));
+    CUDA_OK(cudaMalloc(&dop, N * sizeof(float)));
+    CUDA_OK(cudaMalloc(&dtc, N * sizeof(uint32_t)));
+    CUDA_OK(cudaMemcpy(dv, h, N * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemset(dop, 0xff, N * sizeof(float)));
+    CUDA_OK(cudaMemset(dtc, 0xff, N * sizeof(uint32_t)));
+    tf32_round_kernel<<<N / 256, 256>>>(dv, dtc, dop, N);
+    CUDA_OK(cudaGetLastError());
+    uint32_t* tc = (uint32_t*)malloc(N * sizeof(uint32_t));
+    float* op = (float*)malloc(N * sizeof(float));
+    CUDA_OK(cudaMemcpy(tc, dtc, N * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(op, dop, N * sizeof(float), cudaMemcpyDeviceToHost));
+    int bad_tc = 0, bad_op = 0, first = -1, ties_down = 0;
+    for (int i = 0; i < N; i++) {
+        const float want = tf32_oracle(h[i]);
+        uint32_t wb;
+        memcpy(&wb, &want, 4);
+        uint32_t ob;
+        memcpy(&ob, &op[i], 4);
+        uint32_t hb;
+        memcpy(&hb, &h[i], 4);
+        if (i % 4 == 0 && (hb & 0x7fffffffu) > (wb & 0x7fffffffu)) ++ties_down; /* a tie rounded toward zero */
+        if (tc[i] != wb) { ++bad_tc; if (first < 0) first = i; }
+        if (ob != wb) { ++bad_op; if (first < 0) first = i; }
+    }
+    uint32_t fb = 0;
+    if (first >= 0) memcpy(&fb, &h[first], 4);
+    check(bad_tc == 0 && bad_op == 0 && ties_down > ties / 4, "tf32_rounding.ties_to_even",
+          "%d values (%d halfway): tensor-core rounding %d wrong, direct engine's %d wrong (first 0x%08x); %d ties "
+          "rounded toward zero", N, ties, bad_tc, bad_op, (unsigned)fb, ties_down);
+    free(h); free(tc); free(op);
+    CUDA_OK(cudaFree(dv)); CUDA_OK(cudaFree(dop)); CUDA_OK(cudaFree(dtc));
+}
+
 /* ---- 4. 64-bit offsets ------------------------------------------------------------------------- */
 /* A 1x1x1 convolution from one channel to two is y[c] = x * w[c] + b[c], so a 2.25e9-element f16
    output can be checked at sampled points, most of them past element 2^31, on every engine. */
@@ -1270,6 +1345,7 @@ int main(int argc, char** argv) {
         }
         zero_fill_cases = zero_fill_halo_cases = 0;
     }
+    test_tf32_rounding();
     test_cross_engine(quick ? 4 : 40);
     test_cross_loop(quick ? 4 : 40);
     test_zero_fill();
