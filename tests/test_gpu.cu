@@ -253,6 +253,11 @@ static int random_conv(fc3d_conv_desc* c, int big_plane) {
             const int s = c->stride[i], dl = c->dilation[i];
             c->output_padding[i] = rng_int(0, (s > dl ? s : dl) - 1);
         }
+        if (block_hint == 3) { /* W stride 2 and at most 32 output channels: units of both W phases */
+            c->stride[2] = 2;
+            c->output_padding[2] = rng_int(0, 1);
+            c->out_channels = rng_int(1, 32);
+        }
         if (block_hint == 2) {
             c->batch = rng_int(1, 2);
             c->in_size[0] = rng_int(2, 4);
@@ -972,11 +977,12 @@ static void test_halo_stats_ops(void) {
 static void test_block_loop(int cases) {
     const fc3d_engine keep = engine_under_test;
     engine_under_test = FC3D_ENGINE_IMPLICIT_GEMM;
-    int gathered = 0, multi = 0;
+    int gathered = 0, multi = 0, pairs = 0;
     for (int k = 0; k < cases; k++) {
         host_case hc;
         char desc[200], name[300];
-        block_hint = k % 4 == 3 ? 2 : 1;
+        block_hint = k % 4 == 3 ? 2 : (k % 4 == 1 ? 3 : 1);
+        const int want_pairs = block_hint == 3;
         loop_hint = FC3D_MAIN_LOOP_BLOCK;
         make_random_case(&hc, 0);
         block_hint = 0;
@@ -987,6 +993,19 @@ static void test_block_loop(int cases) {
             continue;
         }
         const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)hc.plan._private.engine_data.bytes;
+        /* a convolving step with no ops at W stride 2 runs the units of both W phases (8-byte pairs) */
+        int has_pairs = 0;
+        for (int i = 0; i < hc.plan._private.num_steps; i++) {
+            const fc3d_step_* st = &hc.plan._private.steps[i];
+            if (st->kind == _FC3D_STEP_TC_CONV && st->arg[1] == st->arg[2] && tp->bk_nt8 == 4 && tp->kp.s[2] == 2)
+                has_pairs = 1;
+        }
+        if (want_pairs && !has_pairs) { /* drawn again until its convolving step has no ops */
+            host_case_free(&hc);
+            --k;
+            continue;
+        }
+        pairs += has_pairs;
         multi += tp->kp.bk_blocks > 1;
         for (int i = 0; i < hc.plan._private.num_steps; i++)
             if (hc.plan._private.steps[i].kind == _FC3D_STEP_TC_CONV && hc.plan._private.steps[i].stat_op >= 0) {
@@ -1004,9 +1023,9 @@ static void test_block_loop(int cases) {
                         FC3D_MAIN_LOOP_BLOCK);
         host_case_free(&hc);
     }
-    check(gathered >= cases / 8 && multi >= cases / 8, "block_loop.exercised",
-          "%d of %d cases gathered statistics in the block loop's epilogue, %d had several blocks a sample", gathered,
-          cases, multi);
+    check(gathered >= cases / 8 && multi >= cases / 8 && pairs >= cases / 8, "block_loop.exercised",
+          "%d of %d cases gathered statistics in the block loop's epilogue, %d had several blocks a sample, %d ran "
+          "units of both W phases", gathered, cases, multi, pairs);
     engine_under_test = keep;
 }
 
