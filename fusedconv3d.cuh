@@ -925,6 +925,11 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      % of its throughput). Units of both W phases (_FC3D_BK_PAIRS: a pass with no ops at W stride
      2), stored as 8-byte pairs, took L2/15's convolution alone 0.325 -> 0.214 ms (same run) and L2
      to 44 %; blocks of 9 warps for the 36 units of a 3 x 3 block measured 0.370 (96 registers).
+     Passes that store nothing keep the one-phase units, twice as many to spread over the 8 warps
+     (L2/15 recompute/moments 0.6545-0.6551 ms with both phases in its statistics pass, 0.648-0.654
+     with one; that pass 251 us under ncu), and so do passes with ops (resolved ops applied on the
+     pairs' path bloated the kernel: the GEMM step 301 -> 396 us under ncu even without ops, the
+     recompute chain 0.70 ms).
      Its ops
      fixed by (n, c) are resolved once per block and channel; recomputing (two convolution passes)
      measured 0.659 ms against 0.547 materialising, which the planner's estimate reproduces
@@ -4888,7 +4893,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
    accumulators get the bias and the pass's ops (those fixed by (n, c) resolved once per block and
    channel into shared memory) and are stored straight from registers (the W phases of the same
    positions run on neighbouring warps at once, so their stride-2 stores meet in L2). At W stride
-   2 in a pass with no ops (L2/15's convolution alone and its GEMM step) a unit is instead 16
+   2 in a pass with a store and no ops (L2/15's convolution alone and its GEMM step) a unit is instead 16
    positions of both W phases (_FC3D_BK_PAIRS), a warp computing the two one after the other, and
    the epilogue writes (2 q, 2 q + 1) or (2 q + 1, 2 q + 2) pairs as 8-byte stores, whichever the
    row's alignment allows (_fc3d_bk_store_pairs): whole sectors from one instruction;
@@ -4906,7 +4911,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
 #endif
 #define _FC3D_BK_NT (32 * _FC3D_BK_NW)
 #ifndef _FC3D_BK_PAIRS
-#define _FC3D_BK_PAIRS 1 /* units of both W phases where the W stride is 2 and the pass has no ops */
+#define _FC3D_BK_PAIRS 1 /* units of both W phases where the W stride is 2 and the pass stores, no ops */
 #endif
 #define _FC3D_BK_NCOPS 4 /* ops fixed by (n, c) a pass may have for them to be resolved per block */
 
@@ -6111,8 +6116,8 @@ FC3D_API const char* fc3d_engine_name(fc3d_engine engine) {
 #define _FC3D_BK_VALUES_PER_S 1.2e11
 #define _FC3D_BK_STORE_COST 0.3
 #define _FC3D_BK_OP_COST 0.4
-/* a pass with no ops at W stride 2 runs units of both W phases (_FC3D_BK_PAIRS): L2/15's
-   convolution alone 0.325 -> 0.214 ms */
+/* a pass that stores, with no ops, at W stride 2 runs units of both W phases (_FC3D_BK_PAIRS):
+   L2/15's convolution alone 0.325 -> 0.214 ms */
 #define _FC3D_BK_PAIRS_GAIN 0.66
 #define _FC3D_DIRECT_EST_PER_S 2e12
 
@@ -6298,7 +6303,8 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
             double t = b / _FC3D_H100_BYTES_PER_S, tf = f / _fc3d_default_rate(p);
             if (tf > t) t = tf;
             if (st->kind == _FC3D_STEP_TC_CONV && tp->bk_ok) {
-                const int pairs = _FC3D_BK_PAIRS && st->arg[1] == st->arg[2] && tp->bk_nt8 == 4 && tp->kp.s[2] == 2;
+                const int pairs = _FC3D_BK_PAIRS && st->arg[0] != FC3D_STORE_NONE && st->arg[1] == st->arg[2] &&
+                                  tp->bk_nt8 == 4 && tp->kp.s[2] == 2;
                 const double tb = conv_elems / _FC3D_BK_VALUES_PER_S *
                                   (1.0 + (st->arg[0] != FC3D_STORE_NONE ? _FC3D_BK_STORE_COST : 0.0) +
                                    _FC3D_BK_OP_COST * (double)(st->arg[2] - st->arg[1])) *
@@ -7193,8 +7199,10 @@ struct _fc3d_bk_run<float> {
         _fc3d_tc_kparams P = kp;
         P.hx_parts = tp->tiles_per_sample; /* the statistics slots: the plan sizes them by the tiled loops' tiles */
         if (tp->bk_nt8 == 8) return conv_as<8, 1>(P, x, w, bias, y, e, st);
-        /* W stride 2 and no ops: a warp's unit takes both W phases (8-byte stores) */
-        if (_FC3D_BK_PAIRS && P.s[2] == 2 && e.op_begin == e.op_end) return conv_as<4, 2>(P, x, w, bias, y, e, st);
+        /* W stride 2, a store and no ops: a warp's unit takes both W phases (8-byte stores; with no
+           store the one-phase units, twice as many to spread over the warps, measured faster) */
+        if (_FC3D_BK_PAIRS && P.s[2] == 2 && P.store && e.op_begin == e.op_end)
+            return conv_as<4, 2>(P, x, w, bias, y, e, st);
         return conv_as<4, 1>(P, x, w, bias, y, e, st);
     }
 };
