@@ -4955,7 +4955,7 @@ static __device__ __forceinline__ void _fc3d_st2_if(float* p, float a, float b, 
                  "f"(b), "r"((int)ok));
 }
 
-/* The block loop's epilogue for a unit of both W phases (W stride 2, a pass with no ops): lane
+/* The block loop's epilogue for a unit of both W phases (W stride 2, a pass that stores, no ops): lane
    (g, t) holds, for channel 8 j + 2 t + h, phase 0 (ow = 2 q) and phase 1 (ow = 2 q + 1) at
    positions q = q0 + g and q0 + g + 8, the bias added. Where the channel's row is 8-byte aligned at
    ow = 2 q0 (uniform over a store instruction: its lanes' channels are 2 t apart, an even number
