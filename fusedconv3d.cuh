@@ -1591,16 +1591,26 @@ static __device__ __forceinline__ float _fc3d_round_to(float v, const __nv_bfloa
     return __bfloat162float(__float2bfloat16_rn(v));
 }
 
-/* A convolution operand as the math mode sees it. TF32 rounds to nearest, ties to even, as the
-   tensor-core engine does (_fc3d_tc_round); HALF rounds to the 16-bit type of the data (f16 for
-   f32 data). */
+/* v rounded to TF32: to nearest, ties to even, which is how cuDNN rounds its TF32 operands on this
+   GPU (the design note). sm_90 has the instruction; older targets form it from the bits (finite v;
+   infinities and NaNs pass through). */
+static __device__ __forceinline__ uint32_t _fc3d_tc_round(float v)
+{
+    uint32_t r;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm("cvt.rn.tf32.f32 %0, %1;" : "=r"(r) : "f"(v));
+#else
+    r = __float_as_uint(v);
+    if ((r & 0x7f800000u) != 0x7f800000u) r = (r + 0xfffu + ((r >> 13) & 1u)) & 0xffffe000u;
+#endif
+    return r;
+}
+
+/* A convolution operand as the math mode sees it. TF32 rounds as the tensor-core engine does
+   (_fc3d_tc_round); HALF rounds to the 16-bit type of the data (f16 for f32 data). */
 template <int MATH, typename T>
 static __device__ __forceinline__ float _fc3d_operand(float v) {
-    if (MATH == FC3D_MATH_TF32) {
-        unsigned b = __float_as_uint(v);
-        if ((b & 0x7f800000u) != 0x7f800000u) b = (b + 0xfffu + ((b >> 13) & 1u)) & 0xffffe000u;
-        return __uint_as_float(b);
-    }
+    if (MATH == FC3D_MATH_TF32) return __uint_as_float(_fc3d_tc_round(v));
     if (MATH == FC3D_MATH_HALF && sizeof(T) == 4) return __half2float(__float2half_rn(v));
     return v; /* 16-bit data is already exact in every mode */
 }
@@ -2652,20 +2662,6 @@ template <> __device__ __forceinline__ float _fc3d_tc_fromf<float>(float v) { re
 template <> __device__ __forceinline__ __half _fc3d_tc_fromf<__half>(float v) { return __float2half_rn(v); }
 template <> __device__ __forceinline__ __nv_bfloat16 _fc3d_tc_fromf<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
 
-/* v rounded to TF32: to nearest, ties to even, which is how cuDNN rounds its TF32 operands on this
-   GPU (the design note). sm_90 has the instruction; older targets form it from the bits (finite v;
-   infinities and NaNs pass through). */
-static __device__ __forceinline__ uint32_t _fc3d_tc_round(float v)
-{
-    uint32_t r;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm("cvt.rn.tf32.f32 %0, %1;" : "=r"(r) : "f"(v));
-#else
-    r = __float_as_uint(v);
-    if ((r & 0x7f800000u) != 0x7f800000u) r = (r + 0xfffu + ((r >> 13) & 1u)) & 0xffffe000u;
-#endif
-    return r;
-}
 /* A TF32 A fragment (m16 x k8) from the staged [k][m] tile at its (row g, k t) element ap:
    rounded to nearest (_fc3d_tc_round), or the raw bits (the tensor cores then truncate). */
 template <int RND> static __device__ __forceinline__ void _fc3d_tc_frag_a_tf32(const float* ap, uint32_t (&a)[4])
@@ -4913,6 +4909,13 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
 #ifndef _FC3D_BK_PAIRS
 #define _FC3D_BK_PAIRS 1 /* units of both W phases where the W stride is 2 and the pass stores, no ops */
 #endif
+/* Whether a convolving pass runs the block loop's units of both W phases: 32 channels of
+   accumulators (NT8 4), W stride 2, a store, no ops. The launch, the planner's estimate and the
+   tests ask the same question here. */
+static __host__ __device__ inline bool _fc3d_bk_pairs(int nt8, int s2, bool store, int op_begin, int op_end)
+{
+    return _FC3D_BK_PAIRS && nt8 == 4 && s2 == 2 && store && op_begin == op_end;
+}
 #define _FC3D_BK_NCOPS 4 /* ops fixed by (n, c) a pass may have for them to be resolved per block */
 
 static __host__ __device__ inline int _fc3d_floordiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
@@ -6303,8 +6306,8 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
             double t = b / _FC3D_H100_BYTES_PER_S, tf = f / _fc3d_default_rate(p);
             if (tf > t) t = tf;
             if (st->kind == _FC3D_STEP_TC_CONV && tp->bk_ok) {
-                const int pairs = _FC3D_BK_PAIRS && st->arg[0] != FC3D_STORE_NONE && st->arg[1] == st->arg[2] &&
-                                  tp->bk_nt8 == 4 && tp->kp.s[2] == 2;
+                const bool pairs = _fc3d_bk_pairs(tp->bk_nt8, tp->kp.s[2], st->arg[0] != FC3D_STORE_NONE,
+                                                  (int)st->arg[1], (int)st->arg[2]);
                 const double tb = conv_elems / _FC3D_BK_VALUES_PER_S *
                                   (1.0 + (st->arg[0] != FC3D_STORE_NONE ? _FC3D_BK_STORE_COST : 0.0) +
                                    _FC3D_BK_OP_COST * (double)(st->arg[2] - st->arg[1])) *
@@ -7201,7 +7204,7 @@ struct _fc3d_bk_run<float> {
         if (tp->bk_nt8 == 8) return conv_as<8, 1>(P, x, w, bias, y, e, st);
         /* W stride 2, a store and no ops: a warp's unit takes both W phases (8-byte stores; with no
            store the one-phase units, twice as many to spread over the warps, measured faster) */
-        if (_FC3D_BK_PAIRS && P.s[2] == 2 && P.store && e.op_begin == e.op_end)
+        if (_fc3d_bk_pairs(tp->bk_nt8, P.s[2], P.store != 0, e.op_begin, e.op_end))
             return conv_as<4, 2>(P, x, w, bias, y, e, st);
         return conv_as<4, 1>(P, x, w, bias, y, e, st);
     }

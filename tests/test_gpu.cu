@@ -998,8 +998,8 @@ static void test_block_loop(int cases) {
         int has_pairs = 0;
         for (int i = 0; i < hc.plan._private.num_steps; i++) {
             const fc3d_step_* st = &hc.plan._private.steps[i];
-            if (st->kind == _FC3D_STEP_TC_CONV && st->arg[0] != FC3D_STORE_NONE && st->arg[1] == st->arg[2] &&
-                tp->bk_nt8 == 4 && tp->kp.s[2] == 2)
+            if (st->kind == _FC3D_STEP_TC_CONV &&
+                _fc3d_bk_pairs(tp->bk_nt8, tp->kp.s[2], st->arg[0] != FC3D_STORE_NONE, (int)st->arg[1], (int)st->arg[2]))
                 has_pairs = 1;
         }
         if (want_pairs && !has_pairs) { /* drawn again until a convolving step stores with no ops */
