@@ -840,7 +840,21 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      (a quarter-SM register file holds 3 warps of 168 registers, 2 of 170): capped at 168, L2/34's
      conv alone 2.03 -> 1.48 ms (TF32), 1.89 -> 1.30 (half). Each channel's bias loaded up
      front and its slab base taken once (the stores add only row offsets): 1-2 % (L2/77 TF32 main
-     kernel 2.036 -> 2.007 ms, L2/61 0.915 -> 0.906). A LayerNorm over W (L2/34) needs whole output
+     kernel 2.036 -> 2.007 ms, L2/61 0.915 -> 0.906). Runs of 256 virtual rows pay for every row
+     of the padded plane (L2/77: 40 x 40 for 36 x 36 outputs) and, in a tile that crosses two
+     planes, for the d taps of both; plane-row tiles (_fc3d_hx_tiling, where they issue 2 % fewer
+     MMA rows or more) hold a few whole rows of one plane, L2/77's 6 rows of 40 at wgmma n240 (no
+     rows qh >= 36 computed): 10.5 % fewer MMA rows, conv alone TF32 2.06-2.08 -> 1.84-1.86 ms
+     (259 -> 290 useful TFLOP/s), half 1.128 -> 1.026 (476 -> 523), its chain 2.08-2.09 -> 1.92
+     (`build/conv_alone 20`, example timer; one run, two rounds). L2/61 keeps the runs (plane rows
+     of 7 at n256: 1.6 % fewer). Measured and not kept: a zero-filling step whose tapped tiles
+     stored their whole stride blocks (the tapped value and the zeros around it: y written once,
+     no fill; L1/77): 0.43 -> 0.82 ms TF32, as the blocks' stores ran after each tile's MMAs in
+     the one CTA an SM the loop's shared memory allows (ncu: 975 us against 237, DRAM 18 %); with
+     four filler warps storing the blocks' zero rows during the MMAs (the epilogue only the
+     tapped rows) it measured 1.39 ms (ncu: 1.71 ms, no eligible warp 73 % of the cycles, DRAM 12 %:
+     the loop's waits grew; the cause not found). Row tiles whose rows fit 240 take
+     n240 too (L2/34: 7 rows of 34): its chain 1.851 -> 1.829 ms (example timer, two rounds). A LayerNorm over W (L2/34) needs whole output
      rows in a tile: haloed row tiles (section "Haloed tiles") put both W phases of 7 padded rows in
      one CTA, a consumer warpgroup per phase (the BN = 128 kernel shape, one CTA an SM), and end
      with the tiled loops' whole-row epilogue. L2/34's chain (`build/chain_loops 10`, TF32): 3.86 ms
@@ -978,7 +992,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    The planner (_fc3d_choose_passes) builds each alternative - materialize or recompute, per op,
    moments or linear, where the chain allows them - in a scratch plan, lets the engine that would
    run it plan its steps, and costs the steps (_fc3d_plan_costs): FLOPs issued (the implicit
-   GEMM's MMAs per tile from its tap ranges), bytes read and written, the floor max(bytes / 2945
+   GEMM's MMAs per tile from its tap ranges; the haloed loop's per tile from its d taps, (h, w)
+   taps and rows, padding rows and taps into the padding included), bytes read and written, the floor max(bytes / 2945
    GB/s, FLOPs / the math mode's tensor rate) per step, and an estimate that also holds each
    engine to what it sustains (the implicit GEMM's tiled loops: 37 M tiles a second; its block
    loop: 1.2e11 output values a second, 30 % more with a store, 40 % more per op; the direct engine
@@ -2591,6 +2606,10 @@ typedef struct _fc3d_tc_kparams {
     int64_t hx_ps;         /* rows of one (sample, channel group) padded volume, with slack */
     int64_t hx_cls_tpp[8]; /* tiles per phase of class c */
     int64_t hx_cls_start[9]; /* tiles before class c; [8]: the tiles of a sample */
+    int hx_rn;             /* rows one wgmma computes (its N): 256, or 240 (_fc3d_hx_tiling) */
+    int hx_prows;          /* plane-row tiles: rows qh of the padded plane a tile holds (0: runs of
+                              _FC3D_HX_NR virtual rows across planes) */
+    int64_t hx_cls_tpl[8]; /* plane-row tiles: tiles per plane qd of class c */
     int64_t hx_tiles;
     int64_t hx_zcls_start[9]; /* as hx_cls_start counting tapped phases only (a zero-filling step's grid) */
     int64_t hx_parts;      /* statistics slots per (n, c) at launch: the tiled loops' tiles */
@@ -2598,6 +2617,7 @@ typedef struct _fc3d_tc_kparams {
        the padded plane of one (rd, rh) phase pair, both W phases (a warpgroup each) */
     int hx_rows;           /* the plan's row passes take them */
     int hx_rpt;            /* rows of a tile: 256 / padded W */
+    int hx_rrn;            /* rows one wgmma of a row tile computes: 240 where hx_rpt rows fit, else 256 */
     int hx_rrmax;          /* rows of a unit at most (both W phases' taps) */
     int64_t hx_rcls_tpp[4];   /* tiles per (rd, rh) phase pair of (d, h) class c */
     int64_t hx_rcls_start[5]; /* tiles before class c; [4]: the row tiles of a sample */
@@ -4016,7 +4036,10 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
    rounded floats or 16-bit values), zero-padded by hx_plo before and up to hx_pad per dim. A
    phase's positions are numbered as virtual rows v = (qd * Hp + qh) * Wp + qw of the padded
    plane, so tap (cd, ch, cw) reads row v + ((cd + plo0) * Hp + ch + plo1) * Wp + cw + plo2. A tile
-   is _FC3D_HX_NR consecutive virtual rows of one phase; per channel block (KC channels) and d tap
+   is _FC3D_HX_NR consecutive virtual rows of one phase, or, where that issues fewer MMA rows
+   (_fc3d_hx_tiling), hx_prows whole rows qh of one padded plane at wgmma n240 or n256 (plane-row
+   tiles: no rows qh >= Q1 past the phase's last tile of a plane, no tile across two planes with
+   the d taps of both); per channel block (KC channels) and d tap
    a unit: the R rows every (h, w) tap reads, one bulk copy per channel group; each tap's MMAs
    read the unit at another start row. Transposed GEMM: A = the weight piece of a tap (64 output
    channels per consumer warpgroup), B = the unit's rows, m64 x n256 per wgmma. A producer lane
@@ -4128,6 +4151,7 @@ static __global__ void _fc3d_hx_prep_w(_fc3d_tc_kparams P, const T* __restrict__
 typedef struct _fc3d_hx_tile {
     int r[3], Q[3];
     int64_t v0;
+    int nv; /* the tile's virtual rows from v0 (fewer than _FC3D_HX_NR for plane-row tiles) */
     int jlo, nseg, T, offmin, R;
     int nt[3], t0[3], tstep[3], c0[3], cstep[3];
     /* per W phase of the warpgroups (row tiles: phase p for warpgroup p; else both the tile's
@@ -4146,7 +4170,16 @@ static __host__ __device__ inline _fc3d_hx_tile _fc3d_hx_tile_of(const _fc3d_tc_
     const int64_t local = t - cstart[c];
     const int64_t tpp = P.hx_cls_tpp[c] > 0 ? P.hx_cls_tpp[c] : 1;
     int ph = (int)(local / tpp);
-    h.v0 = (local - (int64_t)ph * tpp) * _FC3D_HX_NR;
+    const int64_t HpWp = (int64_t)P.hx_pad[1] * P.hx_pad[2], tl = local - (int64_t)ph * tpp;
+    if (P.hx_prows > 0) { /* plane-row tiles: hx_prows rows of plane qd (fewer in its last tile) */
+        const int64_t tpl = P.hx_cls_tpl[c] > 0 ? P.hx_cls_tpl[c] : 1;
+        const int qd = (int)(tl / tpl), rb = (int)(tl - qd * tpl), qh0 = rb * P.hx_prows;
+        h.v0 = (int64_t)qd * HpWp + (int64_t)qh0 * P.hx_pad[2];
+        h.nv = (P.hx_pad[1] - qh0 < P.hx_prows ? P.hx_pad[1] - qh0 : P.hx_prows) * P.hx_pad[2];
+    } else {
+        h.v0 = tl * _FC3D_HX_NR;
+        h.nv = _FC3D_HX_NR;
+    }
     if (P.skip0) { /* ph counts the class's tapped phases: per dim, the k-th tapped residue of its range */
         for (int d = 2; d >= 0; --d) {
             const unsigned m = (P.rtap[d] >> P.cls_base[c][d]) & ((1u << P.cls_cnt[c][d]) - 1u);
@@ -4173,8 +4206,7 @@ static __host__ __device__ inline _fc3d_hx_tile _fc3d_hx_tile_of(const _fc3d_tc_
         h.wQ[p] = h.Q[2];
     }
     h.vrow0 = 0;
-    const int64_t HpWp = (int64_t)P.hx_pad[1] * P.hx_pad[2];
-    _fc3d_hx_span(P, &h, (int)(h.v0 / HpWp), (int)((h.v0 + _FC3D_HX_NR - 1) / HpWp), 1);
+    _fc3d_hx_span(P, &h, (int)(h.v0 / HpWp), (int)((h.v0 + h.nv - 1) / HpWp), 1);
     return h;
 }
 
@@ -4219,6 +4251,7 @@ static __host__ __device__ inline _fc3d_hx_tile _fc3d_hx_rtile_of(const _fc3d_tc
     const int ph = (int)(local / tpp);
     h.vrow0 = (int)((local - (int64_t)ph * tpp) * P.hx_rpt);
     h.v0 = (int64_t)h.vrow0 * P.hx_pad[2];
+    h.nv = _FC3D_HX_NR; /* (the CM table drops the rows past the tile's) */
     h.r[1] = P.cls_base[c8][1] + ph % P.cls_cnt[c8][1];
     h.r[0] = P.cls_base[c8][0] + ph / P.cls_cnt[c8][1];
     h.r[2] = 0;
@@ -4234,6 +4267,70 @@ static __host__ __device__ inline _fc3d_hx_tile _fc3d_hx_rtile_of(const _fc3d_tc
     }
     _fc3d_hx_span(P, &h, h.vrow0 / P.hx_pad[1], (h.vrow0 + P.hx_rpt - 1) / P.hx_pad[1], 2);
     return h;
+}
+
+/* The tile order of the haloed loop for wgmmas of rn rows and, for plane-row tiles, prows rows qh
+   of the padded plane a tile (0: runs of _FC3D_HX_NR virtual rows, which cross planes): hx_rn,
+   hx_prows, hx_cls_tpl, hx_cls_tpp, hx_cls_start, hx_tiles. Returns what the tiles issue, in MMA
+   rows x K steps of a sample (sum over tiles of d taps x (h, w) taps x rn; past 65536 tiles every
+   k-th tile, scaled): the planner keeps the least. Runs of 256 rows pay for the padded plane's
+   rows past Q1 (qh >= Q1, every row of them dropped) and, in a tile that crosses two planes, for
+   the d taps of both; a plane-row tile holds whole rows of one plane, its last rows short. L2/77
+   (padded W 40, Q1 36): 6 rows of 40 at n240, 10 % fewer MMA rows and no tile across planes. */
+#ifndef _FC3D_HX_PLANE_ROWS
+#define _FC3D_HX_PLANE_ROWS 1 /* 0: runs of 256 virtual rows only */
+#endif
+#define _FC3D_HX_PLANE_GAIN 0.02 /* plane-row tiles only where they issue 2 % fewer MMA rows or more */
+static double _fc3d_hx_tiling(_fc3d_tc_kparams* P, int rn, int prows)
+{
+    const int64_t HpWp = (int64_t)P->hx_pad[1] * P->hx_pad[2];
+    int64_t start = 0;
+    P->hx_rn = rn;
+    P->hx_prows = prows;
+    for (int c = 0; c < 8; ++c) {
+        P->hx_cls_start[c] = start;
+        P->hx_cls_tpp[c] = P->hx_cls_tpl[c] = 0;
+        if (P->cls_tpp[c] == 0) continue; /* an empty class */
+        if (prows > 0) {
+            P->hx_cls_tpl[c] = (P->cls_q[c][1] + prows - 1) / prows;
+            P->hx_cls_tpp[c] = (int64_t)P->cls_q[c][0] * P->hx_cls_tpl[c];
+        } else {
+            P->hx_cls_tpp[c] = ((int64_t)P->cls_q[c][0] * HpWp + _FC3D_HX_NR - 1) / _FC3D_HX_NR;
+        }
+        start += P->hx_cls_tpp[c] * P->cls_nres[c];
+    }
+    P->hx_cls_start[8] = start;
+    P->hx_tiles = start;
+    const int64_t step = start > 65536 ? start / 65536 : 1;
+    double rows = 0.0;
+    int64_t seen = 0;
+    for (int64_t t = 0; t < start; t += step, ++seen) {
+        const _fc3d_hx_tile h = _fc3d_hx_tile_of(*P, t);
+        rows += (double)h.nseg * h.T * rn;
+    }
+    return seen ? rows * (double)start / (double)seen : 0.0;
+}
+
+/* The MMA FLOPs a haloed convolving step issues (plan.exec_flops): every tile's d taps x (h, w)
+   taps x C_in / groups x its MMA rows x its output channels, x 2: haloed tiles at hx_rn rows and
+   hx_bn channels (rows past the phase and taps into the padding included), row tiles at hx_rrn
+   rows and 64 channels of each W phase (a phase with fewer taps multiplying the zero piece). */
+static double _fc3d_hx_issued_flops(const _fc3d_tc_plan* tp, int row)
+{
+    _fc3d_tc_kparams P = tp->kp; /* (_fc3d_hx_tiling rewrites the tile order it recounts) */
+    double mr = 0.0;
+    if (!row) {
+        mr = _fc3d_hx_tiling(&P, P.hx_rn, P.hx_prows) * (double)tp->hx_bn;
+    } else {
+        const int64_t tiles = P.hx_rcls_start[4], step = tiles > 65536 ? tiles / 65536 : 1;
+        int64_t seen = 0;
+        for (int64_t t = 0; t < tiles; t += step, ++seen) {
+            const _fc3d_hx_tile h = _fc3d_hx_rtile_of(P, t);
+            mr += (double)h.nseg * h.T * P.hx_rrn * 128.0;
+        }
+        if (seen) mr *= (double)tiles / (double)seen;
+    }
+    return 2.0 * mr * (double)P.cin_g * (double)P.groups * (double)tp->hx_ntn * (double)P.n;
 }
 
 /* Shared memory of the haloed kernel (eb operand bytes, kc channels a unit, bn output channels a
@@ -4278,7 +4375,7 @@ static int _fc3d_tc_fill_dt(_fc3d_tc_kparams* P)
 /* The haloed geometry of a plan (kp's classes set): 0 where the loop cannot take it. *macs: the
    products an output sums, on average (taps x C_in / groups). rows: the row tiles too (their
    (d, h) classes; W stride 2 and the output W of whole-row tiles, the plan's row_ok). */
-static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, int rows)
+static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, int rows, int64_t max_tiles)
 {
     double taps = 0.0;
     P->hx_ok = 0;
@@ -4309,15 +4406,9 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
     }
     const int64_t HpWp = pad[1] * pad[2];
     P->hx_ps = (pad[0] + 1) * HpWp + 2 * _FC3D_HX_NR;
-    int64_t start = 0;
     int rmax = 0;
     for (int c = 0; c < 8; ++c) {
-        P->hx_cls_start[c] = start;
-        P->hx_cls_tpp[c] = 0;
         if (P->cls_tpp[c] == 0) continue; /* an empty class (cls_nres holds 1 there) */
-        const int64_t tpp = ((int64_t)P->cls_q[c][0] * HpWp + _FC3D_HX_NR - 1) / _FC3D_HX_NR;
-        P->hx_cls_tpp[c] = tpp;
-        start += tpp * P->cls_nres[c];
         /* the classes' phases share per-dim residue classes, not taps: take every residue */
         for (int ph = 0; ph < P->cls_nres[c]; ++ph) {
             int rr[3], q = ph;
@@ -4333,8 +4424,21 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
             if (R > rmax) rmax = R;
         }
     }
-    P->hx_cls_start[8] = start;
-    P->hx_tiles = start;
+    /* the tiling: runs of 256 virtual rows, or plane-row tiles where they issue fewer MMA rows
+       (and are no more tiles than max_tiles, the tiled loops' tiles that size the statistics
+       slots; 0: no more than the runs) */
+    const double cost = _fc3d_hx_tiling(P, _FC3D_HX_NR, 0);
+    const int64_t start = P->hx_tiles;
+    if (start * _FC3D_HX_NR + HpWp > 0x7fffffffLL) return 0; /* a sample's virtual rows in 32 bits */
+    int best_rn = _FC3D_HX_NR, best_pr = 0;
+    double best = cost * (1.0 - _FC3D_HX_PLANE_GAIN);
+    for (int rn = _FC3D_HX_NR; _FC3D_HX_PLANE_ROWS && rn >= 240; rn -= 16) {
+        const int pr = rn / P->hx_pad[2];
+        if (pr < 1) continue;
+        const double c2 = _fc3d_hx_tiling(P, rn, pr);
+        if (c2 < best && P->hx_tiles <= (max_tiles > 0 ? max_tiles : start)) { best = c2; best_rn = rn; best_pr = pr; }
+    }
+    _fc3d_hx_tiling(P, best_rn, best_pr);
     /* a step that zero-fills y launches the tapped phases' tiles only (_fc3d_hx_tile_of) */
     int64_t zs = 0;
     for (int c = 0; c < 8; ++c) {
@@ -4352,7 +4456,6 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
     P->hx_rmax = rmax;
     const int eb = math == _FC3D_TC_HALF ? 2 : 4;
     if (_fc3d_hx_smem(*P, eb, P->hx_kc, bn, 0) > 227 * 1024 || rmax > 16383) return 0;
-    if (start * _FC3D_HX_NR + HpWp > 0x7fffffffLL) return 0; /* a sample's virtual rows in 32 bits */
     if ((int64_t)P->out[0] * P->out[1] * P->out[2] > 0x7fffffffLL) return 0; /* an (n, c) slab's offsets too */
     P->hx_rows = 0;
     if (rows) {
@@ -4364,6 +4467,8 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
         int64_t rstart = 0;
         int rrmax = 0;
         P->hx_rpt = rpt;
+        /* the wgmma's N: n240 where the tile's rows fit it (L2/34: 7 rows of 34, 238), 6 % fewer MMA rows */
+        P->hx_rrn = _FC3D_HX_PLANE_ROWS && rpt * P->hx_pad[2] <= 240 ? 240 : _FC3D_HX_NR;
         for (int c = 0; c < 4; ++c) {
             const int c8 = c << 1, Q0 = P->cls_q[c8][0], Q1 = P->cls_q[c8][1];
             const int64_t nres = (int64_t)P->cls_cnt[c8][0] * P->cls_cnt[c8][1];
@@ -4416,6 +4521,26 @@ _FC3D_HX_FN(_fc3d_hx_tf32, "m64n256k8.f32.tf32.tf32", "")
 _FC3D_HX_FN(_fc3d_hx_f16, "m64n256k16.f32.f16.f16", ", 0, 0")
 _FC3D_HX_FN(_fc3d_hx_bf16, "m64n256k16.f32.bf16.bf16", ", 0, 0")
 #undef _FC3D_HX_FN
+/* n240 (plane-row tiles, hx_rn 240): the first 120 accumulators */
+#define _FC3D_HX_L120 _FC3D_HX_L64 ",%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81," \
+    "%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95,%96,%97,%98,%99,%100,%101,%102,%103,%104,%105," \
+    "%106,%107,%108,%109,%110,%111,%112,%113,%114,%115,%116,%117,%118,%119"
+#define _FC3D_HX_O120 _FC3D_HX_O32(0), _FC3D_HX_O32(32), _FC3D_HX_O32(64), _FC3D_HX_O16(96), _FC3D_HX_O4(112), \
+    _FC3D_HX_O4(116)
+#define _FC3D_HX_FN(NAME, KIND, TAIL)                                                                       \
+    static __device__ __forceinline__ void NAME(float* d, uint64_t da, uint64_t db)                          \
+    {                                                                                                       \
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %122, 0;\nwgmma.mma_async.sync.aligned." KIND           \
+                     " {" _FC3D_HX_L120 "}, %120, %121, p, 1, 1" TAIL ";\n}\n"                                  \
+                     : _FC3D_HX_O120                                                                        \
+                     : "l"(da), "l"(db), "r"(1));                                                           \
+    }
+_FC3D_HX_FN(_fc3d_hx_tf32_240, "m64n240k8.f32.tf32.tf32", "")
+_FC3D_HX_FN(_fc3d_hx_f16_240, "m64n240k16.f32.f16.f16", ", 0, 0")
+_FC3D_HX_FN(_fc3d_hx_bf16_240, "m64n240k16.f32.bf16.bf16", ", 0, 0")
+#undef _FC3D_HX_FN
+#undef _FC3D_HX_O120
+#undef _FC3D_HX_L120
 #undef _FC3D_HX_O128
 #undef _FC3D_HX_O32
 #undef _FC3D_HX_O16
@@ -4450,7 +4575,7 @@ static __device__ __forceinline__ void _fc3d_bulk_copy(void* dst, const void* sr
 }
 #endif
 
-/* Virtual row v of a tile's phase: whether it is an output position (else dropped), its phase
+/* Virtual row v of a tile's phase: whether it is an output position of the tile (else dropped), its phase
    coordinates and its output offset within a (sample, channel) slab. 32-bit: the plan keeps a
    sample's virtual rows below 2^31. */
 static __device__ __forceinline__ bool _fc3d_hx_row(const _fc3d_tc_kparams& P, const _fc3d_hx_tile& h, int v, int* q,
@@ -4463,7 +4588,7 @@ static __device__ __forceinline__ bool _fc3d_hx_row(const _fc3d_tc_kparams& P, c
     q[2] = rem - q[1] * P.hx_pad[2];
     *ospat = (((int64_t)P.s[0] * q[0] + h.r[0]) * P.out[1] + ((int64_t)P.s[1] * q[1] + h.r[1])) * P.out[2] +
              ((int64_t)P.s[2] * q[2] + h.r[2]);
-    return q[0] < h.Q[0] && q[1] < h.Q[1] && q[2] < h.Q[2];
+    return q[0] < h.Q[0] && q[1] < h.Q[1] && q[2] < h.Q[2] && v - (int)h.v0 < h.nv;
 }
 
 /* The haloed main loop and its epilogue (the mma.sync loop's, over the tile's valid rows). Shared
@@ -4589,43 +4714,58 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
         const uint32_t u0 = _fc3d_tc_smem(Us), w0 = _fc3d_tc_smem(Ws);
         const int myT = wg ? h.wT[1] : h.wT[0]; /* (selected: an index by wg put the tile in local memory) */
         int iw = 0, prevW = -1, prevU = -1;
-        for (int u = 0; u < nunits; ++u) {
-            const int su = u % NA;
-            _fc3d_mbar_wait(fullU + su, (u / NA) & 1);
-            for (int i = 0; i < h.T; ++i) {
-                const int sw = iw % NB;
-                _fc3d_mbar_wait(fullW + sw, (iw / NB) & 1);
-                /* a row tile's W phase with fewer taps than the other multiplies the zero piece
-                   (selected, not branched: a wgmma under a branch is serialised by ptxas) */
-                const bool tap = !ROWS || i < myT;
-                const uint32_t xa = u0 + su * (uint32_t)ustage + (tap ? TT[(ROWS ? wg * _FC3D_HX_TT : 0) + i].y : 0);
-                const uint32_t wa = tap ? w0 + sw * C::PIECE + wg * 8 * C::NKG * 128 : _fc3d_tc_smem(Z);
-                /* each K step's descriptors: the tap's plus the step's offset in 16 B, added to the
-                   start field (bits 0-13: shared addresses stay below 2^18, no carry out of it); built
-                   per step they were a fifth of L2/61's GEMM-step instructions (ncu) */
-                const uint64_t dw0 = _fc3d_wg_desc(wa, 128, C::NKG * 128), dx0 = _fc3d_wg_desc(xa, h.R * 16, 128);
-                asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+        /* the loop per wgmma N (rn: 256, or 240 for plane-row tiles and row tiles whose rows fit
+           it; a uniform choice around the whole loop, whose wgmmas stay unbranched) */
+        auto mainloop = [&](auto rn) {
+            for (int u = 0; u < nunits; ++u) {
+                const int su = u % NA;
+                _fc3d_mbar_wait(fullU + su, (u / NA) & 1);
+                for (int i = 0; i < h.T; ++i) {
+                    const int sw = iw % NB;
+                    _fc3d_mbar_wait(fullW + sw, (iw / NB) & 1);
+                    /* a row tile's W phase with fewer taps than the other multiplies the zero piece
+                       (selected, not branched: a wgmma under a branch is serialised by ptxas) */
+                    const bool tap = !ROWS || i < myT;
+                    const uint32_t xa = u0 + su * (uint32_t)ustage + (tap ? TT[(ROWS ? wg * _FC3D_HX_TT : 0) + i].y : 0);
+                    const uint32_t wa = tap ? w0 + sw * C::PIECE + wg * 8 * C::NKG * 128 : _fc3d_tc_smem(Z);
+                    /* each K step's descriptors: the tap's plus the step's offset in 16 B, added to the
+                       start field (bits 0-13: shared addresses stay below 2^18, no carry out of it); built
+                       per step they were a fifth of L2/61's GEMM-step instructions (ncu) */
+                    const uint64_t dw0 = _fc3d_wg_desc(wa, 128, C::NKG * 128), dx0 = _fc3d_wg_desc(xa, h.R * 16, 128);
+                    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
-                for (int kk = 0; kk < KC / C::KS; ++kk) {
-                    const uint64_t dw = dw0 + (uint64_t)(kk * 16);
-                    const uint64_t dx = dx0 + (uint64_t)(kk * 2 * h.R);
-                    if (MATH != _FC3D_TC_HALF) _fc3d_hx_tf32(acc, dw, dx);
-                    else if (BF) _fc3d_hx_bf16(acc, dw, dx);
-                    else _fc3d_hx_f16(acc, dw, dx);
+                    for (int kk = 0; kk < KC / C::KS; ++kk) {
+                        const uint64_t dw = dw0 + (uint64_t)(kk * 16);
+                        const uint64_t dx = dx0 + (uint64_t)(kk * 2 * h.R);
+                        if (decltype(rn)::value == 240) {
+                            if (MATH != _FC3D_TC_HALF) _fc3d_hx_tf32_240(acc, dw, dx);
+                            else if (BF) _fc3d_hx_bf16_240(acc, dw, dx);
+                            else _fc3d_hx_f16_240(acc, dw, dx);
+                        } else {
+                            if (MATH != _FC3D_TC_HALF) _fc3d_hx_tf32(acc, dw, dx);
+                            else if (BF) _fc3d_hx_bf16(acc, dw, dx);
+                            else _fc3d_hx_f16(acc, dw, dx);
+                        }
+                    }
+                    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+                    asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory"); /* the previous tap's MMAs are done */
+                    if ((tid & 127) == 0) {
+                        if (prevW >= 0) _fc3d_mbar_arrive(emptyW + prevW);
+                        if (prevU >= 0) _fc3d_mbar_arrive(emptyU + prevU);
+                    }
+                    prevW = sw;
+                    prevU = i == h.T - 1 ? su : -1;
+                    ++iw;
                 }
-                asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-                asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory"); /* the previous tap's MMAs are done */
-                if ((tid & 127) == 0) {
-                    if (prevW >= 0) _fc3d_mbar_arrive(emptyW + prevW);
-                    if (prevU >= 0) _fc3d_mbar_arrive(emptyU + prevU);
-                }
-                prevW = sw;
-                prevU = i == h.T - 1 ? su : -1;
-                ++iw;
             }
-        }
-        asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-        _fc3d_wg_keep<NR / 2>(acc);
+            /* each path retires its MMAs before the paths meet (a register move for the merge
+               between a wgmma and its wait would serialise every wgmma; ptxas C7515) */
+            asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+            _fc3d_wg_keep<NR / 2>(acc);
+        };
+        _fc3d_wg_keep<NR / 2>(acc); /* the zeros in their registers before the paths part */
+        if ((ROWS ? P.hx_rrn : P.hx_rn) == 240) mainloop(std::integral_constant<int, 240>());
+        else mainloop(std::integral_constant<int, 256>());
     }
 
     if (ROWS) { /* ---- row tiles: the two W phases staged as whole output rows, then the rows out */
@@ -5539,8 +5679,10 @@ static cudaError_t _fc3d_tc_launch_main(const _fc3d_tc_kparams& P, int64_t tiles
    some position of the tile reaches, times C_in/groups, in BK-deep chunks) x BM x BN x 2, with 3xTF32's
    three products per chunk (four for tiles of at most 8 chunks). Past 65536 tiles a sample, every
    k-th tile is counted and the sum scaled. plan.exec_flops. */
+static double _fc3d_hx_issued_flops(const _fc3d_tc_plan* tp, int row);
 static double _fc3d_tc_issued_flops(const _fc3d_tc_plan* tp, int row) {
     const _fc3d_tc_kparams& P = tp->kp;
+    if (tp->hx_ok) return _fc3d_hx_issued_flops(tp, row);
     if (tp->bk_ok) { /* the block loop: every tap of a row's phase, 16-position m-tiles, padded channels */
         double f = 2.0 * (double)P.n * (double)P.cin * 8.0 * tp->bk_nt8 * 16.0 * P.bk_qt;
         for (int d = 0; d < 3; ++d) {
@@ -5694,7 +5836,7 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     else if (rows && P.s[2] != 2) tp->hx_why = _FC3D_HX_NO_ROWS;
     if (tp->hx_why) return;
     tp->hx_bn = P.cout_g > 64 && !rows ? 128 : 64; /* (row tiles: 64 channels of each W phase) */
-    if (!_fc3d_hx_plan(&P, tp->math, tp->hx_bn, &tp->hx_macs, rows)) {
+    if (!_fc3d_hx_plan(&P, tp->math, tp->hx_bn, &tp->hx_macs, rows, tp->tiles_per_sample)) {
         tp->hx_why = _FC3D_HX_NO_GEOMETRY;
         return;
     }
@@ -6668,9 +6810,15 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                             "mma.sync",
                       tp->hx_bn, (long long)tp->kp.hx_tiles, zt, zc ? tp->hx_macs / (1.0 - tp->zfrac) : tp->hx_macs,
                       zc ? " over the outputs a tap reaches" : "");
+            if (tp->kp.hx_prows)
+                _FC3D_PUT("  tiles: %d rows of one padded plane (%d x %d virtual rows, wgmma n%d)\n", tp->kp.hx_prows,
+                          tp->kp.hx_prows, tp->kp.hx_pad[2], tp->kp.hx_rn);
+            else
+                _FC3D_PUT("  tiles: runs of %d virtual rows across the padded planes (wgmma n%d)\n", _FC3D_HX_NR,
+                          tp->kp.hx_rn);
             if (tp->kp.hx_rows)
-                _FC3D_PUT("  row passes: %lld haloed row tiles a sample, %d padded rows of both W phases each\n",
-                          (long long)tp->kp.hx_rcls_start[4], tp->kp.hx_rpt);
+                _FC3D_PUT("  row passes: %lld haloed row tiles a sample, %d padded rows of both W phases each (wgmma "
+                          "n%d)\n", (long long)tp->kp.hx_rcls_start[4], tp->kp.hx_rpt, tp->kp.hx_rrn);
         } else if (p->main_loop == FC3D_MAIN_LOOP_BLOCK) {
             const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
             const _fc3d_tc_kparams& K = tp->kp;

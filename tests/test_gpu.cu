@@ -827,9 +827,11 @@ static void test_cross_loop(int cases) {
 /* Tap-less phases stored by a zero fill of y (_fc3d_tc_zero_fill): L1/77's pattern (kernel 3,
    stride 2, padding 1, dilation 2: only odd coordinates get taps) at odd sizes with partial tiles
    and channel tiles, no ops, a ReLU, or a GELU then a scale; both layouts, TF32 / half / FP32 math
-   on float32 and a float16 case. Each plan is checked to take the fill, then each main loop this
-   device runs is compared with the direct engine within twice the math mode's bound (y poisoned
-   before every run: a position neither the fill nor a tile stores stays NaN). */
+   on float32 and a float16 case; half the cases at padding 0 (only even coordinates get taps, the
+   output's last position among them). Each plan is checked to take
+   the fill, then each main loop this device runs is compared with the direct engine within twice
+   the math mode's bound (y poisoned before every run: a position neither the fill nor a tile
+   stores stays NaN). */
 static void test_zero_fill(void) {
     static const fc3d_main_loop loops[3] = {FC3D_MAIN_LOOP_MMA_SYNC, FC3D_MAIN_LOOP_WGMMA, FC3D_MAIN_LOOP_HALO};
     static const char* const loop_nm[3] = {"mma_sync", "wgmma", "halo"};
@@ -848,7 +850,7 @@ static void test_zero_fill(void) {
         for (int i = 0; i < 3; i++) {
             d->conv.kernel[i] = 3;
             d->conv.stride[i] = 2;
-            d->conv.padding[i] = 1;
+            d->conv.padding[i] = k >= 6 ? 0 : 1;
             d->conv.dilation[i] = 2;
         }
         d->layout = k % 4 == 3 ? FC3D_LAYOUT_NDHWC : FC3D_LAYOUT_NCDHW;
@@ -964,6 +966,89 @@ static void test_halo_stats_ops(void) {
         host_case_free(&hc);
     }
     check(runs == 8, "halo_stats_ops.exercised", "%d of 8 cases ran on the haloed loop", runs);
+}
+
+/* ---- 3a'''. plane-row tiles of the haloed loop ------------------------------------------------ */
+/* Stride-1 shapes whose padded plane takes plane-row tiles (_fc3d_hx_tiling: a tile = a few whole
+   rows of one padded plane, wgmma n240 or n256): 6 rows of 40 (L2/77's; 16 output rows, so a
+   plane's last tile holds 2 rows past Q1), 5 of 44, 8 of 32 at n256, and 6 of 40 where a plane's
+   last tile is cut to the 4 rows left in it (the rows past the plane are the next tile's), 8 of
+   32 over two tiles a plane. Conv alone, ops, a training BatchNorm and a GroupNorm (statistics
+   partials per tile), NCDHW and NDHWC, TF32 and half, forced onto the haloed loop, against the
+   direct engine within twice the math mode's bound (y poisoned before every run); the plan must
+   have taken plane-row tiles, both wgmma widths among the cases. */
+static void test_halo_plane_rows(void) {
+    if (!wgmma_here()) {
+        printf("# halo_plane_rows: skipped, no haloed loop on this device with this binary\n");
+        return;
+    }
+    static const int shp[5][4] = {{4, 12, 32, 5}, {3, 6, 36, 5}, {4, 6, 28, 3}, {2, 6, 36, 3}, {5, 14, 28, 3}};
+    int runs = 0, n240 = 0, n256 = 0;
+    for (int k = 0; k < 10; k++) {
+        host_case hc;
+        memset(&hc, 0, sizeof hc);
+        fc3d_plan_desc* d = &hc.desc;
+        const int* sh = shp[k % 5];
+        d->conv.batch = 2;
+        d->conv.in_channels = 32;
+        d->conv.out_channels = k % 2 ? 128 : 48;
+        for (int i = 0; i < 3; i++) {
+            d->conv.in_size[i] = sh[i];
+            d->conv.kernel[i] = sh[3];
+            d->conv.stride[i] = d->conv.dilation[i] = 1;
+        }
+        d->conv.bias = k % 3 != 2;
+        d->math = (k / 5) % 2 ? FC3D_MATH_HALF : FC3D_MATH_TF32;
+        d->layout = k % 4 == 3 ? FC3D_LAYOUT_NDHWC : FC3D_LAYOUT_NCDHW;
+        int o = 0;
+        const int chain = k % 4;
+        if (chain == 1 || chain == 3) d->ops[o++].kind = FC3D_OP_RELU;
+        if (chain == 1) {
+            d->ops[o].kind = FC3D_OP_BATCHNORM_TRAIN;
+            d->ops[o].flags = FC3D_OP_AFFINE | FC3D_OP_UPDATE_RUNNING_STATS;
+            d->ops[o].momentum = 0.1f;
+            d->ops[o++].eps = 1e-5f;
+        } else if (chain == 2) {
+            d->ops[o].kind = FC3D_OP_GROUPNORM;
+            d->ops[o].groups = 8;
+            d->ops[o].flags = FC3D_OP_AFFINE;
+            d->ops[o++].eps = 1e-5f;
+        } else if (chain == 3) {
+            d->ops[o].kind = FC3D_OP_SCALE;
+            d->ops[o++].value = 2.0f;
+        }
+        d->num_ops = o;
+        d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        char name[160];
+        snprintf(name, sizeof name, "halo_plane_rows.%d.%s.c%d.%dx%dx%d_k%d.%s.%s", k,
+                 d->math == FC3D_MATH_HALF ? "half" : "tf32", d->conv.out_channels, sh[0], sh[1], sh[2], sh[3],
+                 d->layout == FC3D_LAYOUT_NDHWC ? "ndhwc" : "ncdhw",
+                 chain == 0 ? "conv" : chain == 1 ? "relu_bn_train" : chain == 2 ? "groupnorm" : "relu_scale");
+        d->main_loop = FC3D_MAIN_LOOP_HALO;
+        if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) {
+            check(0, name, "plan: %s", hc.plan.message);
+            continue;
+        }
+        d->main_loop = FC3D_MAIN_LOOP_AUTO;
+        const fc3d_plan* p = &hc.plan;
+        const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)p->_private.engine_data.bytes;
+        check(tp->kp.hx_prows > 0, name, "plane-row tiles: %d rows of %d, n%d", tp->kp.hx_prows, tp->kp.hx_pad[2],
+              tp->kp.hx_rn);
+        n240 += tp->kp.hx_prows > 0 && tp->kp.hx_rn == 240;
+        n256 += tp->kp.hx_prows > 0 && tp->kp.hx_rn == 256;
+        hc.x = alloc_fill(p->x_elements, 0.0, 1.0, d->dtype);
+        const double bound = 1.0 / sqrt((double)p->weight_elements / d->conv.in_channels + 1.0);
+        hc.w = alloc_fill(p->weight_elements, -bound, bound, d->dtype);
+        if (d->conv.bias) hc.b = alloc_fill(d->conv.out_channels, -bound, bound, d->dtype);
+        random_op_tensors(&hc);
+        const int r = compare_engines(name, &hc, FC3D_ENGINE_DIRECT, FC3D_ENGINE_IMPLICIT_GEMM,
+                                      2.0 * bound_for(d->math, d->dtype), FC3D_MAIN_LOOP_AUTO, FC3D_MAIN_LOOP_HALO);
+        if (r == -1) check(0, name, "the haloed loop refused the desc");
+        runs += r != -1;
+        host_case_free(&hc);
+    }
+    check(runs == 10 && n240 >= 2 && n256 >= 2, "halo_plane_rows.exercised",
+          "%d of 10 cases ran on the haloed loop; plane-row tiles at n240 %d, at n256 %d", runs, n240, n256);
 }
 
 /* ---- 3a''. the block loop --------------------------------------------------------------------- */
@@ -1371,6 +1456,7 @@ int main(int argc, char** argv) {
     test_cross_loop(quick ? 4 : 40);
     test_zero_fill();
     test_halo_stats_ops();
+    test_halo_plane_rows();
     test_block_loop(quick ? 8 : 48);
     if (!quick) test_pending_error(); /* it plants a failing cudaMalloc, which memcheck reports */
     if (!quick) {
