@@ -4374,7 +4374,8 @@ static int _fc3d_tc_fill_dt(_fc3d_tc_kparams* P)
 
 /* The haloed geometry of a plan (kp's classes set): 0 where the loop cannot take it. *macs: the
    products an output sums, on average (taps x C_in / groups). rows: the row tiles too (their
-   (d, h) classes; W stride 2 and the output W of whole-row tiles, the plan's row_ok). */
+   (d, h) classes; W stride 2 and the output W of whole-row tiles, the plan's row_ok). max_tiles:
+   the most tiles a sample's plane-row tiling may have (the statistics slots; 0: the runs'). */
 static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, int rows, int64_t max_tiles)
 {
     double taps = 0.0;
@@ -4509,35 +4510,27 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
 #define _FC3D_HX_O16(b) _FC3D_HX_O4(b), _FC3D_HX_O4((b) + 4), _FC3D_HX_O4((b) + 8), _FC3D_HX_O4((b) + 12)
 #define _FC3D_HX_O32(b) _FC3D_HX_O16(b), _FC3D_HX_O16((b) + 16)
 #define _FC3D_HX_O128 _FC3D_HX_O32(0), _FC3D_HX_O32(32), _FC3D_HX_O32(64), _FC3D_HX_O32(96)
-#define _FC3D_HX_FN(NAME, KIND, TAIL)                                                                       \
-    static __device__ __forceinline__ void NAME(float* d, uint64_t da, uint64_t db)                          \
-    {                                                                                                       \
-        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\nwgmma.mma_async.sync.aligned." KIND           \
-                     " {" _FC3D_HX_L128 "}, %128, %129, p, 1, 1" TAIL ";\n}\n"                                  \
-                     : _FC3D_HX_O128                                                                        \
-                     : "l"(da), "l"(db), "r"(1));                                                           \
-    }
-_FC3D_HX_FN(_fc3d_hx_tf32, "m64n256k8.f32.tf32.tf32", "")
-_FC3D_HX_FN(_fc3d_hx_f16, "m64n256k16.f32.f16.f16", ", 0, 0")
-_FC3D_HX_FN(_fc3d_hx_bf16, "m64n256k16.f32.bf16.bf16", ", 0, 0")
-#undef _FC3D_HX_FN
 /* n240 (plane-row tiles, hx_rn 240): the first 120 accumulators */
 #define _FC3D_HX_L120 _FC3D_HX_L64 ",%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81," \
     "%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95,%96,%97,%98,%99,%100,%101,%102,%103,%104,%105," \
     "%106,%107,%108,%109,%110,%111,%112,%113,%114,%115,%116,%117,%118,%119"
 #define _FC3D_HX_O120 _FC3D_HX_O32(0), _FC3D_HX_O32(32), _FC3D_HX_O32(64), _FC3D_HX_O16(96), _FC3D_HX_O4(112), \
     _FC3D_HX_O4(116)
-#define _FC3D_HX_FN(NAME, KIND, TAIL)                                                                       \
+/* one wgmma of N rows: LIST / OUTS the N / 2 accumulators, AB the operands' descriptors, P the scale-d flag */
+#define _FC3D_HX_FN(NAME, KIND, TAIL, LIST, OUTS, AB, P)                                                    \
     static __device__ __forceinline__ void NAME(float* d, uint64_t da, uint64_t db)                          \
     {                                                                                                       \
-        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %122, 0;\nwgmma.mma_async.sync.aligned." KIND           \
-                     " {" _FC3D_HX_L120 "}, %120, %121, p, 1, 1" TAIL ";\n}\n"                                  \
-                     : _FC3D_HX_O120                                                                        \
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " P ", 0;\nwgmma.mma_async.sync.aligned." KIND         \
+                     " {" LIST "}, " AB ", p, 1, 1" TAIL ";\n}\n"                                              \
+                     : OUTS                                                                                 \
                      : "l"(da), "l"(db), "r"(1));                                                           \
     }
-_FC3D_HX_FN(_fc3d_hx_tf32_240, "m64n240k8.f32.tf32.tf32", "")
-_FC3D_HX_FN(_fc3d_hx_f16_240, "m64n240k16.f32.f16.f16", ", 0, 0")
-_FC3D_HX_FN(_fc3d_hx_bf16_240, "m64n240k16.f32.bf16.bf16", ", 0, 0")
+_FC3D_HX_FN(_fc3d_hx_tf32, "m64n256k8.f32.tf32.tf32", "", _FC3D_HX_L128, _FC3D_HX_O128, "%128, %129", "%130")
+_FC3D_HX_FN(_fc3d_hx_f16, "m64n256k16.f32.f16.f16", ", 0, 0", _FC3D_HX_L128, _FC3D_HX_O128, "%128, %129", "%130")
+_FC3D_HX_FN(_fc3d_hx_bf16, "m64n256k16.f32.bf16.bf16", ", 0, 0", _FC3D_HX_L128, _FC3D_HX_O128, "%128, %129", "%130")
+_FC3D_HX_FN(_fc3d_hx_tf32_240, "m64n240k8.f32.tf32.tf32", "", _FC3D_HX_L120, _FC3D_HX_O120, "%120, %121", "%122")
+_FC3D_HX_FN(_fc3d_hx_f16_240, "m64n240k16.f32.f16.f16", ", 0, 0", _FC3D_HX_L120, _FC3D_HX_O120, "%120, %121", "%122")
+_FC3D_HX_FN(_fc3d_hx_bf16_240, "m64n240k16.f32.bf16.bf16", ", 0, 0", _FC3D_HX_L120, _FC3D_HX_O120, "%120, %121", "%122")
 #undef _FC3D_HX_FN
 #undef _FC3D_HX_O120
 #undef _FC3D_HX_L120

@@ -898,6 +898,23 @@ static void test_zero_fill(void) {
     if (wg) check(halo_runs >= 4, "zero_fill.halo_exercised", "%d cases on the haloed loop", halo_runs);
 }
 
+/* A planned case (hc->plan from hc->desc) with x uniform [0, 1), PyTorch's default weight and bias
+   init and random op tensors, forced onto the haloed loop and compared with the direct engine
+   within twice the math mode's bound. 1 where the haloed loop ran it (a refusal is a failure). */
+static int halo_vs_direct(const char* name, host_case* hc) {
+    const fc3d_plan* p = &hc->plan;
+    const fc3d_plan_desc* d = &hc->desc;
+    hc->x = alloc_fill(p->x_elements, 0.0, 1.0, d->dtype);
+    const double bound = 1.0 / sqrt((double)p->weight_elements / d->conv.in_channels + 1.0);
+    hc->w = alloc_fill(p->weight_elements, -bound, bound, d->dtype);
+    if (d->conv.bias) hc->b = alloc_fill(d->conv.out_channels, -bound, bound, d->dtype);
+    random_op_tensors(hc);
+    const int r = compare_engines(name, hc, FC3D_ENGINE_DIRECT, FC3D_ENGINE_IMPLICIT_GEMM,
+                                  2.0 * bound_for(d->math, d->dtype), FC3D_MAIN_LOOP_AUTO, FC3D_MAIN_LOOP_HALO);
+    if (r == -1) check(0, name, "the haloed loop refused the desc");
+    return r != -1;
+}
+
 /* ---- 3a'. statistics after elementwise ops on the haloed loop ----------------------------------- */
 /* L2/61's pattern (kernel 3, stride 1, no padding; ReLU then GroupNorm) at small sizes with partial
    tiles: the haloed NCDHW epilogue gathers the statistics of the ops before the cut, one lone ReLU
@@ -953,16 +970,7 @@ static void test_halo_stats_ops(void) {
             check(0, name, "plan: %s", hc.plan.message);
             continue;
         }
-        const fc3d_plan* p = &hc.plan;
-        hc.x = alloc_fill(p->x_elements, 0.0, 1.0, d->dtype);
-        const double bound = 1.0 / sqrt((double)p->weight_elements / d->conv.in_channels + 1.0);
-        hc.w = alloc_fill(p->weight_elements, -bound, bound, d->dtype);
-        if (d->conv.bias) hc.b = alloc_fill(d->conv.out_channels, -bound, bound, d->dtype);
-        random_op_tensors(&hc);
-        const int r = compare_engines(name, &hc, FC3D_ENGINE_DIRECT, FC3D_ENGINE_IMPLICIT_GEMM,
-                                      2.0 * bound_for(d->math, d->dtype), FC3D_MAIN_LOOP_AUTO, FC3D_MAIN_LOOP_HALO);
-        if (r == -1) check(0, name, "the haloed loop refused the desc");
-        runs += r != -1;
+        runs += halo_vs_direct(name, &hc);
         host_case_free(&hc);
     }
     check(runs == 8, "halo_stats_ops.exercised", "%d of 8 cases ran on the haloed loop", runs);
@@ -1036,15 +1044,7 @@ static void test_halo_plane_rows(void) {
               tp->kp.hx_rn);
         n240 += tp->kp.hx_prows > 0 && tp->kp.hx_rn == 240;
         n256 += tp->kp.hx_prows > 0 && tp->kp.hx_rn == 256;
-        hc.x = alloc_fill(p->x_elements, 0.0, 1.0, d->dtype);
-        const double bound = 1.0 / sqrt((double)p->weight_elements / d->conv.in_channels + 1.0);
-        hc.w = alloc_fill(p->weight_elements, -bound, bound, d->dtype);
-        if (d->conv.bias) hc.b = alloc_fill(d->conv.out_channels, -bound, bound, d->dtype);
-        random_op_tensors(&hc);
-        const int r = compare_engines(name, &hc, FC3D_ENGINE_DIRECT, FC3D_ENGINE_IMPLICIT_GEMM,
-                                      2.0 * bound_for(d->math, d->dtype), FC3D_MAIN_LOOP_AUTO, FC3D_MAIN_LOOP_HALO);
-        if (r == -1) check(0, name, "the haloed loop refused the desc");
-        runs += r != -1;
+        runs += halo_vs_direct(name, &hc);
         host_case_free(&hc);
     }
     check(runs == 10 && n240 >= 2 && n256 >= 2, "halo_plane_rows.exercised",
