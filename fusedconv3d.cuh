@@ -847,14 +847,28 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      rows qh >= 36 computed): 10.5 % fewer MMA rows, conv alone TF32 2.06-2.08 -> 1.84-1.86 ms
      (259 -> 290 useful TFLOP/s), half 1.128 -> 1.026 (476 -> 523), its chain 2.08-2.09 -> 1.92
      (`build/conv_alone 20`, example timer; one run, two rounds). L2/61 keeps the runs (plane rows
-     of 7 at n256: 1.6 % fewer). Measured and not kept: a zero-filling step whose tapped tiles
+     of 7 at n256: 1.6 % fewer). Halos shared between neighbouring rows and planes then took the
+     padding rows out altogether (_fc3d_hx_plan): a padded row ends where the input, or its last
+     output's taps, end, and the taps that run past it read the next row's leading zeros, so at
+     stride 1 and padding 0 the padded plane is the output's (L2/77 36 x 36 instead of 40 x 40,
+     L2/61 34 x 34 instead of 36 x 36) and the runs of 256 rows compute no row they drop; both take
+     the runs. exec_flops L2/77 755 -> 686 GFLOP (1.28x useful; the rest is h and w taps into
+     the padding), L2/61 295 -> 263 (1.14x); ncu's wgmma counts equal them. Conv alone (`build/conv_alone 20`, old build with -D_FC3D_HX_SHARED_HALO=0 and new in
+     one run, two rounds): L2/77 TF32 1.861 / 1.860 -> 1.692 / 1.701 ms (289 -> 317 useful
+     TFLOP/s), half 1.034 -> 0.948 / 0.954 (519 -> 566); L2/61 0.946 / 0.939 -> 0.860 / 0.878,
+     half 0.594 / 0.597 -> 0.544 / 0.551; L2/34 1.328 / 1.330 -> 1.232 / 1.270; L1/77 unchanged.
+     Chains (example timers): L2/77 1.92 -> 1.74 ms (half 1.064 -> 0.97), L2/61 1.233 -> 1.14
+     (0.88 -> 0.82). 64-channel tiles with 3 weight slots (two CTAs an SM for L2/61, ncu: block
+     limit 2 by registers and shared memory, 9.5 active warps) measured the same as one
+     128-channel CTA (0.873 / 0.857 against 0.860 / 0.878; L2/77 1.96 against 1.69): the second
+     CTA's epilogue beside the first one's MMAs buys nothing there. Measured and not kept: a zero-filling step whose tapped tiles
      stored their whole stride blocks (the tapped value and the zeros around it: y written once,
      no fill; L1/77): 0.43 -> 0.82 ms TF32, as the blocks' stores ran after each tile's MMAs in
      the one CTA an SM the loop's shared memory allows (ncu: 975 us against 237, DRAM 18 %); with
      four filler warps storing the blocks' zero rows during the MMAs (the epilogue only the
      tapped rows) it measured 1.39 ms (ncu: 1.71 ms, no eligible warp 73 % of the cycles, DRAM 12 %:
      the loop's waits grew; the cause not found). Row tiles whose rows fit 240 take
-     n240 too (L2/34: 7 rows of 34): its chain 1.851 -> 1.829 ms (example timer, two rounds). A LayerNorm over W (L2/34) needs whole output
+     n240 too (L2/34: 7 rows of 34, 33 with the shared halo): its chain 1.851 -> 1.829 ms (example timer, two rounds). A LayerNorm over W (L2/34) needs whole output
      rows in a tile: haloed row tiles (section "Haloed tiles") put both W phases of 7 padded rows in
      one CTA, a consumer warpgroup per phase (the BN = 128 kernel shape, one CTA an SM), and end
      with the tiled loops' whole-row epilogue. L2/34's chain (`build/chain_loops 10`, TF32): 3.86 ms
@@ -4033,7 +4047,10 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
 /* The haloed loop (FC3D_MAIN_LOOP_HALO; _fc3d_hx_choose says when the planner takes it;
    bench/halo_loop.cu is its standalone form).
    x is copied per run into xp [n][C / KG][hx_ps][KG] (KG channels = 16 bytes of operands: TF32-
-   rounded floats or 16-bit values), zero-padded by hx_plo before and up to hx_pad per dim. A
+   rounded floats or 16-bit values), zero-padded by hx_plo before and up to hx_pad per dim; in H
+   and W a row (plane) ends where the input does or where its last output's taps end, whichever is
+   later, and the taps that run past it read the next one's leading zeros (a shared halo:
+   _fc3d_hx_plan). A
    phase's positions are numbered as virtual rows v = (qd * Hp + qh) * Wp + qw of the padded
    plane, so tap (cd, ch, cw) reads row v + ((cd + plo0) * Hp + ch + plo1) * Wp + cw + plo2. A tile
    is _FC3D_HX_NR consecutive virtual rows of one phase, or, where that issues fewer MMA rows
@@ -4058,7 +4075,12 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
    normalisation, ops and one store, with no pass over y. */
 #define _FC3D_HX_NR 256
 #define _FC3D_HX_NA 2
-#define _FC3D_HX_NB 4
+#ifndef _FC3D_HX_NB
+#define _FC3D_HX_NB 4 /* weight slots (bench/RESULTS.md: 3 and 2 measured slower) */
+#endif
+#ifndef _FC3D_HX_BN_MAX
+#define _FC3D_HX_BN_MAX 128 /* 64: 64-channel tiles only (two CTAs an SM where the shared memory allows) */
+#endif
 #define _FC3D_HX_TT 256 /* (h, w) taps of a phase at most */
 
 template <int MATH, int BN, int KC>
@@ -4276,9 +4298,13 @@ static __host__ __device__ inline _fc3d_hx_tile _fc3d_hx_rtile_of(const _fc3d_tc
    k-th tile, scaled): the planner keeps the least. Runs of 256 rows pay for the padded plane's
    rows past Q1 (qh >= Q1, every row of them dropped) and, in a tile that crosses two planes, for
    the d taps of both; a plane-row tile holds whole rows of one plane, its last rows short. L2/77
-   (padded W 40, Q1 36): 6 rows of 40 at n240, 10 % fewer MMA rows and no tile across planes. */
+   with a halo of its own per row (padded W 40, Q1 36) took 6 rows of 40 at n240, 10 % fewer MMA rows
+   and no tile across planes; with the shared halo (padded 36 x 36) the runs drop no row and win. */
 #ifndef _FC3D_HX_PLANE_ROWS
 #define _FC3D_HX_PLANE_ROWS 1 /* 0: runs of 256 virtual rows only */
+#endif
+#ifndef _FC3D_HX_SHARED_HALO
+#define _FC3D_HX_SHARED_HALO 1 /* 0: every padded row and plane with zeros of its own on both sides */
 #endif
 #define _FC3D_HX_PLANE_GAIN 0.02 /* plane-row tiles only where they issue 2 % fewer MMA rows or more */
 static double _fc3d_hx_tiling(_fc3d_tc_kparams* P, int rn, int prows)
@@ -4384,7 +4410,7 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
     if (math == _FC3D_TC_3XTF32 || P->cin_g % 32 != 0) return 0;
     P->hx_kc = math == _FC3D_TC_HALF && P->cin_g % 64 == 0 ? 64 : 32;
     if (!_fc3d_tc_fill_dt(P)) return 0;
-    int plo[3] = {0, 0, 0}, phi[3] = {0, 0, 0};
+    int plo[3] = {0, 0, 0}, phi[3] = {0, 0, 0}, qc[3] = {0, 0, 0};
     for (int d = 0; d < 3; ++d)
         for (int r = 0; r < P->s[d] && r < P->out[d]; ++r) {
             int nt, t0, c0, ts, cs;
@@ -4394,10 +4420,18 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
             const int cmin = c0 - (nt - 1) * cs;
             if (-cmin > plo[d]) plo[d] = -cmin;
             if (Q - 1 + c0 - (P->in[d] - 1) > phi[d]) phi[d] = Q - 1 + c0 - (P->in[d] - 1);
+            if (Q + c0 > qc[d]) qc[d] = Q + c0;
         }
     int64_t pad[3];
     for (int d = 0; d < 3; ++d) {
         pad[d] = (int64_t)plo[d] + P->in[d] + phi[d];
+        /* shared halo (H and W): a row (plane) needs no zeros of its own past the input where
+           the next one's leading zeros serve: position q's tap at offset c reads padded index
+           q + c + plo, which past the row's end lands in the next row's first plo (zero)
+           columns while it stays below pad + plo, i.e. while pad >= q + c + 1 for every output
+           q < Q and offset c <= c0: pad = max(plo + in, Q + c0). L2/77: padded rows of 36 for
+           36 outputs (40 without), L2/61 34 for 34 (36): every virtual row an output. */
+        if (_FC3D_HX_SHARED_HALO && d > 0) pad[d] = (int64_t)plo[d] + P->in[d] > qc[d] ? (int64_t)plo[d] + P->in[d] : qc[d];
         /* every phase's rows fit the padded plane (tap-less phases included) */
         for (int r = 0; r < P->s[d] && r < P->out[d]; ++r)
             if ((P->out[d] - r + P->s[d] - 1) / P->s[d] > pad[d]) pad[d] = (P->out[d] - r + P->s[d] - 1) / P->s[d];
@@ -4468,7 +4502,7 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
         int64_t rstart = 0;
         int rrmax = 0;
         P->hx_rpt = rpt;
-        /* the wgmma's N: n240 where the tile's rows fit it (L2/34: 7 rows of 34, 238), 6 % fewer MMA rows */
+        /* the wgmma's N: n240 where the tile's rows fit it (L2/34: 7 rows of 33, 231), 6 % fewer MMA rows */
         P->hx_rrn = _FC3D_HX_PLANE_ROWS && rpt * P->hx_pad[2] <= 240 ? 240 : _FC3D_HX_NR;
         for (int c = 0; c < 4; ++c) {
             const int c8 = c << 1, Q0 = P->cls_q[c8][0], Q1 = P->cls_q[c8][1];
@@ -5828,7 +5862,7 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     else if (P.cin_g % 32 != 0) tp->hx_why = _FC3D_HX_NO_CHANNELS;
     else if (rows && P.s[2] != 2) tp->hx_why = _FC3D_HX_NO_ROWS;
     if (tp->hx_why) return;
-    tp->hx_bn = P.cout_g > 64 && !rows ? 128 : 64; /* (row tiles: 64 channels of each W phase) */
+    tp->hx_bn = P.cout_g > 64 && !rows && _FC3D_HX_BN_MAX >= 128 ? 128 : 64; /* (row tiles: 64 channels of each W phase) */
     if (!_fc3d_hx_plan(&P, tp->math, tp->hx_bn, &tp->hx_macs, rows, tp->tiles_per_sample)) {
         tp->hx_why = _FC3D_HX_NO_GEOMETRY;
         return;
@@ -6803,6 +6837,9 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                             "mma.sync",
                       tp->hx_bn, (long long)tp->kp.hx_tiles, zt, zc ? tp->hx_macs / (1.0 - tp->zfrac) : tp->hx_macs,
                       zc ? " over the outputs a tap reaches" : "");
+            _FC3D_PUT("  padded planes of %d x %d rows (H x W; %s)\n", tp->kp.hx_pad[1], tp->kp.hx_pad[2],
+                      _FC3D_HX_SHARED_HALO ? "halos shared between neighbouring rows and planes"
+                                           : "every row and plane with a halo of its own");
             if (tp->kp.hx_prows)
                 _FC3D_PUT("  tiles: %d rows of one padded plane (%d x %d virtual rows, wgmma n%d)\n", tp->kp.hx_prows,
                           tp->kp.hx_prows, tp->kp.hx_pad[2], tp->kp.hx_rn);

@@ -978,19 +978,20 @@ static void test_halo_stats_ops(void) {
 
 /* ---- 3a'''. plane-row tiles of the haloed loop ------------------------------------------------ */
 /* Stride-1 shapes whose padded plane takes plane-row tiles (_fc3d_hx_tiling: a tile = a few whole
-   rows of one padded plane, wgmma n240 or n256): 6 rows of 40 (L2/77's; 16 output rows, so a
-   plane's last tile holds 2 rows past Q1), 5 of 44, 8 of 32 at n256, and 6 of 40 where a plane's
-   last tile is cut to the 4 rows left in it (the rows past the plane are the next tile's), 8 of
-   32 over two tiles a plane. Conv alone, ops, a training BatchNorm and a GroupNorm (statistics
-   partials per tile), NCDHW and NDHWC, TF32 and half, forced onto the haloed loop, against the
-   direct engine within twice the math mode's bound (y poisoned before every run); the plan must
-   have taken plane-row tiles, both wgmma widths among the cases. */
+   rows of one padded plane, wgmma n240 or n256; halos shared between rows and planes, so a
+   padded row is the input's W + k - 1): 8 rows of 30 at n240 (the plane's 8 output rows in one
+   tile), 14 of 18 at n256, 5 of 50 at n256 over two tiles a plane, 13 of 18 at n240 where the
+   plane's one tile is cut to its 12 rows, 4 of 62 at n256 over four tiles a plane. Conv alone,
+   ops, a training BatchNorm and a GroupNorm (statistics partials per tile), NCDHW and NDHWC, TF32
+   and half, forced onto the haloed loop, against the direct engine within twice the math mode's
+   bound (y poisoned before every run); the plan must have taken plane-row tiles, both wgmma
+   widths among the cases. */
 static void test_halo_plane_rows(void) {
     if (!wgmma_here()) {
         printf("# halo_plane_rows: skipped, no haloed loop on this device with this binary\n");
         return;
     }
-    static const int shp[5][4] = {{4, 12, 32, 5}, {3, 6, 36, 5}, {4, 6, 28, 3}, {2, 6, 36, 3}, {5, 14, 28, 3}};
+    static const int shp[5][4] = {{4, 6, 28, 3}, {3, 10, 14, 5}, {2, 6, 46, 5}, {3, 8, 14, 5}, {3, 14, 60, 3}};
     int runs = 0, n240 = 0, n256 = 0;
     for (int k = 0; k < 10; k++) {
         host_case hc;

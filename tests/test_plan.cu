@@ -734,16 +734,18 @@ static void test_main_loops(void) {
                       name, "zero fill %d; %s", zf, text);
             }
             if ((w == 1 || w == 3) && m != FC3D_MATH_FP32) {
-                /* the haloed tiling (_fc3d_hx_tiling): L2/77 (padded W 40, 36 output rows a plane) takes
-                   tiles of 6 plane rows at n240, 10 % fewer MMA rows; L2/61 (36, 34 rows) keeps the runs
-                   of 256 virtual rows (plane rows of 7 would save 1.6 %, under the 2 % asked) */
+                /* the haloed tiling (_fc3d_hx_plan, _fc3d_hx_tiling): halos shared between rows and
+                   planes leave L2/77 padded planes of 36 x 36 for its 36 x 36 outputs (40 x 40 with
+                   halos of their own) and L2/61 34 x 34 for 34 x 34 (36 x 36): every virtual row is an
+                   output, and both keep the runs of 256 virtual rows (plane rows would issue more) */
                 snprintf(name, sizeof name, "main_loop.halo_tiling_%d_math%d", w, m);
                 check(r == FC3D_SUCCESS &&
-                          strstr(text, w == 1 ? "tiles: 6 rows of one padded plane (6 x 40 virtual rows, wgmma n240)"
-                                              : "tiles: runs of 256 virtual rows across the padded planes") != NULL,
+                          strstr(text, w == 1 ? "padded planes of 36 x 36 rows (H x W; halos shared"
+                                              : "padded planes of 34 x 34 rows (H x W; halos shared") != NULL &&
+                          strstr(text, "tiles: runs of 256 virtual rows across the padded planes (wgmma n256)") != NULL,
                       name, "%s", text);
             }
-            if (w == 2 && m != FC3D_MATH_FP32) { /* L2/34: one GEMM step on haloed row tiles, 7 rows of 34 a tile */
+            if (w == 2 && m != FC3D_MATH_FP32) { /* L2/34: one GEMM step on haloed row tiles, 7 rows of 33 a tile */
                 snprintf(name, sizeof name, "main_loop.auto_l2_34_row_tiles_math%d", m);
                 check(r == FC3D_SUCCESS && p._private.num_steps == 2 &&
                           p._private.steps[1].arg[3] == 1 &&
