@@ -861,7 +861,16 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      (0.88 -> 0.82). 64-channel tiles with 3 weight slots (two CTAs an SM for L2/61, ncu: block
      limit 2 by registers and shared memory, 9.5 active warps) measured the same as one
      128-channel CTA (0.873 / 0.857 against 0.860 / 0.878; L2/77 1.96 against 1.69): the second
-     CTA's epilogue beside the first one's MMAs buys nothing there. Measured and not kept: a zero-filling step whose tapped tiles
+     CTA's epilogue beside the first one's MMAs buys nothing there. Also measured and not kept
+     (same session): the operand copy of x on a 2-D grid in 32-bit index arithmetic instead of a
+     64-bit element index (ncu: L2/61's copy 121.7 -> 118.9 us, L2/77's 89.3 -> 89.0, more
+     instructions, not fewer; conv alone L2/34 1.228 -> 1.276-1.298 ms); and, behind L1/77's zero
+     fill, a fill of only the rows no tapped phase reaches (428 of 571 MB) with each tapped value
+     storing its untapped W neighbour's zero (whole sectors: the kernel's DRAM reads 178 -> 66 MB,
+     no read-modify-write of half-written sectors): 0.422 -> 0.605 ms, as a warp-per-row fill of
+     65-float rows ran at 1.3 TB/s (326 us against the memset's ~190) and the kernel's three
+     stores a value took it 233 -> 259 us. With a fill at the memset's rate it would save about
+     5 %. Measured and not kept: a zero-filling step whose tapped tiles
      stored their whole stride blocks (the tapped value and the zeros around it: y written once,
      no fill; L1/77): 0.43 -> 0.82 ms TF32, as the blocks' stores ran after each tile's MMAs in
      the one CTA an SM the loop's shared memory allows (ncu: 975 us against 237, DRAM 18 %); with
