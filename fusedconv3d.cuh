@@ -5952,7 +5952,11 @@ static int _fc3d_tc_plan_of(const fc3d_plan* p, _fc3d_tc_plan* tp) {
     tg.layout = g->layout;
     memset(tp, 0, sizeof *tp);
     const int math = _fc3d_tc_math_of(_fc3d_enum_int(&p->desc.math));
+#ifdef _FC3D_ROWS_ALWAYS /* measurement: whole-row tiles for every pass at W stride 2 (full-sector stores) */
+    const int rows = _fc3d_tc_rowops(p) != 0 || g->s[2] == 2;
+#else
     const int rows = _fc3d_tc_rowops(p) != 0;
+#endif
     int code = _fc3d_tc_plan_init(tp, &tg, math, rows);
     if (code == 0 && rows && !tp->kp.row_ok) { /* no row tiles for this geometry: no cap on the channel tile */
         memset(tp, 0, sizeof *tp);
@@ -6042,7 +6046,12 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
                 stat_op = p->passes[i].stat_op;
             }
         }
+#ifdef _FC3D_ROWS_ALWAYS
+        const unsigned rows = (rowmask & _fc3d_ops_in(ps->op_begin, op_end)) |
+                              (tp->kp.row_ok && store != FC3D_STORE_NONE && stat_op < 0 ? 0x80000000u : 0u);
+#else
         const unsigned rows = rowmask & _fc3d_ops_in(ps->op_begin, op_end);
+#endif
         const int64_t tiles = rows ? tp->row_tiles_per_sample : tp->tiles_per_sample;
         const int tiles_gather = stat_op >= 0 && _fc3d_tc_gathers(p, stat_op);
         s = _fc3d_add_step(pr, _FC3D_STEP_TC_CONV, first, tiles_gather ? stat_op : -1);
@@ -6113,6 +6122,10 @@ typedef struct _fc3d_tc_epi {
             const _fc3d_dev_op& op = chain.ops[i];
             _fc3d_unit_op r = {};
             r.f0 = op.value;
+            /* a scale by 1 leaves every value as it is (L2/34's `x * 1.0`): skipped, a uniform test
+               instead of a multiply a value; in the haloed row epilogue it cost 0.09 ms of L2/34's
+               1.84 (bench/RESULTS.md) */
+            if (op.kind == FC3D_OP_SCALE && op.value == 1.0f) continue;
             switch (op.kind) {
 #define _FC3D_X(k, uk)                                                                     \
     case k:                                                                                \

@@ -11,7 +11,9 @@
 //          LOOPS   comma-separated: auto,mma_sync,wgmma,halo (default auto,wgmma; a loop the plan
 //                  refuses is reported and skipped)
 //          EXTRA   0 (default): the workload's chain; 1: a training BatchNorm appended (a second
-//                  pass, with statistics partials from the row epilogue)
+//                  pass, with statistics partials from the row epilogue); to take the row epilogue
+//                  apart: 2 the LayerNorm alone, 3 the LayerNorm and the scale (no GELU), 4 the
+//                  LayerNorm and the GELU (no scale), 5 the LayerNorm without its affine
 // Timing: ex_time_ms of examples/example_common.h (CUDA events around fc3d_plan_run, a 256 MiB
 // buffer written before every timed run, median), after one warm-up run. Inputs: ex_fill (x uniform
 // [0, 1), PyTorch's default init for the weights). The direct engine's FP32 output is the reference;
@@ -39,7 +41,14 @@ static fc3d_plan_desc cl_desc(int n, fc3d_layout layout, int extra) {
     d.ops[2].kind = FC3D_OP_SCALE;
     d.ops[2].value = 1.0f;
     d.num_ops = 3;
-    if (extra) {
+    if (extra == 2 || extra == 5) d.num_ops = 1;
+    if (extra == 5) d.ops[0].flags = 0;
+    if (extra == 3) {
+        d.ops[1] = d.ops[2];
+        d.num_ops = 2;
+    }
+    if (extra == 4) d.num_ops = 2;
+    if (extra == 1) {
         d.ops[3].kind = FC3D_OP_BATCHNORM_TRAIN;
         d.ops[3].flags = FC3D_OP_AFFINE;
         d.ops[3].eps = 1e-5f;
