@@ -891,7 +891,15 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      registers x 288 threads): its epilogue (erf GELU ~20 % of the samples, the row statistics
      ~25 %, staging ~10 %; the GELU then 32 % of the instructions, which its branch-free erf took
      from the chain: 1.89 -> 1.84 ms, example timer) does not overlap its MMAs, which the 64-channel conv-alone kernel's two
-     CTAs an SM do (1.45 ms).
+     CTAs an SM do (1.45 ms). Taken apart (bench/chain_loops.cu EXTRA 2-5, TF32): the convolution
+     alone on the same row tiles 1.06 ms, with the LayerNorm 1.37, with the GELU too 1.75, the
+     workload (x 1.0 after it) 1.84: 0.78 ms of epilogue, every value-wise instruction at about
+     two cycles with eight warps an SM and no MMAs beside them; the scale by 1 is now skipped
+     (_fc3d_tc_epi::apply_nc_regs). The same row tiles for L2/34's convolution alone (no
+     LayerNorm; -D_FC3D_ROWS_ALWAYS) beat its 64-channel phase tiles, whose every-other-W stores
+     DRAM completes by reading each sector back: 1.24 -> 1.06 ms TF32, 1.17 -> 0.87 half (ncu:
+     DRAM reads 443 -> 84 MB); not yet the planner's choice (L2/15's block loop and L1/77's zero
+     fill must keep theirs).
      Statistics partials in the NCDHW epilogues (both loops): L2/61's GEMM step with its GroupNorm
      partials ran 1.65 ms against 1.11 for the same kernel storing y alone (ncu, 316 M instructions
      against 216 M): the partial's slot, computed per channel on lane 0 (11 % of the instructions),
