@@ -853,8 +853,9 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      stride 1 and padding 0 the padded plane is the output's (L2/77 36 x 36 instead of 40 x 40,
      L2/61 34 x 34 instead of 36 x 36) and the runs of 256 rows compute no row they drop; both take
      the runs. exec_flops L2/77 755 -> 686 GFLOP (1.28x useful; the rest is h and w taps into
-     the padding), L2/61 295 -> 263 (1.14x); ncu's wgmma counts equal them. Conv alone (`build/conv_alone 20`, old build with -D_FC3D_HX_SHARED_HALO=0 and new in
-     one run, two rounds): L2/77 TF32 1.861 / 1.860 -> 1.692 / 1.701 ms (289 -> 317 useful
+     the padding), L2/61 295 -> 263 (1.14x); ncu's wgmma counts equal them. Conv alone
+     (`build/conv_alone 20`, old build with -D_FC3D_HX_SHARED_HALO=0 and new in one run, two
+     rounds): L2/77 TF32 1.861 / 1.860 -> 1.692 / 1.701 ms (289 -> 317 useful
      TFLOP/s), half 1.034 -> 0.948 / 0.954 (519 -> 566); L2/61 0.946 / 0.939 -> 0.860 / 0.878,
      half 0.594 / 0.597 -> 0.544 / 0.551; L2/34 1.328 / 1.330 -> 1.232 / 1.270; L1/77 unchanged.
      Chains (example timers): L2/77 1.92 -> 1.74 ms (half 1.064 -> 0.97), L2/61 1.233 -> 1.14
@@ -877,7 +878,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      four filler warps storing the blocks' zero rows during the MMAs (the epilogue only the
      tapped rows) it measured 1.39 ms (ncu: 1.71 ms, no eligible warp 73 % of the cycles, DRAM 12 %:
      the loop's waits grew; the cause not found). Row tiles whose rows fit 240 take
-     n240 too (L2/34: 7 rows of 34, 33 with the shared halo): its chain 1.851 -> 1.829 ms (example timer, two rounds). A LayerNorm over W (L2/34) needs whole output
+     n240 too (L2/34: 7 rows of 34, 33 with the shared halo): its chain 1.851 -> 1.829 ms
+     (example timer, two rounds). A LayerNorm over W (L2/34) needs whole output
      rows in a tile: haloed row tiles (section "Haloed tiles") put both W phases of 7 padded rows in
      one CTA, a consumer warpgroup per phase (the BN = 128 kernel shape, one CTA an SM), and end
      with the tiled loops' whole-row epilogue. L2/34's chain (`build/chain_loops 10`, TF32): 3.86 ms
@@ -4448,7 +4450,8 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
            columns while it stays below pad + plo, i.e. while pad >= q + c + 1 for every output
            q < Q and offset c <= c0: pad = max(plo + in, Q + c0). L2/77: padded rows of 36 for
            36 outputs (40 without), L2/61 34 for 34 (36): every virtual row an output. */
-        if (_FC3D_HX_SHARED_HALO && d > 0) pad[d] = (int64_t)plo[d] + P->in[d] > qc[d] ? (int64_t)plo[d] + P->in[d] : qc[d];
+        if (_FC3D_HX_SHARED_HALO && d > 0)
+            pad[d] = (int64_t)plo[d] + P->in[d] > qc[d] ? (int64_t)plo[d] + P->in[d] : qc[d];
         /* every phase's rows fit the padded plane (tap-less phases included) */
         for (int r = 0; r < P->s[d] && r < P->out[d]; ++r)
             if ((P->out[d] - r + P->s[d] - 1) / P->s[d] > pad[d]) pad[d] = (P->out[d] - r + P->s[d] - 1) / P->s[d];
@@ -5949,6 +5952,9 @@ static void _fc3d_bk_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     tp->bk_ok = 1;
 }
 
+#ifndef _FC3D_ROWS_ALWAYS
+#define _FC3D_ROWS_ALWAYS 0 /* measurement: whole-row tiles for every storing pass at W stride 2 (bench/RESULTS.md) */
+#endif
 static int _fc3d_tc_plan_of(const fc3d_plan* p, _fc3d_tc_plan* tp) {
     const fc3d_geom_* g = &p->_private.geom;
     _fc3d_tc_geom tg;
@@ -5960,11 +5966,7 @@ static int _fc3d_tc_plan_of(const fc3d_plan* p, _fc3d_tc_plan* tp) {
     tg.layout = g->layout;
     memset(tp, 0, sizeof *tp);
     const int math = _fc3d_tc_math_of(_fc3d_enum_int(&p->desc.math));
-#ifdef _FC3D_ROWS_ALWAYS /* measurement: whole-row tiles for every pass at W stride 2 (full-sector stores) */
-    const int rows = _fc3d_tc_rowops(p) != 0 || g->s[2] == 2;
-#else
-    const int rows = _fc3d_tc_rowops(p) != 0;
-#endif
+    const int rows = _fc3d_tc_rowops(p) != 0 || (_FC3D_ROWS_ALWAYS && g->s[2] == 2);
     int code = _fc3d_tc_plan_init(tp, &tg, math, rows);
     if (code == 0 && rows && !tp->kp.row_ok) { /* no row tiles for this geometry: no cap on the channel tile */
         memset(tp, 0, sizeof *tp);
@@ -6054,12 +6056,9 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
                 stat_op = p->passes[i].stat_op;
             }
         }
-#ifdef _FC3D_ROWS_ALWAYS
-        const unsigned rows = (rowmask & _fc3d_ops_in(ps->op_begin, op_end)) |
-                              (tp->kp.row_ok && store != FC3D_STORE_NONE && stat_op < 0 ? 0x80000000u : 0u);
-#else
-        const unsigned rows = rowmask & _fc3d_ops_in(ps->op_begin, op_end);
-#endif
+        /* (_FC3D_ROWS_ALWAYS: a bit past the ops' for a storing pass without statistics) */
+        const bool rows_all = _FC3D_ROWS_ALWAYS && tp->kp.row_ok && store != FC3D_STORE_NONE && stat_op < 0;
+        const unsigned rows = (rowmask & _fc3d_ops_in(ps->op_begin, op_end)) | (rows_all ? 0x80000000u : 0u);
         const int64_t tiles = rows ? tp->row_tiles_per_sample : tp->tiles_per_sample;
         const int tiles_gather = stat_op >= 0 && _fc3d_tc_gathers(p, stat_op);
         s = _fc3d_add_step(pr, _FC3D_STEP_TC_CONV, first, tiles_gather ? stat_op : -1);
