@@ -898,10 +898,19 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      workload (x 1.0 after it) 1.84: 0.78 ms of epilogue, every value-wise instruction at about
      two cycles with eight warps an SM and no MMAs beside them; the scale by 1 is now skipped
      (_fc3d_tc_epi::apply_nc_regs). The same row tiles for L2/34's convolution alone (no
-     LayerNorm; -D_FC3D_ROWS_ALWAYS) beat its 64-channel phase tiles, whose every-other-W stores
-     DRAM completes by reading each sector back: 1.24 -> 1.06 ms TF32, 1.17 -> 0.87 half (ncu:
-     DRAM reads 443 -> 84 MB); not yet the planner's choice (L2/15's block loop and L1/77's zero
-     fill must keep theirs).
+     LayerNorm) beat its 64-channel phase tiles, whose every-other-W stores DRAM completes by
+     reading each sector back: 1.24 -> 1.05 ms TF32, 1.17 -> 0.92 half (ncu: DRAM reads 443 ->
+     84 MB), so a chain without statistics at W stride 2 that the haloed loop takes, neither the
+     block loop (L2/15) nor a zero fill (L1/77), stores from the haloed row tiles
+     (_fc3d_tc_plan_of, tp->rows_store; -D_FC3D_ROWS_STORE=0 keeps the phase tiles). Measured and
+     not kept: row tiles of one consumer warpgroup computing both W phases over 3 padded rows
+     (wgmma n104, 2 x 52 accumulators, 114.6 KB: two CTAs an SM, ncu's block limits 2 by
+     registers and by shared memory), so that one CTA's epilogue would run beside the other's
+     MMAs: L2/34's chain 1.79 -> 1.90 ms, the LayerNorm alone 1.36 -> 1.47, the convolution alone
+     1.05 -> 1.16 (TF32; half alike): the epilogue cost the same in both forms, and the smaller
+     tiles added 0.11 ms. Eight epilogue warps an SM either way: what bounds the epilogue is its
+     latency at two warps a scheduler (dependent chains: the row sums, the shuffles), not the
+     MMAs it waits behind. The LayerNorm's row sums now run in four chains (apply_row_regs).
      Statistics partials in the NCDHW epilogues (both loops): L2/61's GEMM step with its GroupNorm
      partials ran 1.65 ms against 1.11 for the same kernel storing y alone (ncu, 316 M instructions
      against 216 M): the partial's slot, computed per channel on lane 0 (11 % of the instructions),
@@ -2684,6 +2693,7 @@ typedef struct _fc3d_tc_plan {
     int bk_ok;           /* the run takes the block loop (_fc3d_bk_choose), else bk_why says why not */
     int bk_why;
     int bk_nt8;          /* its output channels / 8, padded: 4 or 8 */
+    int rows_store;      /* a chain without statistics whose storing pass takes the haloed row tiles */
     size_t bk_wbytes;    /* its weight in fragment order (_fc3d_bk_prep_w) */
     int ok;
 } _fc3d_tc_plan;
@@ -5955,6 +5965,9 @@ static void _fc3d_bk_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
 #ifndef _FC3D_ROWS_ALWAYS
 #define _FC3D_ROWS_ALWAYS 0 /* measurement: whole-row tiles for every storing pass at W stride 2 (bench/RESULTS.md) */
 #endif
+#ifndef _FC3D_ROWS_STORE
+#define _FC3D_ROWS_STORE 1 /* 0: a chain without statistics keeps the phase tiles (measurement) */
+#endif
 static int _fc3d_tc_plan_of(const fc3d_plan* p, _fc3d_tc_plan* tp) {
     const fc3d_geom_* g = &p->_private.geom;
     _fc3d_tc_geom tg;
@@ -5975,6 +5988,29 @@ static int _fc3d_tc_plan_of(const fc3d_plan* p, _fc3d_tc_plan* tp) {
     if (_fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_MMA_SYNC) tp->wg_ok = 0; /* forced off */
     if (code == 0) _fc3d_hx_choose(p, tp, rows && tp->kp.row_ok);
     if (code == 0) _fc3d_bk_choose(p, tp, rows && tp->kp.row_ok);
+    /* A chain without statistics at W stride 2 that the haloed loop takes (not the block loop, no
+       zero fill) runs on the haloed row tiles too: both W phases of a row in one tile store whole
+       rows, where the phase tiles store every other W value, sectors DRAM completes by reading
+       them back (L2/34's convolution alone, bench/RESULTS.md: 1.24 -> 1.05 ms TF32, 1.17 -> 0.92
+       half). */
+    if (code == 0 && !rows && _FC3D_ROWS_STORE && g->s[2] == 2 && tp->hx_ok && !tp->bk_ok &&
+        !_fc3d_tc_zero_chain(p, tp)) {
+        int st = 0;
+        for (k = 0; k < p->desc.num_ops; k++) st |= _fc3d_op_info_of(&p->desc.ops[k])->stats != _FC3D_ST_NONE;
+        if (!st) {
+            _fc3d_tc_plan alt;
+            memset(&alt, 0, sizeof alt);
+            if (_fc3d_tc_plan_init(&alt, &tg, math, 1) == 0 && alt.kp.row_ok) {
+                if (_fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_MMA_SYNC) alt.wg_ok = 0;
+                _fc3d_hx_choose(p, &alt, 1);
+                if (alt.hx_ok && alt.kp.hx_rows) {
+                    _fc3d_bk_choose(p, &alt, 1);
+                    alt.rows_store = 1;
+                    *tp = alt;
+                }
+            }
+        }
+    }
     return code;
 }
 
@@ -6056,8 +6092,10 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
                 stat_op = p->passes[i].stat_op;
             }
         }
-        /* (_FC3D_ROWS_ALWAYS: a bit past the ops' for a storing pass without statistics) */
-        const bool rows_all = _FC3D_ROWS_ALWAYS && tp->kp.row_ok && store != FC3D_STORE_NONE && stat_op < 0;
+        /* (a chain without statistics on the haloed row tiles, _fc3d_tc_plan_of, or _FC3D_ROWS_ALWAYS:
+           a bit past the ops' for a storing pass without statistics) */
+        const bool rows_all = (_FC3D_ROWS_ALWAYS || tp->rows_store) && tp->kp.row_ok && store != FC3D_STORE_NONE &&
+                              stat_op < 0;
         const unsigned rows = (rowmask & _fc3d_ops_in(ps->op_begin, op_end)) | (rows_all ? 0x80000000u : 0u);
         const int64_t tiles = rows ? tp->row_tiles_per_sample : tp->tiles_per_sample;
         const int tiles_gather = stat_op >= 0 && _fc3d_tc_gathers(p, stat_op);
@@ -6150,9 +6188,10 @@ typedef struct _fc3d_tc_epi {
     /* The ops on one output row of wout values held in registers by a group of L lanes (L a power
        of two, L * _FC3D_TC_ROW_EPL >= wout), lane s of the group holding ow = s + L e in v[e]; the
        group's first lane is `leader`. A row op's mean comes from sums shifted by the row's first
-       value (float per lane, double across the group's lanes by a fixed butterfly, so every lane
-       gets the same bits): exact to the inputs' own rounding however far the mean is from zero.
-       It is kept as a float pair hi + lo and each value centred as (v - hi) - lo, the variance
+       value (in float: four chains a lane, then the group's lanes by a fixed butterfly, so every
+       lane gets the same bits), so its error is relative to the row's spread, not to its
+       distance from zero. It is kept as the exact float pair hi + lo = shift + sum / W (TwoSum)
+       and each value centred as (v - hi) - lo, the variance
        summed from the centred values, the inverse deviation rounded from it in float (__frsqrt_rn),
        the op applied in float (a few ulp of the result; the direct engine's double path and this
        agree to ~1e-7 relative). Row ops keep N, C, D and H, so a normalized-dims affine runs over
@@ -6167,7 +6206,7 @@ typedef struct _fc3d_tc_epi {
                                    int64_t c, int64_t od, int64_t oh, int pre_op,
                                    const float (&aw)[_FC3D_TC_ROW_EPL], const float (&ab)[_FC3D_TC_ROW_EPL]) const {
         constexpr int E = _FC3D_TC_ROW_EPL;
-        const double invw = 1.0 / (double)wout; /* (the rows' loop keeps it: no division per row) */
+        const float invw = 1.0f / (float)wout; /* (the rows' loop keeps it: no division per row) */
         int b = op_begin;
         while (b < op_end) {
             int ri = b;
@@ -6184,14 +6223,20 @@ typedef struct _fc3d_tc_epi {
             }
             if (ri == op_end) break;
             const float shift = __shfl_sync(0xffffffffu, v[0], leader);
-            float s = 0.f;
+            /* the lane's sums in four chains, added in a fixed order, then across the group by a
+               butterfly in float (x + y and y + x are the same bits: every lane of the group gets
+               the same sum); the mean as the exact float pair shift + sum / W (TwoSum): no double
+               arithmetic or conversion on the row's path, whose latency the row loop waits on
+               with two epilogue warps a scheduler */
+            float s4[4] = {0.f, 0.f, 0.f, 0.f};
 #pragma unroll
             for (int e = 0; e < E; ++e)
-                if (FULL || _fc3d_row_ow<FULL>(e, sub, L) < wout) s += v[e] - shift;
-            double sd = s;
+                if (FULL || _fc3d_row_ow<FULL>(e, sub, L) < wout) s4[e & 3] += v[e] - shift;
+            float sd = (s4[0] + s4[1]) + (s4[2] + s4[3]);
             for (int m = L >> 1; m > 0; m >>= 1) sd += __shfl_xor_sync(0xffffffffu, sd, m);
-            const double mean = (double)shift + sd * invw;
-            const float mh = (float)mean, ml = (float)(mean - (double)mh);
+            const float md = sd * invw;
+            const float mh = __fadd_rn(shift, md), bp = __fsub_rn(mh, shift);
+            const float ml = __fadd_rn(__fsub_rn(shift, __fsub_rn(mh, bp)), __fsub_rn(md, bp));
             const _fc3d_dev_op& op = chain.ops[ri];
             b = ri + 1;
             if (op.stats == _FC3D_ST_SUB_MEAN) {
@@ -6200,20 +6245,21 @@ typedef struct _fc3d_tc_epi {
                     if (FULL || _fc3d_row_ow<FULL>(e, sub, L) < wout) v[e] = (v[e] - mh) - ml;
                 continue;
             }
-            float q = 0.f;
+            /* the centred values kept in v (the normalisation below scales them) */
+            float q4[4] = {0.f, 0.f, 0.f, 0.f};
 #pragma unroll
             for (int e = 0; e < E; ++e)
                 if (FULL || _fc3d_row_ow<FULL>(e, sub, L) < wout) {
-                    const float d = (v[e] - mh) - ml;
-                    q += d * d;
+                    v[e] = (v[e] - mh) - ml;
+                    q4[e & 3] = fmaf(v[e], v[e], q4[e & 3]);
                 }
-            double qd = q;
+            float qd = (q4[0] + q4[1]) + (q4[2] + q4[3]);
             for (int m = L >> 1; m > 0; m >>= 1) qd += __shfl_xor_sync(0xffffffffu, qd, m);
-            const float is = __frsqrt_rn((float)(qd * invw + (double)op.eps)); /* (rounded once more than in double) */
+            const float is = __frsqrt_rn(fmaf(qd, invw, op.eps));
             const bool aff = (op.flags & FC3D_OP_AFFINE) != 0, per_c = op.affine == _FC3D_AFF_CHANNEL;
             if (ri == pre_op) { /* the W-affine the caller holds in registers (past W: unused values) */
 #pragma unroll
-                for (int e = 0; e < E; ++e) v[e] = ((v[e] - mh) - ml) * is * aw[e] + ab[e];
+                for (int e = 0; e < E; ++e) v[e] = v[e] * is * aw[e] + ab[e];
                 continue;
             }
             const float cw = aff && per_c ? op.weight[c] : 1.f, cb = aff && per_c ? op.bias[c] : 0.f;
@@ -6221,7 +6267,7 @@ typedef struct _fc3d_tc_epi {
             for (int e = 0; e < E; ++e) {
                 const int ow = _fc3d_row_ow<FULL>(e, sub, L);
                 if (!FULL && ow >= wout) continue;
-                float t = ((v[e] - mh) - ml) * is;
+                float t = v[e] * is;
                 if (aff) t = per_c ? t * cw + cb : t * op.weight[ow] + op.bias[ow];
                 v[e] = t;
             }

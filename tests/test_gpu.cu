@@ -1052,6 +1052,68 @@ static void test_halo_plane_rows(void) {
           "%d of 10 cases ran on the haloed loop; plane-row tiles at n240 %d, at n256 %d", runs, n240, n256);
 }
 
+/* ---- 3a'''. chains without statistics on the haloed row tiles ---------------------------------- */
+/* At W stride 2 a chain without statistics that the haloed loop takes (no block loop, no zero
+   fill) stores from the haloed row tiles, both W phases of a row in one tile (tp->rows_store,
+   _fc3d_tc_plan_of): L2/34-like shapes (k4 s2 p1, W 32 -> 64; k3 s2 p1 with output padding, an
+   odd W and W phases of 1 and 2 taps), the convolution alone, with a GELU and a scale, with a
+   ReLU; TF32 and half, NCDHW and NDHWC; each forced onto the haloed loop and compared with the
+   direct engine within twice the math mode's bound (y poisoned before every run). */
+static void test_halo_rows_store(void) {
+    if (!wgmma_here()) {
+        printf("# halo_rows_store: skipped, no haloed loop on this device with this binary\n");
+        return;
+    }
+    int runs = 0;
+    for (int k = 0; k < 6; k++) {
+        host_case hc;
+        memset(&hc, 0, sizeof hc);
+        fc3d_plan_desc* d = &hc.desc;
+        const int odd = k % 3 == 2;
+        d->conv.batch = 2;
+        d->conv.in_channels = 32;
+        d->conv.out_channels = k % 2 ? 96 : 64;
+        for (int i = 0; i < 3; i++) {
+            d->conv.in_size[i] = i == 2 ? (odd ? 29 : 32) : 4 + i;
+            d->conv.kernel[i] = odd ? 3 : 4;
+            d->conv.stride[i] = 2;
+            d->conv.padding[i] = 1;
+            d->conv.output_padding[i] = odd && i == 1 ? 1 : 0;
+            d->conv.dilation[i] = 1;
+        }
+        d->conv.bias = 1;
+        d->math = k % 2 ? FC3D_MATH_HALF : FC3D_MATH_TF32;
+        d->layout = k == 4 ? FC3D_LAYOUT_NDHWC : FC3D_LAYOUT_NCDHW;
+        int o = 0;
+        if (k % 3 == 1) {
+            d->ops[o++].kind = FC3D_OP_GELU;
+            d->ops[o].kind = FC3D_OP_SCALE;
+            d->ops[o++].value = 1.5f;
+        } else if (k % 3 == 2) {
+            d->ops[o++].kind = FC3D_OP_RELU;
+        }
+        d->num_ops = o;
+        d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        d->main_loop = FC3D_MAIN_LOOP_HALO;
+        char name[160];
+        snprintf(name, sizeof name, "halo_rows_store.%d.%s.c%d.w%d_k%d.%s.%s", k,
+                 d->math == FC3D_MATH_HALF ? "half" : "tf32", d->conv.out_channels, d->conv.in_size[2],
+                 d->conv.kernel[0], d->layout == FC3D_LAYOUT_NDHWC ? "ndhwc" : "ncdhw",
+                 k % 3 == 0 ? "conv" : k % 3 == 1 ? "gelu_scale" : "relu");
+        if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) {
+            check(0, name, "plan: %s", hc.plan.message);
+            continue;
+        }
+        d->main_loop = FC3D_MAIN_LOOP_AUTO;
+        const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)hc.plan._private.engine_data.bytes;
+        check(tp->rows_store && tp->kp.hx_rows, name, "the haloed row tiles: rows_store %d, hx_rows %d",
+              tp->rows_store, tp->kp.hx_rows);
+        runs += halo_vs_direct(name, &hc);
+        host_case_free(&hc);
+    }
+    check(runs == 6, "halo_rows_store.exercised", "%d of 6 cases ran on the haloed loop", runs);
+}
+
 /* ---- 3a''. the block loop --------------------------------------------------------------------- */
 /* Random descs within the block loop's limits (float32 NCDHW, TF32, groups 1, in_channels 8 to 32
    in steps of 8, out_channels 1 to 64, kernels to 3, strides to 3, dilation to 2, padding, output
@@ -1458,6 +1520,7 @@ int main(int argc, char** argv) {
     test_zero_fill();
     test_halo_stats_ops();
     test_halo_plane_rows();
+    test_halo_rows_store();
     test_block_loop(quick ? 8 : 48);
     if (!quick) test_pending_error(); /* it plants a failing cudaMalloc, which memcheck reports */
     if (!quick) {

@@ -529,6 +529,34 @@ static void test_workload_plans(void) {
     }
 }
 
+/* A chain without statistics at W stride 2 on the haloed loop stores from the haloed row tiles
+   (both W phases of a row in one tile: whole rows, _fc3d_tc_plan_of): each workload's convolution
+   alone, and L2/34's with a GELU, in TF32, take them where the haloed loop is the plan's and
+   neither the block loop (L2/15) nor a zero fill (L1/77) is; stride 1 (L2/77, L2/61) never. */
+static void test_rows_store(void) {
+    static const char* const id[5] = {"L2_15", "L2_77", "L2_34", "L2_61", "L1_77"};
+    for (int w = 0; w < 6; w++) {
+        fc3d_plan_desc d;
+        fc3d_plan p;
+        char name[64], text[4096];
+        workload_desc(w < 5 ? w : 2, &d);
+        d.math = FC3D_MATH_TF32; /* (the haloed loop's: TF32 or half) */
+        d.num_ops = 0;
+        memset(d.ops, 0, sizeof d.ops);
+        if (w == 5) d.ops[d.num_ops++].kind = FC3D_OP_GELU;
+        const fc3d_result r = fc3d_plan_init(&p, &d);
+        fc3d_plan_describe(&p, text, sizeof text);
+        const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)p._private.engine_data.bytes;
+        const int want = w == 2 || w == 5;
+        const int rows = r == FC3D_SUCCESS && p.engine == FC3D_ENGINE_IMPLICIT_GEMM && tp->rows_store &&
+                         strstr(text, "whole-row tiles") != NULL && strstr(text, "row passes:") != NULL;
+        snprintf(name, sizeof name, "rows_store.%s%s", id[w < 5 ? w : 2], w == 5 ? "_gelu" : "");
+        check(r == FC3D_SUCCESS && p.num_passes == 1 && rows == want, name,
+              "result %d (%s), %d passes, haloed row tiles %d (expected %d)", (int)r, p.message, p.num_passes, rows,
+              want);
+    }
+}
+
 /* The strategies and statistics plans (>>planning): every alternative a workload allows, forced,
    gives its pass structure; the planner's own choice is the alternative with the least estimated
    time among those it printed; forcing one a chain cannot take fails and names the field; the
@@ -1126,6 +1154,7 @@ int main(void) {
     test_enum_ranges();
     test_defaults_and_strings();
     test_workload_plans();
+    test_rows_store();
     test_strategies();
     test_main_loops();
     test_plan_details();
