@@ -910,7 +910,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      1.05 -> 1.16 (TF32; half alike): the epilogue cost the same in both forms, and the smaller
      tiles added 0.11 ms. Eight epilogue warps an SM either way: what bounds the epilogue is its
      latency at two warps a scheduler (dependent chains: the row sums, the shuffles), not the
-     MMAs it waits behind. The LayerNorm's row sums now run in four chains (apply_row_regs).
+     MMAs it waits behind (ncu: issue active 39 % of cycles, 0.55 eligible warps a scheduler).
+     Shorter row paths help a little: the row statistics in float (four chains a lane, a float
+     butterfly, the mean as a TwoSum pair; apply_row_regs) took the chain 1.79 -> 1.76 ms TF32,
+     1.65 -> 1.60 half (bench/RESULTS.md, seventh entry).
      Statistics partials in the NCDHW epilogues (both loops): L2/61's GEMM step with its GroupNorm
      partials ran 1.65 ms against 1.11 for the same kernel storing y alone (ncu, 316 M instructions
      against 216 M): the partial's slot, computed per channel on lane 0 (11 % of the instructions),
