@@ -5971,6 +5971,19 @@ static void _fc3d_bk_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
 #ifndef _FC3D_ROWS_STORE
 #define _FC3D_ROWS_STORE 1 /* 0: a chain without statistics keeps the phase tiles (measurement) */
 #endif
+/* The engine's plan with (rows) or without whole-row tiles: the tiles, then which main loops take it. */
+static int _fc3d_tc_plan_rows(const fc3d_plan* p, _fc3d_tc_plan* tp, const _fc3d_tc_geom* tg, int math, int rows) {
+    memset(tp, 0, sizeof *tp);
+    int code = _fc3d_tc_plan_init(tp, tg, math, rows);
+    if (code == 0 && rows && !tp->kp.row_ok) { /* no row tiles for this geometry: no cap on the channel tile */
+        memset(tp, 0, sizeof *tp);
+        code = _fc3d_tc_plan_init(tp, tg, math, 0);
+    }
+    if (_fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_MMA_SYNC) tp->wg_ok = 0; /* forced off */
+    if (code == 0) _fc3d_hx_choose(p, tp, rows && tp->kp.row_ok);
+    if (code == 0) _fc3d_bk_choose(p, tp, rows && tp->kp.row_ok);
+    return code;
+}
 static int _fc3d_tc_plan_of(const fc3d_plan* p, _fc3d_tc_plan* tp) {
     const fc3d_geom_* g = &p->_private.geom;
     _fc3d_tc_geom tg;
@@ -5980,17 +5993,9 @@ static int _fc3d_tc_plan_of(const fc3d_plan* p, _fc3d_tc_plan* tp) {
     for (k = 0; k < 3; k++) { tg.k[k] = g->k[k]; tg.s[k] = g->s[k]; tg.p[k] = g->p[k]; tg.dl[k] = g->dl[k]; }
     tg.groups = g->groups;
     tg.layout = g->layout;
-    memset(tp, 0, sizeof *tp);
     const int math = _fc3d_tc_math_of(_fc3d_enum_int(&p->desc.math));
     const int rows = _fc3d_tc_rowops(p) != 0 || (_FC3D_ROWS_ALWAYS && g->s[2] == 2);
-    int code = _fc3d_tc_plan_init(tp, &tg, math, rows);
-    if (code == 0 && rows && !tp->kp.row_ok) { /* no row tiles for this geometry: no cap on the channel tile */
-        memset(tp, 0, sizeof *tp);
-        code = _fc3d_tc_plan_init(tp, &tg, math, 0);
-    }
-    if (_fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_MMA_SYNC) tp->wg_ok = 0; /* forced off */
-    if (code == 0) _fc3d_hx_choose(p, tp, rows && tp->kp.row_ok);
-    if (code == 0) _fc3d_bk_choose(p, tp, rows && tp->kp.row_ok);
+    const int code = _fc3d_tc_plan_rows(p, tp, &tg, math, rows);
     /* A chain without statistics at W stride 2 that the haloed loop takes (not the block loop, no
        zero fill) runs on the haloed row tiles too: both W phases of a row in one tile store whole
        rows, where the phase tiles store every other W value, sectors DRAM completes by reading
@@ -6000,18 +6005,10 @@ static int _fc3d_tc_plan_of(const fc3d_plan* p, _fc3d_tc_plan* tp) {
         !_fc3d_tc_zero_chain(p, tp)) {
         int st = 0;
         for (k = 0; k < p->desc.num_ops; k++) st |= _fc3d_op_info_of(&p->desc.ops[k])->stats != _FC3D_ST_NONE;
-        if (!st) {
-            _fc3d_tc_plan alt;
-            memset(&alt, 0, sizeof alt);
-            if (_fc3d_tc_plan_init(&alt, &tg, math, 1) == 0 && alt.kp.row_ok) {
-                if (_fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_MMA_SYNC) alt.wg_ok = 0;
-                _fc3d_hx_choose(p, &alt, 1);
-                if (alt.hx_ok && alt.kp.hx_rows) {
-                    _fc3d_bk_choose(p, &alt, 1);
-                    alt.rows_store = 1;
-                    *tp = alt;
-                }
-            }
+        _fc3d_tc_plan alt;
+        if (!st && _fc3d_tc_plan_rows(p, &alt, &tg, math, 1) == 0 && alt.kp.row_ok && alt.hx_ok && alt.kp.hx_rows) {
+            alt.rows_store = 1;
+            *tp = alt;
         }
     }
     return code;
