@@ -1009,7 +1009,12 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      convolution with the pass's 644 MB of traffic running beside it on another stream took 1.21 ms
      against 1.23 in sequence; L1/77's fill beside its haloed kernel likewise took the sum of the
      two (bench/RESULTS.md, fifteenth entry): the convolution's L2 traffic and issue slots are what
-     the pass would take.
+     the pass would take. Again with the kernel as the fill's programmatic dependent (a fill of
+     all of y in the kernel's tile order, per-sample counters each tile waits on before its
+     stores): 0.45-0.49 ms against 0.42 in turn, the fill below 1.5 TB/s beside the kernel's
+     read-backs; a fill of the tap-less positions alone (half sectors) 1.01 (bench/RESULTS.md,
+     2026-11-26 eighth). Read back last chunk first, to take what L2 still holds of the last
+     samples: slower (L2/61's pass 220 -> 251 us for 16 MB less read: descending addresses).
      Other read-back passes resolve such ops once per unit of rows (1.06 -> 0.70 ms before the
      streamed kernel, a third of the copy bandwidth).
    An engine entry has a name, can_implement (which returns a reason when it refuses), how it plans

@@ -831,13 +831,15 @@ static void test_cross_loop(int cases) {
    output's last position among them). Each plan is checked to take
    the fill, then each main loop this device runs is compared with the direct engine within twice
    the math mode's bound (y poisoned before every run: a position neither the fill nor a tile
-   stores stays NaN). */
+   stores stays NaN). Two more cases (12, 13) dilate D by 4 or 6 over one or two input planes: a
+   tapped D residue has planes no input reaches, whose tiles have no tap and store nothing (the
+   fill's zeros stand). */
 static void test_zero_fill(void) {
     static const fc3d_main_loop loops[3] = {FC3D_MAIN_LOOP_MMA_SYNC, FC3D_MAIN_LOOP_WGMMA, FC3D_MAIN_LOOP_HALO};
     static const char* const loop_nm[3] = {"mma_sync", "wgmma", "halo"};
     const int wg = wgmma_here();
     int halo_runs = 0;
-    for (int k = 0; k < 12; k++) {
+    for (int k = 0; k < 14; k++) {
         host_case hc;
         memset(&hc, 0, sizeof hc);
         fc3d_plan_desc* d = &hc.desc;
@@ -865,6 +867,19 @@ static void test_zero_fill(void) {
             d->ops[1].value = 0.5f;
             d->num_ops = 2;
         }
+        if (k >= 12) { /* D: kernel 3, padding 0, dilation 4 over one input plane (output planes 2 and 6 of
+                          residue 0's 0, 2, .., 8 out of any input's reach) or 6 over two (planes 4
+                          and 10 of 0, 2, .., 14) */
+            d->conv.in_size[0] = k - 11;
+            d->conv.in_size[1] = 16;
+            d->conv.in_size[2] = 40;
+            d->conv.dilation[0] = k == 12 ? 4 : 6;
+            d->conv.padding[0] = 0;
+            d->layout = FC3D_LAYOUT_NCDHW;
+            d->dtype = FC3D_DTYPE_F32;
+            d->math = k == 12 ? FC3D_MATH_TF32 : FC3D_MATH_HALF;
+            d->num_ops = k == 12 ? 0 : 1; /* (k 13: its ReLU from above) */
+        }
         d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
         char name[160];
         if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) {
@@ -877,6 +892,23 @@ static void test_zero_fill(void) {
             zf |= hc.plan._private.steps[i].kind == _FC3D_STEP_TC_CONV && hc.plan._private.steps[i].arg[5] != 0;
         snprintf(name, sizeof name, "zero_fill.%02d.planned", k);
         check(zf, name, "the plan does not zero-fill its tap-less phases");
+        if (k >= 12) { /* the haloed tiles of its tapped phases include some that no tap reaches */
+            fc3d_plan_desc dh = *d;
+            dh.main_loop = FC3D_MAIN_LOOP_HALO;
+            fc3d_plan ph;
+            int idle = -1;
+            if (fc3d_plan_init(&ph, &dh) == FC3D_SUCCESS) {
+                const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)ph._private.engine_data.bytes;
+                if (tp->hx_ok) {
+                    _fc3d_tc_kparams P = _fc3d_hx_run<float>::params(tp, tp->kp, 0);
+                    P.skip0 = 1;
+                    idle = 0;
+                    for (int64_t t = 0; t < P.hx_zcls_start[8]; t++) idle += _fc3d_hx_tile_of(P, t).nseg == 0;
+                }
+            }
+            snprintf(name, sizeof name, "zero_fill.%02d.idle_tiles", k);
+            check(idle > 0, name, "%d of the tapped phases' haloed tiles reach no input (-1: no haloed plan)", idle);
+        }
         const fc3d_plan* p = &hc.plan;
         hc.x = alloc_fill(p->x_elements, 0.0, 1.0, d->dtype);
         const double bound = 1.0 / sqrt((double)p->weight_elements / d->conv.in_channels + 1.0);
