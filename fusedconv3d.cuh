@@ -913,7 +913,14 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      MMAs it waits behind (ncu: issue active 39 % of cycles, 0.55 eligible warps a scheduler).
      Shorter row paths help a little: the row statistics in float (four chains a lane, a float
      butterfly, the mean as a TwoSum pair; apply_row_regs) took the chain 1.79 -> 1.76 ms TF32,
-     1.65 -> 1.60 half (bench/RESULTS.md, seventh entry).
+     1.65 -> 1.60 half (bench/RESULTS.md, seventh entry). Fewer instructions a row help more
+     (ncu's counts per SASS instruction on the chain kernel: 630 M, of them 371 a row and warp in
+     the GELU, 23 a value): the GELU's reciprocal and exponential on rcp.approx / ex2.approx with
+     .ftz (_fc3d_rcp_ftz, _fc3d_ex2_ftz: without the range tests and subnormal scalings of
+     __fdividef and __expf, 7 instructions a value) and the rows' output coordinates shuffled from
+     the lane holding them (a 32-bit division a row and warp before, 46 instructions): chain 1.77
+     -> 1.64 ms TF32, 1.60 -> 1.50 half, the LayerNorm alone 1.33 -> 1.31 (`build/chain_loops
+     20`, bench/RESULTS.md, eighth entry).
      Statistics partials in the NCDHW epilogues (both loops): L2/61's GEMM step with its GroupNorm
      partials ran 1.65 ms against 1.11 for the same kernel storing y alone (ncu, 316 M instructions
      against 216 M): the partial's slot, computed per channel on lane 0 (11 % of the instructions),
@@ -2199,6 +2206,23 @@ static __device__ _fc3d_unit_op _fc3d_resolve_op(const _fc3d_dev_op& op, const i
     return r;
 }
 
+/* 1 / x and 2^x on the special-function unit alone (rcp.approx, ex2.approx; subnormal inputs and
+   results flush to zero). __fdividef(1, x) and __expf add a range test and two scalings each for
+   subnormals: 7 of the GELU's 23 instructions a value in L2/34's chain kernel (ncu), for
+   arguments the GELU never gives them (rcp's is at least 1; ex2's falls below -126 only where
+   |v| > 13.3, and there the GELU of a negative v is -0 instead of a subnormal of order 1e-39,
+   of a positive one v as before). */
+static __device__ __forceinline__ float _fc3d_rcp_ftz(float x) {
+    float r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+static __device__ __forceinline__ float _fc3d_ex2_ftz(float x) {
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 /* A resolved op of kind K on one value: the arithmetic of _fc3d_apply_ops, in the same order, but
    for GELU's erf (a branch-free form of the same accuracy; the interpreter, which the direct engine
    runs, keeps erff). */
@@ -2214,12 +2238,12 @@ static __device__ __forceinline__ float _fc3d_uop(const _fc3d_unit_op& r, float 
            two ranges diverge within a warp: the GELU was 32 % of the instructions of L2/34's
            haloed row tiles (ncu) */
         const float x = v * 0.70710678118654752f, ax = fabsf(x);
-        const float t = __fdividef(1.0f, fmaf(0.3275911f, ax, 1.0f));
+        const float t = _fc3d_rcp_ftz(fmaf(0.3275911f, ax, 1.0f));
         float p = fmaf(1.061405429f, t, -1.453152027f);
         p = fmaf(p, t, 1.421413741f);
         p = fmaf(p, t, -0.284496736f);
         p = fmaf(p, t, 0.254829592f);
-        const float q = p * t * __expf(-ax * ax);
+        const float q = p * t * _fc3d_ex2_ftz(ax * ax * -1.4426950408889634f); /* exp(-x^2) */
         return 0.5f * v * (x < 0.0f ? q : 2.0f - q);
     }
     if (K == _FC3D_UOP_GELU_TANH) return 0.5f * v * (1.0f + tanhf(0.79788456080286536f * (v + 0.044715f * v * v * v)));
@@ -4856,8 +4880,26 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
         const int64_t cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * CB;
         const int nvalid = (int)((P.cout_g - (int64_t)ntile * CB) < CB ? (P.cout_g - (int64_t)ntile * CB) : CB);
         const int Hp = P.hx_pad[1];
+        /* the output coordinates of the tile's row j in lane j's registers (-1: a row to drop), where
+           the tile has at most 32 rows: a shuffle a row in the epilogue instead of a division (46
+           instructions a row and warp, 5 % of L2/34's chain kernel; ncu) */
+        const bool few = P.hx_rpt <= 32;
+        int rod = -1, roh = 0;
+        {
+            const int row = h.vrow0 + lane, qd = row / Hp, qh = row - qd * Hp;
+            if (few && lane < P.hx_rpt && qd < h.Q[0] && qh < h.Q[1]) {
+                rod = P.s[0] * qd + h.r[0];
+                roh = P.s[1] * qh + h.r[1];
+            }
+        }
         _fc3d_tc_rows_out<T, 128 * C::NWG>(P, bias, y, epi, Cs, CS, P.hx_rpt, cbase, nvalid, n, tile, P.hx_parts,
                                            [&](int rr, int64_t* od, int64_t* oh) {
+                                               if (few) { /* (every lane calls it, rr the same in all) */
+                                                   const int a = __shfl_sync(0xffffffffu, rod, rr);
+                                                   *od = a;
+                                                   *oh = __shfl_sync(0xffffffffu, roh, rr);
+                                                   return a >= 0;
+                                               }
                                                const int row = h.vrow0 + rr, qd = row / Hp, qh = row - qd * Hp;
                                                *od = (int64_t)P.s[0] * qd + h.r[0];
                                                *oh = (int64_t)P.s[1] * qh + h.r[1];
