@@ -920,7 +920,7 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      __fdividef and __expf, 7 instructions a value) and the rows' output coordinates shuffled from
      the lane holding them (a 32-bit division a row and warp before, 46 instructions): chain 1.77
      -> 1.64 ms TF32, 1.60 -> 1.50 half, the LayerNorm alone 1.33 -> 1.31 (`build/chain_loops
-     20`, bench/RESULTS.md, eighth entry).
+     20`, bench/RESULTS.md, ninth entry).
      Statistics partials in the NCDHW epilogues (both loops): L2/61's GEMM step with its GroupNorm
      partials ran 1.65 ms against 1.11 for the same kernel storing y alone (ncu, 316 M instructions
      against 216 M): the partial's slot, computed per channel on lane 0 (11 % of the instructions),
