@@ -912,7 +912,7 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      latency at two warps a scheduler (dependent chains: the row sums, the shuffles), not the
      MMAs it waits behind (ncu: issue active 39 % of cycles, 0.55 eligible warps a scheduler).
      Shorter row paths help a little: the row statistics in float (four chains a lane, a float
-     butterfly, the mean as a TwoSum pair; apply_row_regs) took the chain 1.79 -> 1.76 ms TF32,
+     butterfly, then the mean as a TwoSum pair; apply_row_regs) took the chain 1.79 -> 1.76 ms TF32,
      1.65 -> 1.60 half (bench/RESULTS.md, seventh entry). Fewer instructions a row help more
      (ncu's counts per SASS instruction on the chain kernel: 630 M, of them 371 a row and warp in
      the GELU, 23 a value): the GELU's reciprocal and exponential on rcp.approx / ex2.approx with
@@ -920,7 +920,24 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      __fdividef and __expf, 7 instructions a value) and the rows' output coordinates shuffled from
      the lane holding them (a 32-bit division a row and warp before, 46 instructions): chain 1.77
      -> 1.64 ms TF32, 1.60 -> 1.50 half, the LayerNorm alone 1.33 -> 1.31 (`build/chain_loops
-     20`, bench/RESULTS.md, ninth entry).
+     20`, bench/RESULTS.md, ninth entry). The same counts then put the epilogue's control in
+     front: the op list searched and its table loaded per row (~85 instructions a row and warp,
+     9 %), the accumulators' staging (a place and its bounds computed per value, 11 %),
+     __frsqrt_rn's correct rounding (25 a row), the group butterflies' loop (8 of control a
+     shuffle) and the store addresses (5 a quad). A pass that starts with its row op and has at
+     most two (n, c)-free ops after it now runs as a row program resolved once per tile
+     (_fc3d_tc_epi::row_prog), without the bias where the row op cancels it; the row is centred
+     by its shift alone (no TwoSum pair), the inverse deviation by rsqrt.approx, the group sums
+     unrolled, the staging read from a table of byte offsets per W phase, one store address a
+     row, and the GELU takes 14 instructions a value (max(v, 0) - w |v|). The W-affine is read
+     per row through the read-only cache (_fc3d_row_affine): held in registers, its 32 values
+     made the row kernels (168 registers, 9 warps, one CTA an SM) spill the rows' coordinates
+     into the row loop, which cost the convolution alone 4 %. L2/34's chain 1.649 / 1.637 ->
+     1.461 / 1.450 ms TF32, 1.500 / 1.498 -> 1.293 / 1.294 half (539 M -> 439 M warp
+     instructions, ncu), the convolution alone 1.060 / 1.064 -> 1.072 / 1.070 (`build/chain_loops
+     20`, `build/conv_alone 20`, one run, two rounds; bench/RESULTS.md, tenth entry). Measured and
+     not kept: two rows of a channel at once, for the row's dependent steps side by side (1.61 ->
+     1.76 ms: 400 bytes of spills at the same cap).
      Statistics partials in the NCDHW epilogues (both loops): L2/61's GEMM step with its GroupNorm
      partials ran 1.65 ms against 1.11 for the same kernel storing y alone (ncu, 316 M instructions
      against 216 M): the partial's slot, computed per channel on lane 0 (11 % of the instructions),
@@ -2222,6 +2239,11 @@ static __device__ __forceinline__ float _fc3d_ex2_ftz(float x) {
     asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
     return r;
 }
+static __device__ __forceinline__ float _fc3d_rsqrt_ftz(float x) {
+    float r;
+    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
 
 /* A resolved op of kind K on one value: the arithmetic of _fc3d_apply_ops, in the same order, but
    for GELU's erf (a branch-free form of the same accuracy; the interpreter, which the direct engine
@@ -2233,18 +2255,22 @@ static __device__ __forceinline__ float _fc3d_uop(const _fc3d_unit_op& r, float 
     if (K == _FC3D_UOP_RELU) return v < 0.0f ? 0.0f : v;
     if (K == _FC3D_UOP_GELU) {
         /* 0.5 v (1 + erf(v / sqrt 2)), erf by Abramowitz and Stegun's 7.1.26 (|error| <= 1.5e-7),
-           branch-free, and 1 + erf taken as q or 2 - q (never 1 - (1 - q)): within 1.8e-7 max(|v|, 1)
-           of the exact GELU, as erff's form is within 1.1e-7 (Numerics in the design note). erff's
-           two ranges diverge within a warp: the GELU was 32 % of the instructions of L2/34's
-           haloed row tiles (ncu) */
-        const float x = v * 0.70710678118654752f, ax = fabsf(x);
-        const float t = _fc3d_rcp_ftz(fmaf(0.3275911f, ax, 1.0f));
-        float p = fmaf(1.061405429f, t, -1.453152027f);
-        p = fmaf(p, t, 1.421413741f);
-        p = fmaf(p, t, -0.284496736f);
-        p = fmaf(p, t, 0.254829592f);
-        const float q = p * t * _fc3d_ex2_ftz(ax * ax * -1.4426950408889634f); /* exp(-x^2) */
-        return 0.5f * v * (x < 0.0f ? q : 2.0f - q);
+           branch-free: with a = |v|, w = 0.5 (1 - |erf(v / sqrt 2)|) = t P(t) exp(-v^2 / 2), t = 1 /
+           (1 + 0.3275911 a / sqrt 2) (P's coefficients halved: exact), the GELU is v - v w for
+           v >= 0 and v w below, i.e. max(v, 0) - w |v| (never 1 - (1 - q)): within 1.8e-7
+           max(|v|, 1) of the exact GELU, as erff's form is within 1.1e-7 (Numerics in the design
+           note). |v| is taken of min(v, FLT_MAX) there, so that +inf gives inf (w is 0 there), -inf
+           and NaN NaN as PyTorch's. erff's two ranges diverge within a warp: the GELU was 32 % of
+           the instructions of L2/34's haloed row tiles (ncu); this form issues 14 a value where the
+           select of q or 2 - q took 17 */
+        const float a = fabsf(v);
+        const float t = _fc3d_rcp_ftz(fmaf((float)(0.3275911 * 0.70710678118654752), a, 1.0f));
+        float p = fmaf(0.5307027145f, t, -0.7265760135f);
+        p = fmaf(p, t, 0.7107068705f);
+        p = fmaf(p, t, -0.142248368f);
+        p = fmaf(p, t, 0.127414796f);
+        const float w = p * t * _fc3d_ex2_ftz(v * v * -0.72134752044448170f); /* exp(-v^2 / 2) */
+        return fmaf(-w, fabsf(fminf(v, 3.402823466e38f)), fmaxf(v, 0.0f));
     }
     if (K == _FC3D_UOP_GELU_TANH) return 0.5f * v * (1.0f + tanhf(0.79788456080286536f * (v + 0.044715f * v * v * v)));
     if (K == _FC3D_UOP_BN_INFER) {
@@ -3164,9 +3190,47 @@ static __device__ __forceinline__ void _fc3d_tc_stage_row(float* Cs, int CS, con
    (16-byte shared loads and global stores: 4x fewer than scalar ones), else interleaved.
    _fc3d_row_cs: the staged channel stride, RS rounded so that the groups of a quarter-warp hit
    distinct banks. */
+/* x summed over the lane's group of L lanes (a power of two) by a fixed butterfly; groups of 4
+   (rows of 64) unrolled: the loop over L's steps cost 8 instructions of control a shuffle, 3 % of
+   L2/34's chain kernel (ncu) */
+static __device__ __forceinline__ void _fc3d_group_sum(float& x, int L) {
+    if (L == 4) {
+        x += __shfl_xor_sync(0xffffffffu, x, 2);
+        x += __shfl_xor_sync(0xffffffffu, x, 1);
+        return;
+    }
+    for (int m = L >> 1; m > 0; m >>= 1) x += __shfl_xor_sync(0xffffffffu, x, m);
+}
 template <bool FULL>
 static __device__ __forceinline__ int _fc3d_row_ow(int e, int sub, int L) {
     return FULL ? ((e >> 2) * L + sub) * 4 + (e & 3) : sub + L * e;
+}
+/* A row's normalised values (v * is) through an affine over W (w, b: W values each), read per row
+   through the read-only cache, in quads where the row is FULL and both are 16-byte aligned: held
+   in registers through the row loop, the 32 values had the row kernels spill the row coordinates
+   (a local load a row: L2/34's convolution alone 1.06 -> 1.10 ms). */
+template <bool FULL>
+static __device__ __forceinline__ void _fc3d_row_affine(float (&v)[_FC3D_TC_ROW_EPL], float is,
+                                                        const float* __restrict__ w, const float* __restrict__ b,
+                                                        int sub, int L, int wout) {
+    if (FULL && (((uintptr_t)w | (uintptr_t)b) & 15u) == 0) {
+        const float4* w4 = reinterpret_cast<const float4*>(w) + sub;
+        const float4* b4 = reinterpret_cast<const float4*>(b) + sub;
+#pragma unroll
+        for (int k = 0; k < _FC3D_TC_ROW_EPL / 4; ++k) {
+            const float4 a = __ldg(w4 + k * L), c = __ldg(b4 + k * L);
+            v[4 * k] = v[4 * k] * is * a.x + c.x;
+            v[4 * k + 1] = v[4 * k + 1] * is * a.y + c.y;
+            v[4 * k + 2] = v[4 * k + 2] * is * a.z + c.z;
+            v[4 * k + 3] = v[4 * k + 3] * is * a.w + c.w;
+        }
+        return;
+    }
+#pragma unroll
+    for (int e = 0; e < _FC3D_TC_ROW_EPL; ++e) {
+        const int ow = _fc3d_row_ow<FULL>(e, sub, L);
+        if (FULL || ow < wout) v[e] = v[e] * is * __ldg(w + ow) + __ldg(b + ow);
+    }
 }
 /* walk(true_type) where ON (instantiated only there); false otherwise */
 template <bool ON>
@@ -3194,8 +3258,10 @@ static __host__ __device__ inline int _fc3d_row_cs(int RS, int L, int wout) {
    consecutive floats per group and instruction) and the statistics partial (slot `tile` of
    `tiles`), the group's lanes combined by the same butterfly. NDHWC writes the rows back to Cs and
    stores them along the channels. NTHR threads (from 0) take part, named barrier 1 between them.
-   rowof(rr, &od, &oh): the output coordinates of staged row rr, false for a row to drop (the
-   same for every lane). Every order is fixed: reproducible. */
+   rowof(rr, &od, &oh, &roff): the output coordinates of staged row rr and its offset within the
+   (n, c) slab, false for a row to drop (the same for every lane). A row op first in the pass
+   (LayerNorm, mean subtraction over W: both centre the row) cancels the bias, the same along the
+   row, which is then not added. Every order is fixed: reproducible. */
 template <typename T, int NTHR, typename Epi, typename RowOf>
 static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams& P, const T* __restrict__ bias,
                                                          T* __restrict__ y, const Epi& epi, float* Cs, int CS, int nrows,
@@ -3210,27 +3276,16 @@ static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams&
     const int G = 32 / L, grp = lane / L, sub = lane - grp * L;
     const int RS = nrows * wout;
     const int64_t HW = (int64_t)P.out[1] * wout;
-    /* the first row op's affine over W, if it has one, in registers (apply_row_regs) */
-    int pre_op = -1;
-    float aw[_FC3D_TC_ROW_EPL], ab[_FC3D_TC_ROW_EPL];
-    for (int i = epi.op_begin; i < epi.op_end && pre_op < 0; ++i)
-        if ((epi.rowops >> i) & 1u) pre_op = i;
     /* FULL rows: float tensors only (the 16-bit ones store scalars anyway; one epilogue less to
        compile for each of their kernels) */
     const bool full = wout == L * _FC3D_TC_ROW_EPL && std::is_same<T, float>::value;
-    if (pre_op >= 0) {
-        const _fc3d_dev_op& op = epi.chain.ops[pre_op];
-        if ((op.flags & FC3D_OP_AFFINE) && op.affine != _FC3D_AFF_CHANNEL) {
-#pragma unroll
-            for (int e = 0; e < _FC3D_TC_ROW_EPL; ++e) {
-                const int ow = full ? _fc3d_row_ow<true>(e, sub, L) : _fc3d_row_ow<false>(e, sub, L);
-                aw[e] = ow < wout ? op.weight[ow] : 0.f;
-                ab[e] = ow < wout ? op.bias[ow] : 0.f;
-            }
-        } else {
-            pre_op = -1;
-        }
-    }
+    /* the bias, unless a row op comes first (it cancels there) */
+    int r0 = epi.op_begin;
+    while (r0 < epi.op_end && !((epi.rowops >> r0) & 1u)) ++r0;
+    const bool addb = bias != nullptr && !(r0 == epi.op_begin && r0 < epi.op_end);
+    /* the pass's ops as a row program where they take that shape (_fc3d_tc_epi::row_prog) */
+    typename Epi::row_prog_t rp;
+    const bool prog = epi.row_prog(rp);
     /* uniform: NCDHW stores of T with no statistics take the straight path */
     const bool plain = P.store && !P.out_f32 && !P.stats && P.layout == 1;
     const bool vec = std::is_same<T, float>::value && ((uintptr_t)y & 15u) == 0; /* 16-byte stores (FULL rows) */
@@ -3243,19 +3298,23 @@ static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams&
             const bool act = c0 + grp < nvalid;
             const int cl = act ? c0 + grp : c0;
             const int64_t cg = cbase + cl;
-            const float bv = bias ? _fc3d_tc_tof(bias[cg]) : 0.f;
+            const float bv = addb ? _fc3d_tc_tof(bias[cg]) : 0.f;
             double ps = 0.0, pss = 0.0;
             T* yc = y + (n * P.cout + cg) * P.out[0] * HW; /* the (n, c) slab (NCDHW) */
             for (int rr = 0; rr < nrows; ++rr) {
-                int64_t od, oh;
-                if (!rowof(rr, &od, &oh)) continue;
+                int64_t od, oh, roff;
+                if (!rowof(rr, &od, &oh, &roff)) continue;
                 float* vr = Cs + cl * CS + rr * wout;
                 float v[_FC3D_TC_ROW_EPL];
                 if (FULL) {
 #pragma unroll
                     for (int k = 0; k < _FC3D_TC_ROW_EPL / 4; ++k) {
                         const float4 q = *reinterpret_cast<const float4*>(vr + (k * L + sub) * 4);
-                        v[4 * k] = q.x + bv; v[4 * k + 1] = q.y + bv; v[4 * k + 2] = q.z + bv; v[4 * k + 3] = q.w + bv;
+                        v[4 * k] = q.x; v[4 * k + 1] = q.y; v[4 * k + 2] = q.z; v[4 * k + 3] = q.w;
+                    }
+                    if (addb) {
+#pragma unroll
+                        for (int e = 0; e < _FC3D_TC_ROW_EPL; ++e) v[e] += bv;
                     }
                 } else {
 #pragma unroll
@@ -3264,14 +3323,17 @@ static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams&
                         v[e] = ow < wout ? vr[ow] + bv : 0.f;
                     }
                 }
-                epi.template apply_row_regs<FULL>(v, wout, sub, L, grp * L, n, cg, od, oh, pre_op, aw, ab);
+                if (prog) epi.template apply_row_prog<FULL>(v, wout, sub, L, grp * L, rp);
+                else epi.template apply_row_regs<FULL>(v, wout, sub, L, grp * L, n, cg, od, oh);
                 if (plain) {
-                    T* yr = yc + od * HW + oh * wout;
+                    T* yr = yc + roff;
                     if (act && FULL && vec) {
+                        /* one 64-bit address, then steps of L quads (per store, the address took 5
+                           instructions) */
+                        float4* yq = reinterpret_cast<float4*>(yr) + sub;
 #pragma unroll
-                        for (int k = 0; k < _FC3D_TC_ROW_EPL / 4; ++k)
-                            *reinterpret_cast<float4*>(yr + (k * L + sub) * 4) =
-                                make_float4(v[4 * k], v[4 * k + 1], v[4 * k + 2], v[4 * k + 3]);
+                        for (int k = 0; k < _FC3D_TC_ROW_EPL / 4; ++k, yq += L)
+                            *yq = make_float4(v[4 * k], v[4 * k + 1], v[4 * k + 2], v[4 * k + 3]);
                     } else if (act) {
 #pragma unroll
                         for (int e = 0; e < _FC3D_TC_ROW_EPL; ++e) {
@@ -3281,7 +3343,7 @@ static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams&
                     }
                     continue;
                 }
-                const int64_t yrow = ((n * P.cout + cg) * P.out[0] + od) * HW + oh * wout;
+                const int64_t yrow = (n * P.cout + cg) * P.out[0] * HW + roff;
 #pragma unroll
                 for (int e = 0; e < _FC3D_TC_ROW_EPL; ++e) {
                     const int ow = _fc3d_row_ow<FULL>(e, sub, L);
@@ -3312,8 +3374,8 @@ static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams&
     asm volatile("bar.sync 1, %0;\n" ::"n"(NTHR) : "memory");
     for (int idx = warp; idx < RS; idx += NW) {
         const int rr = idx / wout, ow = idx - rr * wout;
-        int64_t od, oh;
-        if (!rowof(rr, &od, &oh)) continue;
+        int64_t od, oh, roff;
+        if (!rowof(rr, &od, &oh, &roff)) continue;
         const int64_t yb = (((n * P.out[0] + od) * P.out[1] + oh) * wout + ow) * P.cout + cbase;
         for (int c = lane; c < nvalid; c += 32) {
             const float v = Cs[c * CS + idx];
@@ -3357,10 +3419,11 @@ static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kpar
     const int64_t cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * BN;
     const int nvalid = (int)((P.cout_g - (int64_t)ntile * BN) < BN ? (P.cout_g - (int64_t)ntile * BN) : BN);
     _fc3d_tc_rows_out<T, C::NT>(P, bias, y, epi, Cs, CS, nrows, cbase, nvalid, n, tile, gridDim.x,
-                                [&](int rr, int64_t* od, int64_t* oh) {
+                                [&](int rr, int64_t* od, int64_t* oh, int64_t* roff) {
                                     const int row = row0 + rr, qd = row / Q1, qh = row - qd * Q1;
                                     *od = (int64_t)P.s[0] * qd + r0;
                                     *oh = (int64_t)P.s[1] * qh + r1;
+                                    *roff = *od * ((int64_t)P.out[1] * wout) + *oh * wout;
                                     return true;
                                 });
 }
@@ -4715,7 +4778,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
     uint64_t* bars = reinterpret_cast<uint64_t*>(tail);
     uint64_t *fullU = bars, *emptyU = bars + NA, *fullW = bars + 2 * NA, *emptyW = bars + 2 * NA + NB;
     int2* TT = reinterpret_cast<int2*>(tail + 128); /* (h, w) taps: {weight tap, row offset}, per W phase */
-    int2* CM = TT + 2 * _FC3D_HX_TT;                /* row tiles: {staged place, its row's end} per row */
+    int2* CM = TT + 2 * _FC3D_HX_TT;                /* row tiles: the staged place per row, in bytes, of W phase 0 and 1 (-1: none) */
     uint4* Z = reinterpret_cast<uint4*>(CM + NR);    /* row tiles: a zero weight piece */
 
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
@@ -4734,10 +4797,12 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
             TT[p * _FC3D_HX_TT + i] = make_int2((h.t0[1] + jh * h.tstep[1]) * P.k[2] + h.wt0[p] + jw * h.wts[p],
                                                 ((ch + P.hx_plo[1]) * P.hx_pad[2] + cw + P.hx_plo[2] - h.offmin) * 16);
         }
-    if (ROWS) /* row m of the tile: output row m / Wp, ow = 2 (m % Wp) + phase */
+    if (ROWS) /* row m of the tile: output row m / Wp, ow = 2 (m % Wp) + phase, dropped for a padding
+                 row or past W (phase 1) */
         for (int m = tid; m < NR; m += C::NT) {
-            const int rr = m / P.hx_pad[2], qw = m - rr * P.hx_pad[2];
-            CM[m] = rr < P.hx_rpt && qw < h.wQ[0] ? make_int2(rr * P.out[2] + 2 * qw, (rr + 1) * P.out[2]) : make_int2(-1, 0);
+            const int rr = m / P.hx_pad[2], qw = m - rr * P.hx_pad[2], x = rr * P.out[2] + 2 * qw;
+            const bool ok = rr < P.hx_rpt && qw < h.wQ[0] && 2 * qw < P.out[2];
+            CM[m] = make_int2(ok ? 4 * x : -1, ok && 2 * qw + 1 < P.out[2] ? 4 * x + 4 : -1);
         }
     if (ROWS && h.wT[0] != h.wT[1])
         for (int i = tid; i < PW / 16; i += C::NT) Z[i] = make_uint4(0u, 0u, 0u, 0u);
@@ -4865,15 +4930,21 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
         while (L * _FC3D_TC_ROW_EPL < wout) L <<= 1;
         const int CS = _fc3d_row_cs(RS, L, wout);
         {
+            /* the warpgroup's byte offsets from the table, two rows' bases: 6 instructions a pair of
+               values (the place and its bounds computed per value took 10, 11 % of L2/34's chain
+               kernel; ncu) */
             const int w4 = warp & 3, g = lane >> 2, t = lane & 3, co = w4 * 16 + g;
+            const int* cmw = reinterpret_cast<const int*>(CM) + 2 * (2 * t) + wg;
+            unsigned char* c0 = reinterpret_cast<unsigned char*>(Cs + co * CS);
+            unsigned char* c1 = reinterpret_cast<unsigned char*>(Cs + (co + 8) * CS);
 #pragma unroll
             for (int ni = 0; ni < NR / 8; ++ni)
 #pragma unroll
                 for (int e = 0; e < 2; ++e) {
-                    const int2 cm = CM[ni * 8 + 2 * t + e];
-                    if (cm.x < 0 || cm.x + wg >= cm.y) continue; /* a padding row, or past W in phase 1 */
-                    Cs[co * CS + cm.x + wg] = acc[ni * 4 + e];
-                    Cs[(co + 8) * CS + cm.x + wg] = acc[ni * 4 + 2 + e];
+                    const int x = cmw[2 * (ni * 8 + e)];
+                    if (x < 0) continue;
+                    *reinterpret_cast<float*>(c0 + x) = acc[ni * 4 + e];
+                    *reinterpret_cast<float*>(c1 + x) = acc[ni * 4 + 2 + e];
                 }
         }
         asm volatile("bar.sync 1, %0;\n" ::"n"(128 * C::NWG) : "memory");
@@ -4893,16 +4964,19 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
             }
         }
         _fc3d_tc_rows_out<T, 128 * C::NWG>(P, bias, y, epi, Cs, CS, P.hx_rpt, cbase, nvalid, n, tile, P.hx_parts,
-                                           [&](int rr, int64_t* od, int64_t* oh) {
+                                           [&](int rr, int64_t* od, int64_t* oh, int64_t* roff) {
                                                if (few) { /* (every lane calls it, rr the same in all) */
                                                    const int a = __shfl_sync(0xffffffffu, rod, rr);
+                                                   const int b = __shfl_sync(0xffffffffu, roh, rr);
                                                    *od = a;
-                                                   *oh = __shfl_sync(0xffffffffu, roh, rr);
+                                                   *oh = b;
+                                                   *roff = (a * P.out[1] + b) * wout; /* the slab is below 2^31 here */
                                                    return a >= 0;
                                                }
                                                const int row = h.vrow0 + rr, qd = row / Hp, qh = row - qd * Hp;
                                                *od = (int64_t)P.s[0] * qd + h.r[0];
                                                *oh = (int64_t)P.s[1] * qh + h.r[1];
+                                               *roff = (int)((*od * P.out[1] + *oh) * wout);
                                                return qd < h.Q[0] && qh < h.Q[1];
                                            });
         if (P.stats && tile == 0) /* the slots past the haloed row tiles (the plan sizes them by the tiled ones) */
@@ -6237,23 +6311,63 @@ typedef struct _fc3d_tc_epi {
        group's first lane is `leader`. A row op's mean comes from sums shifted by the row's first
        value (in float: four chains a lane, then the group's lanes by a fixed butterfly, so every
        lane gets the same bits), so its error is relative to the row's spread, not to its
-       distance from zero. It is kept as the exact float pair hi + lo = shift + sum / W (TwoSum)
-       and each value centred as (v - hi) - lo, the variance
-       summed from the centred values, the inverse deviation rounded from it in float (__frsqrt_rn),
-       the op applied in float (a few ulp of the result; the direct engine's double path and this
-       agree to ~1e-7 relative). Row ops keep N, C, D and H, so a normalized-dims affine runs over
-       W (index ow = _fc3d_row_ow); for row op pre_op (-1: none) the caller holds
-       it in aw, ab (the lane's ow; an affine over W, its weight and bias loaded once per tile: per
-       value they were a fifth of the haloed row tiles' stall samples, ncu). Every lane of the warp
-       calls it (shuffles).
+       distance from zero: each value is centred as (v - shift) - mean(v - shift), two roundings
+       of numbers of the spread's size (the first exact where |mean| dominates; the pair
+       hi + lo = shift + mean by TwoSum, each value centred as (v - hi) - lo, cost a subtraction
+       more a value), the variance summed from the centred values, the inverse deviation from it
+       by rsqrt.approx (2 ulp; __frsqrt_rn's correct rounding cost 25 instructions a row and warp,
+       2.5 % of L2/34's chain kernel, ncu; the variance plus eps is never subnormal), the op
+       applied in float (a few ulp of the result; the direct engine's double path and this agree
+       to ~1e-7 relative). Row ops keep N, C, D and H, so a normalized-dims affine runs over W
+       (index ow = _fc3d_row_ow), read per row (_fc3d_row_affine). Every lane of the warp calls it
+       (shuffles).
        In shared memory with double arithmetic per element this epilogue took L2/34's GEMM step
        from 3.2 to 6.2 ms (ncu). */
+    /* Row op `op`'s statistics from the row itself: the values centred in v, returned the
+       inverse deviation (1 for a mean subtraction, which needs no more). */
     template <bool FULL>
-    __device__ void apply_row_regs(float (&v)[_FC3D_TC_ROW_EPL], int wout, int sub, int L, int leader, int64_t n,
-                                   int64_t c, int64_t od, int64_t oh, int pre_op,
-                                   const float (&aw)[_FC3D_TC_ROW_EPL], const float (&ab)[_FC3D_TC_ROW_EPL]) const {
+    __device__ float row_centre(float (&v)[_FC3D_TC_ROW_EPL], int wout, int sub, int L, int leader,
+                                bool sub_mean, float eps) const {
         constexpr int E = _FC3D_TC_ROW_EPL;
         const float invw = 1.0f / (float)wout; /* (the rows' loop keeps it: no division per row) */
+        const float shift = __shfl_sync(0xffffffffu, v[0], leader);
+        /* each value shifted by the row's first one, d = v - shift (exact where the row's values
+           lie within a factor of two of it: a mean far from zero), d summed in four chains a
+           lane, added in a fixed order, then across the group by a butterfly in float (x + y and
+           y + x are the same bits: every lane of the group gets the same sum); the centred
+           value d - mean(d), so every rounding is relative to the row's spread, not to its
+           distance from zero. No double arithmetic or conversion on the row's path. */
+        float s4[4] = {0.f, 0.f, 0.f, 0.f};
+#pragma unroll
+        for (int e = 0; e < E; ++e)
+            if (FULL || _fc3d_row_ow<FULL>(e, sub, L) < wout) {
+                v[e] -= shift;
+                s4[e & 3] += v[e];
+            }
+        float sd = (s4[0] + s4[1]) + (s4[2] + s4[3]);
+        _fc3d_group_sum(sd, L);
+        const float md = sd * invw;
+        if (sub_mean) {
+#pragma unroll
+            for (int e = 0; e < E; ++e)
+                if (FULL || _fc3d_row_ow<FULL>(e, sub, L) < wout) v[e] -= md;
+            return 1.f;
+        }
+        float q4[4] = {0.f, 0.f, 0.f, 0.f};
+#pragma unroll
+        for (int e = 0; e < E; ++e)
+            if (FULL || _fc3d_row_ow<FULL>(e, sub, L) < wout) {
+                v[e] -= md;
+                q4[e & 3] = fmaf(v[e], v[e], q4[e & 3]);
+            }
+        float qd = (q4[0] + q4[1]) + (q4[2] + q4[3]);
+        _fc3d_group_sum(qd, L);
+        return _fc3d_rsqrt_ftz(fmaf(qd, invw, eps));
+    }
+    template <bool FULL>
+    __device__ void apply_row_regs(float (&v)[_FC3D_TC_ROW_EPL], int wout, int sub, int L, int leader, int64_t n,
+                                   int64_t c, int64_t od, int64_t oh) const {
+        constexpr int E = _FC3D_TC_ROW_EPL;
         int b = op_begin;
         while (b < op_end) {
             int ri = b;
@@ -6269,54 +6383,87 @@ typedef struct _fc3d_tc_epi {
                 }
             }
             if (ri == op_end) break;
-            const float shift = __shfl_sync(0xffffffffu, v[0], leader);
-            /* the lane's sums in four chains, added in a fixed order, then across the group by a
-               butterfly in float (x + y and y + x are the same bits: every lane of the group gets
-               the same sum); the mean as the exact float pair shift + sum / W (TwoSum): no double
-               arithmetic or conversion on the row's path, whose latency the row loop waits on
-               with two epilogue warps a scheduler */
-            float s4[4] = {0.f, 0.f, 0.f, 0.f};
-#pragma unroll
-            for (int e = 0; e < E; ++e)
-                if (FULL || _fc3d_row_ow<FULL>(e, sub, L) < wout) s4[e & 3] += v[e] - shift;
-            float sd = (s4[0] + s4[1]) + (s4[2] + s4[3]);
-            for (int m = L >> 1; m > 0; m >>= 1) sd += __shfl_xor_sync(0xffffffffu, sd, m);
-            const float md = sd * invw;
-            const float mh = __fadd_rn(shift, md), bp = __fsub_rn(mh, shift);
-            const float ml = __fadd_rn(__fsub_rn(shift, __fsub_rn(mh, bp)), __fsub_rn(md, bp));
             const _fc3d_dev_op& op = chain.ops[ri];
             b = ri + 1;
-            if (op.stats == _FC3D_ST_SUB_MEAN) {
-#pragma unroll
-                for (int e = 0; e < E; ++e)
-                    if (FULL || _fc3d_row_ow<FULL>(e, sub, L) < wout) v[e] = (v[e] - mh) - ml;
-                continue;
-            }
-            /* the centred values kept in v (the normalisation below scales them) */
-            float q4[4] = {0.f, 0.f, 0.f, 0.f};
-#pragma unroll
-            for (int e = 0; e < E; ++e)
-                if (FULL || _fc3d_row_ow<FULL>(e, sub, L) < wout) {
-                    v[e] = (v[e] - mh) - ml;
-                    q4[e & 3] = fmaf(v[e], v[e], q4[e & 3]);
-                }
-            float qd = (q4[0] + q4[1]) + (q4[2] + q4[3]);
-            for (int m = L >> 1; m > 0; m >>= 1) qd += __shfl_xor_sync(0xffffffffu, qd, m);
-            const float is = __frsqrt_rn(fmaf(qd, invw, op.eps));
+            const bool sub_mean = op.stats == _FC3D_ST_SUB_MEAN;
+            const float is = row_centre<FULL>(v, wout, sub, L, leader, sub_mean, op.eps);
+            if (sub_mean) continue;
+            /* the centred values scaled */
             const bool aff = (op.flags & FC3D_OP_AFFINE) != 0, per_c = op.affine == _FC3D_AFF_CHANNEL;
-            if (ri == pre_op) { /* the W-affine the caller holds in registers (past W: unused values) */
-#pragma unroll
-                for (int e = 0; e < E; ++e) v[e] = v[e] * is * aw[e] + ab[e];
+            if (aff && !per_c) {
+                _fc3d_row_affine<FULL>(v, is, op.weight, op.bias, sub, L, wout);
                 continue;
             }
-            const float cw = aff && per_c ? op.weight[c] : 1.f, cb = aff && per_c ? op.bias[c] : 0.f;
+            const float cw = aff ? op.weight[c] : 1.f, cb = aff ? op.bias[c] : 0.f;
 #pragma unroll
             for (int e = 0; e < E; ++e) {
-                const int ow = _fc3d_row_ow<FULL>(e, sub, L);
-                if (!FULL && ow >= wout) continue;
                 float t = v[e] * is;
-                if (aff) t = per_c ? t * cw + cb : t * op.weight[ow] + op.bias[ow];
+                if (aff) t = t * cw + cb;
                 v[e] = t;
+            }
+        }
+    }
+    /* The common shape of a row pass resolved once per tile (row_prog): the pass's first op a
+       row op (LayerNorm or mean subtraction over W, with no affine or an affine over W), then at most two ops that read nothing of
+       (n, c) (ReLU, scale, GELU; a scale by 1 dropped). Walking the op list per row (the row-op
+       search, the op table's loads, the kind switch) cost ~85 instructions a row and warp, 9 % of
+       L2/34's chain kernel (ncu). */
+    struct row_prog_t { /* (packed: it stays in registers through the row loop) */
+        unsigned code; /* bit 0 a mean subtraction, bit 1 the affine over W,
+                          bits 2-3 the ops after it, bits 4-7 and 8-11 their kinds */
+        float eps, value[2];
+    };
+    __device__ bool row_prog(row_prog_t& rp) const {
+        if (op_begin >= op_end || !((rowops >> op_begin) & 1u)) return false;
+        const _fc3d_dev_op& op = chain.ops[op_begin];
+        const bool aff = (op.flags & FC3D_OP_AFFINE) != 0, per_c = op.affine == _FC3D_AFF_CHANNEL;
+        if (aff && per_c) return false;
+        unsigned np = 0, kinds = 0;
+        rp.eps = op.eps;
+        rp.value[0] = rp.value[1] = 0.f;
+        for (int i = op_begin + 1; i < op_end; ++i) {
+            const _fc3d_dev_op& o = chain.ops[i];
+            if (o.kind == FC3D_OP_SCALE && o.value == 1.0f) continue;
+            if ((o.kind != FC3D_OP_RELU && o.kind != FC3D_OP_SCALE && o.kind != FC3D_OP_GELU &&
+                 o.kind != FC3D_OP_GELU_TANH) ||
+                np == 2)
+                return false;
+            kinds |= ((unsigned)o.kind & 15u) << (4 * np);
+            rp.value[np++] = o.value;
+        }
+        rp.code = (op.stats == _FC3D_ST_SUB_MEAN ? 1u : 0u) | (aff ? 2u : 0u) | np << 2 | kinds << 4;
+        return true;
+    }
+    /* A row through row program rp; the same arithmetic as apply_row_regs. */
+    template <bool FULL>
+    __device__ void apply_row_prog(float (&v)[_FC3D_TC_ROW_EPL], int wout, int sub, int L, int leader,
+                                   const row_prog_t& rp) const {
+        constexpr int E = _FC3D_TC_ROW_EPL;
+        const float is = row_centre<FULL>(v, wout, sub, L, leader, (rp.code & 1u) != 0, rp.eps);
+        if (!(rp.code & 1u)) {
+            if (rp.code & 2u) {
+                const _fc3d_dev_op& op = chain.ops[op_begin];
+                _fc3d_row_affine<FULL>(v, is, op.weight, op.bias, sub, L, wout);
+            } else {
+#pragma unroll
+                for (int e = 0; e < E; ++e) v[e] = v[e] * is;
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < 2; ++i) {
+            if (i >= (int)((rp.code >> 2) & 3u)) break;
+            _fc3d_unit_op r = {};
+            r.f0 = rp.value[i];
+            switch ((int)((rp.code >> (4 + 4 * i)) & 15u)) {
+#define _FC3D_X(k, uk)                                                                     \
+    case k:                                                                                \
+        _Pragma("unroll") for (int e = 0; e < E; ++e) v[e] = _fc3d_uop<uk>(r, v[e]); break;
+                _FC3D_X(FC3D_OP_RELU, _FC3D_UOP_RELU)
+                _FC3D_X(FC3D_OP_SCALE, _FC3D_UOP_SCALE)
+                _FC3D_X(FC3D_OP_GELU, _FC3D_UOP_GELU)
+                _FC3D_X(FC3D_OP_GELU_TANH, _FC3D_UOP_GELU_TANH)
+#undef _FC3D_X
+            default: break;
             }
         }
     }

@@ -1146,6 +1146,85 @@ static void test_halo_rows_store(void) {
     check(runs == 6, "halo_rows_store.exercised", "%d of 6 cases ran on the haloed loop", runs);
 }
 
+/* ---- 3a''''. LayerNorm over W on the haloed row tiles: the row program and the op walk -------- */
+/* The row epilogue resolves a pass whose first op is a LayerNorm over W, followed by at most two
+   ops that read nothing of (n, c), once per tile (_fc3d_tc_epi::row_prog), with the convolution's
+   bias left out (the LayerNorm cancels it); any other chain walks its ops per row and adds the
+   bias. Cases on both sides of that line, each forced onto the haloed loop, with bias, against
+   the direct engine within twice the math mode's bound (y poisoned before every run): L2/34's
+   chain (LayerNorm with affine, GELU, x 1.0), affine-less LayerNorm and ReLU in half, three ops
+   after the LayerNorm (GELU tanh, x 2, ReLU: the walk), a scale before it (the walk, the bias
+   added), W = 128 (groups of 8 lanes), an odd W (57: rows not a multiple of the lanes' values),
+   NDHWC, the LayerNorm alone. */
+static void test_halo_row_prog(void) {
+    if (!wgmma_here()) {
+        printf("# halo_row_prog: skipped, no haloed loop on this device with this binary\n");
+        return;
+    }
+    static const char* const what[8] = {"ln_gelu_x1", "ln_noaff_relu", "ln_3ops", "scale_ln_gelu",
+                                        "w128_ln_gelu", "w57_ln_gelu", "ndhwc_ln_gelu", "ln_alone"};
+    int runs = 0;
+    for (int k = 0; k < 8; k++) {
+        host_case hc;
+        memset(&hc, 0, sizeof hc);
+        fc3d_plan_desc* d = &hc.desc;
+        const int odd = k == 5;
+        d->conv.batch = 2;
+        d->conv.in_channels = 32;
+        d->conv.out_channels = k % 2 ? 96 : 64;
+        for (int i = 0; i < 3; i++) {
+            d->conv.in_size[i] = i == 2 ? (k == 4 ? 64 : odd ? 29 : 32) : 3 + i;
+            d->conv.kernel[i] = odd ? 3 : 4;
+            d->conv.stride[i] = 2;
+            d->conv.padding[i] = 1;
+            d->conv.output_padding[i] = 0;
+            d->conv.dilation[i] = 1;
+        }
+        d->conv.bias = 1;
+        d->math = k == 1 || k == 7 ? FC3D_MATH_HALF : FC3D_MATH_TF32;
+        d->layout = k == 6 ? FC3D_LAYOUT_NDHWC : FC3D_LAYOUT_NCDHW;
+        int o = 0;
+        if (k == 3) {
+            d->ops[o].kind = FC3D_OP_SCALE;
+            d->ops[o++].value = 0.5f;
+        }
+        d->ops[o].kind = FC3D_OP_LAYERNORM;
+        d->ops[o].norm_dims = 1;
+        d->ops[o++].flags = k == 1 || k == 5 ? 0u : (unsigned)FC3D_OP_AFFINE;
+        if (k == 1) {
+            d->ops[o++].kind = FC3D_OP_RELU;
+        } else if (k == 2) {
+            d->ops[o++].kind = FC3D_OP_GELU_TANH;
+            d->ops[o].kind = FC3D_OP_SCALE;
+            d->ops[o++].value = 2.0f;
+            d->ops[o++].kind = FC3D_OP_RELU;
+        } else if (k != 7) {
+            d->ops[o++].kind = FC3D_OP_GELU;
+            if (k == 0) {
+                d->ops[o].kind = FC3D_OP_SCALE;
+                d->ops[o++].value = 1.0f;
+            }
+        }
+        d->num_ops = o;
+        d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        d->main_loop = FC3D_MAIN_LOOP_HALO;
+        char name[160];
+        snprintf(name, sizeof name, "halo_row_prog.%d.%s.c%d.w%d.%s.%s", k, d->math == FC3D_MATH_HALF ? "half" : "tf32",
+                 d->conv.out_channels, d->conv.in_size[2], d->layout == FC3D_LAYOUT_NDHWC ? "ndhwc" : "ncdhw", what[k]);
+        if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) {
+            check(0, name, "plan: %s", hc.plan.message);
+            continue;
+        }
+        d->main_loop = FC3D_MAIN_LOOP_AUTO;
+        const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)hc.plan._private.engine_data.bytes;
+        check(tp->kp.hx_rows && uses_row_tiles(&hc.plan), name, "the haloed row tiles with the row epilogue: hx_rows %d",
+              tp->kp.hx_rows);
+        runs += halo_vs_direct(name, &hc);
+        host_case_free(&hc);
+    }
+    check(runs == 8, "halo_row_prog.exercised", "%d of 8 cases ran on the haloed loop", runs);
+}
+
 /* ---- 3a''. the block loop --------------------------------------------------------------------- */
 /* Random descs within the block loop's limits (float32 NCDHW, TF32, groups 1, in_channels 8 to 32
    in steps of 8, out_channels 1 to 64, kernels to 3, strides to 3, dilation to 2, padding, output
@@ -1553,6 +1632,7 @@ int main(int argc, char** argv) {
     test_halo_stats_ops();
     test_halo_plane_rows();
     test_halo_rows_store();
+    test_halo_row_prog();
     test_block_loop(quick ? 8 : 48);
     if (!quick) test_pending_error(); /* it plants a failing cudaMalloc, which memcheck reports */
     if (!quick) {
