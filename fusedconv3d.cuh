@@ -3290,7 +3290,7 @@ static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams&
     const bool plain = P.store && !P.out_f32 && !P.stats && P.layout == 1;
     const bool vec = std::is_same<T, float>::value && ((uintptr_t)y & 15u) == 0; /* 16-byte stores (FULL rows) */
     /* warp w, group j: channels w G + j, then every NW G-th; the loop is warp-uniform (shuffles),
-       a group past the last channel computes on a valid channel and keeps nothing */
+       a group past the last channel computes on zeros and keeps nothing */
     /* FULL: rows of L x _FC3D_TC_ROW_EPL values (W = 64), no per-value bounds */
     auto walk = [&](auto full) {
         constexpr bool FULL = decltype(full)::value;
@@ -3306,10 +3306,13 @@ static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams&
                 if (!rowof(rr, &od, &oh, &roff)) continue;
                 float* vr = Cs + cl * CS + rr * wout;
                 float v[_FC3D_TC_ROW_EPL];
+                /* a group past the last channel reads nothing (the row it would read, channel c0's,
+                   is written back in place by its owner for NDHWC) and computes on zeros */
                 if (FULL) {
 #pragma unroll
                     for (int k = 0; k < _FC3D_TC_ROW_EPL / 4; ++k) {
-                        const float4 q = *reinterpret_cast<const float4*>(vr + (k * L + sub) * 4);
+                        const float4 q = act ? *reinterpret_cast<const float4*>(vr + (k * L + sub) * 4)
+                                             : make_float4(0.f, 0.f, 0.f, 0.f);
                         v[4 * k] = q.x; v[4 * k + 1] = q.y; v[4 * k + 2] = q.z; v[4 * k + 3] = q.w;
                     }
                     if (addb) {
@@ -3320,7 +3323,7 @@ static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams&
 #pragma unroll
                     for (int e = 0; e < _FC3D_TC_ROW_EPL; ++e) {
                         const int ow = _fc3d_row_ow<FULL>(e, sub, L);
-                        v[e] = ow < wout ? vr[ow] + bv : 0.f;
+                        v[e] = act && ow < wout ? vr[ow] + bv : 0.f;
                     }
                 }
                 if (prog) epi.template apply_row_prog<FULL>(v, wout, sub, L, grp * L, rp);
