@@ -2311,6 +2311,28 @@ static __device__ __forceinline__ float _fc3d_apply_unit_ops(const _fc3d_unit_op
     for (int i = 0; i < nops; i++) v = _fc3d_apply_unit_op(R[i], v);
     return v;
 }
+/* The op kinds that read nothing of (n, c) but their scalar value (ReLU, scale, GELU): applied
+   straight from the op, with no per-channel resolution (_fc3d_straight_op_regs: false for any
+   other kind, the values untouched). */
+static __device__ __forceinline__ bool _fc3d_straight_kind(int kind) {
+    return kind == FC3D_OP_RELU || kind == FC3D_OP_SCALE || kind == FC3D_OP_GELU || kind == FC3D_OP_GELU_TANH;
+}
+template <int E>
+static __device__ __forceinline__ bool _fc3d_straight_op_regs(int kind, float value, float (&v)[E]) {
+    _fc3d_unit_op r = {};
+    r.f0 = value;
+    switch (kind) {
+#define _FC3D_X(k, uk)                                                                     \
+    case k:                                                                                \
+        _Pragma("unroll") for (int e = 0; e < E; ++e) v[e] = _fc3d_uop<uk>(r, v[e]); return true;
+        _FC3D_X(FC3D_OP_RELU, _FC3D_UOP_RELU)
+        _FC3D_X(FC3D_OP_SCALE, _FC3D_UOP_SCALE)
+        _FC3D_X(FC3D_OP_GELU, _FC3D_UOP_GELU)
+        _FC3D_X(FC3D_OP_GELU_TANH, _FC3D_UOP_GELU_TANH)
+#undef _FC3D_X
+    default: return false;
+    }
+}
 
 /* One unit: computes or reads its values, applies the pass's ops, stores, and returns the
    (sum, sum of squares) this thread gathered. The threads of a unit are `lanes` consecutive ones
@@ -3280,9 +3302,7 @@ static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams&
        compile for each of their kernels) */
     const bool full = wout == L * _FC3D_TC_ROW_EPL && std::is_same<T, float>::value;
     /* the bias, unless a row op comes first (it cancels there) */
-    int r0 = epi.op_begin;
-    while (r0 < epi.op_end && !((epi.rowops >> r0) & 1u)) ++r0;
-    const bool addb = bias != nullptr && !(r0 == epi.op_begin && r0 < epi.op_end);
+    const bool addb = bias != nullptr && !(epi.op_begin < epi.op_end && ((epi.rowops >> epi.op_begin) & 1u));
     /* the pass's ops as a row program where they take that shape (_fc3d_tc_epi::row_prog) */
     typename Epi::row_prog_t rp;
     const bool prog = epi.row_prog(rp);
@@ -6289,23 +6309,12 @@ typedef struct _fc3d_tc_epi {
                per channel cost 80 instructions a channel and warp, a tenth of L2/61's GEMM step
                (its ReLU; ncu) */
             const _fc3d_dev_op& op = chain.ops[i];
-            _fc3d_unit_op r = {};
-            r.f0 = op.value;
             /* a scale by 1 leaves every value as it is (L2/34's `x * 1.0`): skipped, a uniform test
                instead of a multiply a value; in the haloed row epilogue it cost 0.09 ms of L2/34's
                1.84 (bench/RESULTS.md) */
             if (op.kind == FC3D_OP_SCALE && op.value == 1.0f) continue;
-            switch (op.kind) {
-#define _FC3D_X(k, uk)                                                                     \
-    case k:                                                                                \
-        _Pragma("unroll") for (int e = 0; e < E; ++e) v[e] = _fc3d_uop<uk>(r, v[e]); break;
-                _FC3D_X(FC3D_OP_RELU, _FC3D_UOP_RELU)
-                _FC3D_X(FC3D_OP_SCALE, _FC3D_UOP_SCALE)
-                _FC3D_X(FC3D_OP_GELU, _FC3D_UOP_GELU)
-                _FC3D_X(FC3D_OP_GELU_TANH, _FC3D_UOP_GELU_TANH)
-#undef _FC3D_X
-            default: _fc3d_apply_unit_op_regs(_fc3d_resolve_op(op, ext, co), v); break;
-            }
+            if (!_fc3d_straight_op_regs((int)op.kind, op.value, v))
+                _fc3d_apply_unit_op_regs(_fc3d_resolve_op(op, ext, co), v);
         }
         return true;
     }
@@ -6427,10 +6436,7 @@ typedef struct _fc3d_tc_epi {
         for (int i = op_begin + 1; i < op_end; ++i) {
             const _fc3d_dev_op& o = chain.ops[i];
             if (o.kind == FC3D_OP_SCALE && o.value == 1.0f) continue;
-            if ((o.kind != FC3D_OP_RELU && o.kind != FC3D_OP_SCALE && o.kind != FC3D_OP_GELU &&
-                 o.kind != FC3D_OP_GELU_TANH) ||
-                np == 2)
-                return false;
+            if (!_fc3d_straight_kind((int)o.kind) || np == 2) return false;
             kinds |= ((unsigned)o.kind & 15u) << (4 * np);
             rp.value[np++] = o.value;
         }
@@ -6455,19 +6461,7 @@ typedef struct _fc3d_tc_epi {
 #pragma unroll
         for (int i = 0; i < 2; ++i) {
             if (i >= (int)((rp.code >> 2) & 3u)) break;
-            _fc3d_unit_op r = {};
-            r.f0 = rp.value[i];
-            switch ((int)((rp.code >> (4 + 4 * i)) & 15u)) {
-#define _FC3D_X(k, uk)                                                                     \
-    case k:                                                                                \
-        _Pragma("unroll") for (int e = 0; e < E; ++e) v[e] = _fc3d_uop<uk>(r, v[e]); break;
-                _FC3D_X(FC3D_OP_RELU, _FC3D_UOP_RELU)
-                _FC3D_X(FC3D_OP_SCALE, _FC3D_UOP_SCALE)
-                _FC3D_X(FC3D_OP_GELU, _FC3D_UOP_GELU)
-                _FC3D_X(FC3D_OP_GELU_TANH, _FC3D_UOP_GELU_TANH)
-#undef _FC3D_X
-            default: break;
-            }
+            _fc3d_straight_op_regs((int)((rp.code >> (4 + 4 * i)) & 15u), rp.value[i], v);
         }
     }
     __device__ void partial(int64_t n, int64_t c, int64_t tile, int64_t tiles, double sum, double sumsq) const {
