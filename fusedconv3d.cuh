@@ -937,7 +937,27 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      instructions, ncu), the convolution alone 1.060 / 1.064 -> 1.072 / 1.070 (`build/chain_loops
      20`, `build/conv_alone 20`, one run, two rounds; bench/RESULTS.md, tenth entry). Measured and
      not kept: two rows of a channel at once, for the row's dependent steps side by side (1.61 ->
-     1.76 ms: 400 bytes of spills at the same cap).
+     1.76 ms: 400 bytes of spills at the same cap). ncu's stall samples per SASS instruction then
+     split L2/34's convolution alone (row tiles, TF32) into the tile's prologue 14 %, its MMAs 37 %
+     (waits for the first unit included), the staging 22 % and the rows out 24 %: the staging was
+     one dependent table load a pair of values (short-scoreboard stalls) and shared stores four
+     ways in conflict (a store's 8 channels at a channel stride of 16 banks, its 4 columns at 4).
+     Now the table is laid out in the order a lane stores (per W phase and lane quad, padded so a
+     warp's 16-byte loads hit distinct banks) and read four entries at a time one load ahead;
+     rows of 16 L floats are staged with column ow of channel c at ow ^ ((c >> 1) & 3), which
+     puts a store's 32 lanes in 32 banks and costs the rows out 2 selects a value to undo
+     (_fc3d_tc_rows_out, SWZ); the next row's coordinates are asked for before this row's work;
+     the producer warp initialises the barriers and starts its copies while the consumers fill
+     the tables (named barrier 2, which the producer only arrives at); the row tile's index
+     divisions are 32-bit. L2/34's convolution alone 1.056 -> 0.966 ms TF32, 0.887 -> 0.845 half;
+     its chain 1.434 -> 1.361, 1.276 -> 1.235 (`build/conv_alone 20`, `build/chain_loops 20`, one
+     run, three rounds; bench/RESULTS.md, eleventh entry). Measured and not kept: persistent row
+     tiles (a CTA an SM walking every gridDim.x-th tile, the staging past the unit ring so the
+     producer copies the next tile's units during the rows out, a counter of tiles written out
+     before it copies pieces over the staging): convolution alone 1.061 -> 1.034 ms and chain
+     1.446 -> 1.616 against the old kernel in one run, where the same changes without
+     persistence measured 1.060 -> 0.995 and 1.449 -> 1.386 in another: the tile loop's live
+     values made ptxas spill into the main loop and the row loop (132 bytes; none without).
      Statistics partials in the NCDHW epilogues (both loops): L2/61's GEMM step with its GroupNorm
      partials ran 1.65 ms against 1.11 for the same kernel storing y alone (ncu, 316 M instructions
      against 216 M): the partial's slot, computed per channel on lane 0 (11 % of the instructions),
@@ -3283,8 +3303,10 @@ static __host__ __device__ inline int _fc3d_row_cs(int RS, int L, int wout) {
    rowof(rr, &od, &oh, &roff): the output coordinates of staged row rr and its offset within the
    (n, c) slab, false for a row to drop (the same for every lane). A row op first in the pass
    (LayerNorm, mean subtraction over W: both centre the row) cancels the bias, the same along the
-   row, which is then not added. Every order is fixed: reproducible. */
-template <typename T, int NTHR, typename Epi, typename RowOf>
+   row, which is then not added. SWZ: rows of exactly L x _FC3D_TC_ROW_EPL floats were staged
+   with column ow of channel c at ow ^ ((c >> 1) & 3) (the haloed row tiles' staging). Every order
+   is fixed: reproducible. */
+template <typename T, int NTHR, bool SWZ, typename Epi, typename RowOf>
 static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams& P, const T* __restrict__ bias,
                                                          T* __restrict__ y, const Epi& epi, float* Cs, int CS, int nrows,
                                                          int64_t cbase, int nvalid, int64_t n, int64_t tile,
@@ -3319,11 +3341,18 @@ static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams&
             const int cl = act ? c0 + grp : c0;
             const int64_t cg = cbase + cl;
             const float bv = addb ? _fc3d_tc_tof(bias[cg]) : 0.f;
+            const int swz = SWZ && FULL ? (cl >> 1) & 3 : 0; /* the staging's swizzle of this channel */
             double ps = 0.0, pss = 0.0;
             T* yc = y + (n * P.cout + cg) * P.out[0] * HW; /* the (n, c) slab (NCDHW) */
+            /* the next row's coordinates asked for before this row's work (rowof may shuffle:
+               its latency, waited for at once, was 3 % of L2/34's convolution alone; ncu) */
+            int64_t nod = 0, noh = 0, nroff = 0;
+            bool nok = nrows > 0 && rowof(0, &nod, &noh, &nroff);
             for (int rr = 0; rr < nrows; ++rr) {
-                int64_t od, oh, roff;
-                if (!rowof(rr, &od, &oh, &roff)) continue;
+                const int64_t od = nod, oh = noh, roff = nroff;
+                const bool rok = nok;
+                if (rr + 1 < nrows) nok = rowof(rr + 1, &nod, &noh, &nroff);
+                if (!rok) continue;
                 float* vr = Cs + cl * CS + rr * wout;
                 float v[_FC3D_TC_ROW_EPL];
                 /* a group past the last channel reads nothing (the row it would read, channel c0's,
@@ -3331,8 +3360,12 @@ static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams&
                 if (FULL) {
 #pragma unroll
                     for (int k = 0; k < _FC3D_TC_ROW_EPL / 4; ++k) {
-                        const float4 q = act ? *reinterpret_cast<const float4*>(vr + (k * L + sub) * 4)
-                                             : make_float4(0.f, 0.f, 0.f, 0.f);
+                        float4 q = act ? *reinterpret_cast<const float4*>(vr + (k * L + sub) * 4)
+                                       : make_float4(0.f, 0.f, 0.f, 0.f);
+                        if (SWZ) { /* element i of the quad holds column i ^ swz */
+                            if (swz & 1) q = make_float4(q.y, q.x, q.w, q.z);
+                            if (swz & 2) q = make_float4(q.z, q.w, q.x, q.y);
+                        }
                         v[4 * k] = q.x; v[4 * k + 1] = q.y; v[4 * k + 2] = q.z; v[4 * k + 3] = q.w;
                     }
                     if (addb) {
@@ -3378,7 +3411,7 @@ static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams&
                         pss += (double)o * (double)o;
                     }
                     if (!P.store || !act) continue;
-                    if (P.layout != 1) vr[ow] = v[e]; /* NDHWC: stored along the channels below */
+                    if (P.layout != 1) vr[ow ^ swz] = v[e]; /* NDHWC: stored along the channels below */
                     else if (P.out_f32) reinterpret_cast<float*>(y)[yrow + ow] = v[e];
                     else y[yrow + ow] = _fc3d_tc_fromf<T>(v[e]);
                 }
@@ -3401,7 +3434,7 @@ static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams&
         if (!rowof(rr, &od, &oh, &roff)) continue;
         const int64_t yb = (((n * P.out[0] + od) * P.out[1] + oh) * wout + ow) * P.cout + cbase;
         for (int c = lane; c < nvalid; c += 32) {
-            const float v = Cs[c * CS + idx];
+            const float v = Cs[c * CS + (SWZ && full ? idx ^ ((c >> 1) & 3) : idx)];
             if (P.out_f32) reinterpret_cast<float*>(y)[yb + c] = v;
             else y[yb + c] = _fc3d_tc_fromf<T>(v);
         }
@@ -3441,7 +3474,7 @@ static __device__ __forceinline__ void _fc3d_tc_row_epilogue(const _fc3d_tc_kpar
     __syncthreads();
     const int64_t cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * BN;
     const int nvalid = (int)((P.cout_g - (int64_t)ntile * BN) < BN ? (P.cout_g - (int64_t)ntile * BN) : BN);
-    _fc3d_tc_rows_out<T, C::NT>(P, bias, y, epi, Cs, CS, nrows, cbase, nvalid, n, tile, gridDim.x,
+    _fc3d_tc_rows_out<T, C::NT, false>(P, bias, y, epi, Cs, CS, nrows, cbase, nvalid, n, tile, gridDim.x,
                                 [&](int rr, int64_t* od, int64_t* oh, int64_t* roff) {
                                     const int row = row0 + rr, qd = row / Q1, qh = row - qd * Q1;
                                     *od = (int64_t)P.s[0] * qd + r0;
@@ -4229,6 +4262,12 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
 #define _FC3D_HX_BN_MAX 128 /* 64: 64-channel tiles only (two CTAs an SM where the shared memory allows) */
 #endif
 #define _FC3D_HX_TT 256 /* (h, w) taps of a phase at most */
+/* row tiles' staging table: a row of it per (W phase, lane quad t), _FC3D_HX_NR / 4 entries and 4
+   of padding (the quads' 16-byte loads of one warp then hit distinct banks) */
+#define _FC3D_HX_CMS (_FC3D_HX_NR / 4 + 4)
+#ifndef _FC3D_HX_SWZ
+#define _FC3D_HX_SWZ 1 /* 0: row tiles staged unswizzled (measurement) */
+#endif
 
 template <int MATH, int BN, int KC>
 struct _fc3d_hx_cfg {
@@ -4417,8 +4456,10 @@ static __host__ __device__ inline _fc3d_hx_tile _fc3d_hx_rtile_of(const _fc3d_tc
     const int64_t local = t - P.hx_rcls_start[c];
     const int64_t tpp = P.hx_rcls_tpp[c] > 0 ? P.hx_rcls_tpp[c] : 1;
     const int c8 = c << 1; /* the (d, h) class with W inside the tile */
-    const int ph = (int)(local / tpp);
-    h.vrow0 = (int)((local - (int64_t)ph * tpp) * P.hx_rpt);
+    /* 32-bit: the plan keeps a sample's row tiles x _FC3D_HX_NR below 2^31 (a 64-bit division was
+       a fifth of the tile's prologue) */
+    const int ph = (int)local / (int)tpp;
+    h.vrow0 = ((int)local - ph * (int)tpp) * P.hx_rpt;
     h.v0 = (int64_t)h.vrow0 * P.hx_pad[2];
     h.nv = _FC3D_HX_NR; /* (the CM table drops the rows past the tile's) */
     h.r[1] = P.cls_base[c8][1] + ph % P.cls_cnt[c8][1];
@@ -4508,9 +4549,10 @@ static double _fc3d_hx_issued_flops(const _fc3d_tc_plan* tp, int row)
 
 /* Shared memory of the haloed kernel (eb operand bytes, kc channels a unit, bn output channels a
    tile or, for row tiles, 64 a W phase): the rings, the epilogue's staging over them, then the
-   barriers (128 B), the tap table (a (weight tap, row offset) pair per (h, w) tap, one table per
-   W phase of row tiles) and, for row tiles, the place of each of the 256 rows in the staged output
-   rows and a zero weight piece (the MMAs of a W phase with fewer taps than the other). body: where
+   barriers (128 B), the tap table (the row offset in the unit of each (h, w) tap, one table per
+   W phase of row tiles) and, for row tiles, the staged place of each of the 256 rows of each W
+   phase (in the order a lane stores them, _FC3D_HX_CMS) and a zero weight piece (the MMAs of a W
+   phase with fewer taps than the other). body: where
    the barriers start. */
 static __host__ __device__ inline size_t _fc3d_hx_body(const _fc3d_tc_kparams& P, int eb, int kc, int bn, int rows)
 {
@@ -4527,7 +4569,7 @@ static __host__ __device__ inline size_t _fc3d_hx_body(const _fc3d_tc_kparams& P
 static __host__ __device__ inline size_t _fc3d_hx_smem(const _fc3d_tc_kparams& P, int eb, int kc, int bn, int rows)
 {
     return _fc3d_hx_body(P, eb, kc, bn, rows) + 128 +
-           (rows ? 16 * _FC3D_HX_TT + 8 * _FC3D_HX_NR + (size_t)64 * kc * eb : 8 * _FC3D_HX_TT);
+           (rows ? 8 * _FC3D_HX_TT + 32 * _FC3D_HX_CMS + (size_t)64 * kc * eb : 4 * _FC3D_HX_TT);
 }
 
 /* The per-dim residue table of the haloed and block loops (hx_dt: taps nt, t0, tstep, c0, cstep per
@@ -4800,9 +4842,12 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
     unsigned char* tail = _fc3d_hx_sm + _fc3d_hx_body(P, C::EB, KC, CB, ROWS);
     uint64_t* bars = reinterpret_cast<uint64_t*>(tail);
     uint64_t *fullU = bars, *emptyU = bars + NA, *fullW = bars + 2 * NA, *emptyW = bars + 2 * NA + NB;
-    int2* TT = reinterpret_cast<int2*>(tail + 128); /* (h, w) taps: {weight tap, row offset}, per W phase */
-    int2* CM = TT + 2 * _FC3D_HX_TT;                /* row tiles: the staged place per row, in bytes, of W phase 0 and 1 (-1: none) */
-    uint4* Z = reinterpret_cast<uint4*>(CM + NR);    /* row tiles: a zero weight piece */
+    int* TT = reinterpret_cast<int*>(tail + 128); /* (h, w) taps: their rows in the unit (bytes), per W phase */
+    /* row tiles: the staged place in bytes (-1: none) of the rows ni * 8 + 2 t + e of W phase p at
+       CM[(p * 4 + t) * _FC3D_HX_CMS + 2 ni + e]: what a lane of quad t of warpgroup p stores, in
+       the order it stores it */
+    int* CM = reinterpret_cast<int*>(TT + 2 * _FC3D_HX_TT);
+    uint4* Z = reinterpret_cast<uint4*>(CM + 8 * _FC3D_HX_CMS); /* row tiles: a zero weight piece */
 
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int64_t tile = blockIdx.x;
@@ -4813,30 +4858,36 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
     const int nunits = h.nseg * (int)(P.cin_g / KC);
     if (!ROWS && P.skip0 && nunits == 0) return; /* y zero-filled, and no tap reaches this tile (_fc3d_tc_zero_fill) */
     const uint32_t unitB = (uint32_t)C::NKG * h.R * 16;
-    for (int p = 0; p < (ROWS ? 2 : 1); ++p)
-        for (int i = tid; i < h.wT[p]; i += C::NT) {
-            const int jh = i / h.wnt[p], jw = i - jh * h.wnt[p];
-            const int ch = h.c0[1] - jh * h.cstep[1], cw = h.wc0[p] - jw * h.wcs[p];
-            TT[p * _FC3D_HX_TT + i] = make_int2((h.t0[1] + jh * h.tstep[1]) * P.k[2] + h.wt0[p] + jw * h.wts[p],
-                                                ((ch + P.hx_plo[1]) * P.hx_pad[2] + cw + P.hx_plo[2] - h.offmin) * 16);
-        }
-    if (ROWS) /* row m of the tile: output row m / Wp, ow = 2 (m % Wp) + phase, dropped for a padding
-                 row or past W (phase 1) */
-        for (int m = tid; m < NR; m += C::NT) {
-            const int rr = m / P.hx_pad[2], qw = m - rr * P.hx_pad[2], x = rr * P.out[2] + 2 * qw;
-            const bool ok = rr < P.hx_rpt && qw < h.wQ[0] && 2 * qw < P.out[2];
-            CM[m] = make_int2(ok ? 4 * x : -1, ok && 2 * qw + 1 < P.out[2] ? 4 * x + 4 : -1);
-        }
-    if (ROWS && h.wT[0] != h.wT[1])
-        for (int i = tid; i < PW / 16; i += C::NT) Z[i] = make_uint4(0u, 0u, 0u, 0u);
-    if (tid == 0) {
-        for (int i = 0; i < NA; ++i) { _fc3d_mbar_init(fullU + i, 1); _fc3d_mbar_init(emptyU + i, C::NWG); }
-        for (int i = 0; i < NB; ++i) { _fc3d_mbar_init(fullW + i, 1); _fc3d_mbar_init(emptyW + i, C::NWG); }
+    /* The consumers fill the tables while the producer warp initialises the barriers and goes on to
+       its first copies (it computes its weight taps itself): the first unit's latency runs beside
+       the tables (named barrier 2: the consumers wait for everyone, the producer only arrives). */
+    constexpr int NC = 128 * C::NWG; /* consumer threads */
+    if (warp < NWARP) {
+        for (int p = 0; p < (ROWS ? 2 : 1); ++p)
+            for (int i = tid; i < h.wT[p]; i += NC) {
+                const int jh = i / h.wnt[p], jw = i - jh * h.wnt[p];
+                const int ch = h.c0[1] - jh * h.cstep[1], cw = h.wc0[p] - jw * h.wcs[p];
+                TT[p * _FC3D_HX_TT + i] = ((ch + P.hx_plo[1]) * P.hx_pad[2] + cw + P.hx_plo[2] - h.offmin) * 16;
+            }
+    } else if (lane < 2 * (NA + NB)) { /* a lane a barrier: full and empty of the unit ring, then of the weight ring */
+        _fc3d_mbar_init(bars + lane, (lane < 2 * NA ? lane >= NA : lane >= 2 * NA + NB) ? C::NWG : 1);
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
     }
-    __syncthreads();
+    if (ROWS && warp < NWARP) /* row m of the tile: output row m / Wp, ow = 2 (m % Wp) + phase, dropped
+                                 for a padding row or past W (phase 1) */
+        for (int i = tid; i < 2 * NR; i += NC) {
+            const int p = i / NR, t = (i / (NR / 4)) & 3, j = i & (NR / 4 - 1);
+            const int m = (j >> 1) * 8 + 2 * t + (j & 1);
+            const int rr = m / P.hx_pad[2], qw = m - rr * P.hx_pad[2], x = rr * P.out[2] + 2 * qw;
+            const bool ok = rr < P.hx_rpt && qw < h.wQ[0] && 2 * qw + p < P.out[2];
+            CM[(p * 4 + t) * _FC3D_HX_CMS + j] = ok ? 4 * (x + p) : -1;
+        }
+    if (ROWS && h.wT[0] != h.wT[1] && warp < NWARP)
+        for (int i = tid; i < PW / 16; i += NC) Z[i] = make_uint4(0u, 0u, 0u, 0u);
 
     if (warp == NWARP) { /* the producer: one lane issues every copy */
+        __syncwarp(); /* (the barriers its lanes initialised) */
+        asm volatile("bar.arrive 2, %0;\n" ::"n"(C::NT) : "memory");
         if (lane == 0 && nunits > 0) {
             const unsigned char* xb = reinterpret_cast<const unsigned char*>(xp);
             const unsigned char* wb = reinterpret_cast<const unsigned char*>(wp);
@@ -4854,6 +4905,11 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                                     xb + ((grp0 + (int64_t)cb * C::NKG + k) * P.hx_ps + row) * 16, (uint32_t)h.R * 16,
                                     fullU + s);
             };
+            /* the weight tap of (h, w) tap i of W phase p (the consumers' table holds its rows) */
+            auto wtap = [&](int p, int i) {
+                const int wnt = p ? h.wnt[1] : h.wnt[0], jh = i / wnt, jw = i - jh * wnt;
+                return (h.t0[1] + jh * h.tstep[1]) * P.k[2] + (p ? h.wt0[1] + jw * h.wts[1] : h.wt0[0] + jw * h.wts[0]);
+            };
             auto load_piece = [&](int u, int i) {
                 const int s = iw % NB, cb = u / h.nseg, sg = u - cb * h.nseg;
                 const int td = h.t0[0] + (h.jlo + sg) * h.tstep[0];
@@ -4861,13 +4917,13 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                 const int64_t pc0 = (((int64_t)gi * P.ntn + ntile) * ncb + cb) * kt + (int64_t)td * P.k[1] * P.k[2];
                 if (!ROWS) {
                     _fc3d_mbar_expect(fullW + s, C::PIECE);
-                    _fc3d_bulk_copy(Ws + (size_t)s * C::PIECE, wb + (pc0 + TT[i].x) * C::PIECE, C::PIECE, fullW + s);
+                    _fc3d_bulk_copy(Ws + (size_t)s * C::PIECE, wb + (pc0 + wtap(0, i)) * C::PIECE, C::PIECE, fullW + s);
                 } else { /* the tap's piece of each W phase that has one, side by side */
                     _fc3d_mbar_expect(fullW + s, (i < h.wT[0] ? PW : 0) + (i < h.wT[1] ? PW : 0));
                     for (int p = 0; p < 2; ++p)
                         if (i < h.wT[p])
-                            _fc3d_bulk_copy(Ws + (size_t)s * C::PIECE + p * PW,
-                                            wb + (pc0 + TT[p * _FC3D_HX_TT + i].x) * PW, PW, fullW + s);
+                            _fc3d_bulk_copy(Ws + (size_t)s * C::PIECE + p * PW, wb + (pc0 + wtap(p, i)) * PW, PW,
+                                            fullW + s);
                 }
                 ++iw;
             };
@@ -4881,6 +4937,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
         }
         return;
     }
+    asm volatile("bar.sync 2, %0;\n" ::"n"(C::NT) : "memory"); /* the barriers and the tables */
 
     /* consumers: warpgroup wg owns output channels wg * 64 .. + 63 of the tile, all NR rows */
     const int wg = warp >> 2;
@@ -4903,7 +4960,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                     /* a row tile's W phase with fewer taps than the other multiplies the zero piece
                        (selected, not branched: a wgmma under a branch is serialised by ptxas) */
                     const bool tap = !ROWS || i < myT;
-                    const uint32_t xa = u0 + su * (uint32_t)ustage + (tap ? TT[(ROWS ? wg * _FC3D_HX_TT : 0) + i].y : 0);
+                    const uint32_t xa = u0 + su * (uint32_t)ustage + (tap ? TT[(ROWS ? wg * _FC3D_HX_TT : 0) + i] : 0);
                     const uint32_t wa = tap ? w0 + sw * C::PIECE + wg * 8 * C::NKG * 128 : _fc3d_tc_smem(Z);
                     /* each K step's descriptors: the tap's plus the step's offset in 16 B, added to the
                        start field (bits 0-13: shared addresses stay below 2^18, no carry out of it); built
@@ -4953,22 +5010,32 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
         while (L * _FC3D_TC_ROW_EPL < wout) L <<= 1;
         const int CS = _fc3d_row_cs(RS, L, wout);
         {
-            /* the warpgroup's byte offsets from the table, two rows' bases: 6 instructions a pair of
-               values (the place and its bounds computed per value took 10, 11 % of L2/34's chain
-               kernel; ncu) */
+            /* the warpgroup's byte offsets from the table, four at a time and one load ahead (one
+               load a pair, each waited for, took 22 % of L2/34's convolution alone; ncu), two rows'
+               bases. Rows of exactly L x _FC3D_TC_ROW_EPL floats are staged swizzled: the value of
+               column ow of channel c at ow ^ ((c >> 1) & 3), so that a store's 8 channels x 4
+               columns (channel stride 16 banks, column stride 4) hit 32 banks, not 8
+               (_fc3d_tc_rows_out undoes it on its 16-byte loads) */
             const int w4 = warp & 3, g = lane >> 2, t = lane & 3, co = w4 * 16 + g;
-            const int* cmw = reinterpret_cast<const int*>(CM) + 2 * (2 * t) + wg;
+            const int4* cm = reinterpret_cast<const int4*>(CM + (wg * 4 + t) * _FC3D_HX_CMS);
+            const int fx = _FC3D_HX_SWZ && wout == L * _FC3D_TC_ROW_EPL ? 4 * ((g >> 1) & 3) : 0;
             unsigned char* c0 = reinterpret_cast<unsigned char*>(Cs + co * CS);
             unsigned char* c1 = reinterpret_cast<unsigned char*>(Cs + (co + 8) * CS);
+            int4 cur = cm[0];
 #pragma unroll
-            for (int ni = 0; ni < NR / 8; ++ni)
+            for (int k = 0; k < NR / 16; ++k) {
+                const int4 nx = cm[k + 1 < NR / 16 ? k + 1 : k];
+                const int xs[4] = {cur.x, cur.y, cur.z, cur.w};
 #pragma unroll
-                for (int e = 0; e < 2; ++e) {
-                    const int x = cmw[2 * (ni * 8 + e)];
-                    if (x < 0) continue;
+                for (int j = 0; j < 4; ++j) {
+                    const int ni = 2 * k + (j >> 1), e = j & 1;
+                    if (xs[j] < 0) continue;
+                    const int x = xs[j] ^ fx;
                     *reinterpret_cast<float*>(c0 + x) = acc[ni * 4 + e];
                     *reinterpret_cast<float*>(c1 + x) = acc[ni * 4 + 2 + e];
                 }
+                cur = nx;
+            }
         }
         asm volatile("bar.sync 1, %0;\n" ::"n"(128 * C::NWG) : "memory");
         const int64_t cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * CB;
@@ -4986,7 +5053,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                 roh = P.s[1] * qh + h.r[1];
             }
         }
-        _fc3d_tc_rows_out<T, 128 * C::NWG>(P, bias, y, epi, Cs, CS, P.hx_rpt, cbase, nvalid, n, tile, P.hx_parts,
+        _fc3d_tc_rows_out<T, 128 * C::NWG, _FC3D_HX_SWZ != 0>(P, bias, y, epi, Cs, CS, P.hx_rpt, cbase, nvalid, n, tile, P.hx_parts,
                                            [&](int rr, int64_t* od, int64_t* oh, int64_t* roff) {
                                                if (few) { /* (every lane calls it, rr the same in all) */
                                                    const int a = __shfl_sync(0xffffffffu, rod, rr);
