@@ -4882,8 +4882,11 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
             const bool ok = rr < P.hx_rpt && qw < h.wQ[0] && 2 * qw + p < P.out[2];
             CM[(p * 4 + t) * _FC3D_HX_CMS + j] = ok ? 4 * (x + p) : -1;
         }
-    if (ROWS && h.wT[0] != h.wT[1] && warp < NWARP)
+    if (ROWS && h.wT[0] != h.wT[1] && warp < NWARP) {
         for (int i = tid; i < PW / 16; i += NC) Z[i] = make_uint4(0u, 0u, 0u, 0u);
+        /* the zeros, written through the generic proxy, visible to the wgmmas' reads (async proxy) */
+        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    }
 
     if (warp == NWARP) { /* the producer: one lane issues every copy */
         __syncwarp(); /* (the barriers its lanes initialised) */
