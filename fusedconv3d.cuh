@@ -3306,6 +3306,8 @@ static __host__ __device__ inline int _fc3d_row_cs(int RS, int L, int wout) {
    row, which is then not added. SWZ: rows of exactly L x _FC3D_TC_ROW_EPL floats were staged
    with column ow of channel c at ow ^ ((c >> 1) & 3) (the haloed row tiles' staging). Every order
    is fixed: reproducible. */
+/* the staging swizzle of channel c's rows (SWZ below): column ow lies at ow ^ _fc3d_row_swz(c) */
+static __device__ __forceinline__ int _fc3d_row_swz(int c) { return (c >> 1) & 3; }
 template <typename T, int NTHR, bool SWZ, typename Epi, typename RowOf>
 static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams& P, const T* __restrict__ bias,
                                                          T* __restrict__ y, const Epi& epi, float* Cs, int CS, int nrows,
@@ -3341,7 +3343,7 @@ static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams&
             const int cl = act ? c0 + grp : c0;
             const int64_t cg = cbase + cl;
             const float bv = addb ? _fc3d_tc_tof(bias[cg]) : 0.f;
-            const int swz = SWZ && FULL ? (cl >> 1) & 3 : 0; /* the staging's swizzle of this channel */
+            const int swz = SWZ && FULL ? _fc3d_row_swz(cl) : 0; /* the staging's swizzle of this channel */
             double ps = 0.0, pss = 0.0;
             T* yc = y + (n * P.cout + cg) * P.out[0] * HW; /* the (n, c) slab (NCDHW) */
             /* the next row's coordinates asked for before this row's work (rowof may shuffle:
@@ -3434,7 +3436,7 @@ static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams&
         if (!rowof(rr, &od, &oh, &roff)) continue;
         const int64_t yb = (((n * P.out[0] + od) * P.out[1] + oh) * wout + ow) * P.cout + cbase;
         for (int c = lane; c < nvalid; c += 32) {
-            const float v = Cs[c * CS + (SWZ && full ? idx ^ ((c >> 1) & 3) : idx)];
+            const float v = Cs[c * CS + (SWZ && full ? idx ^ _fc3d_row_swz(c) : idx)];
             if (P.out_f32) reinterpret_cast<float*>(y)[yb + c] = v;
             else y[yb + c] = _fc3d_tc_fromf<T>(v);
         }
@@ -5021,7 +5023,9 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                (_fc3d_tc_rows_out undoes it on its 16-byte loads) */
             const int w4 = warp & 3, g = lane >> 2, t = lane & 3, co = w4 * 16 + g;
             const int4* cm = reinterpret_cast<const int4*>(CM + (wg * 4 + t) * _FC3D_HX_CMS);
-            const int fx = _FC3D_HX_SWZ && wout == L * _FC3D_TC_ROW_EPL ? 4 * ((g >> 1) & 3) : 0;
+            /* (the condition of _fc3d_tc_rows_out's FULL rows; channel co + 8 has co's swizzle) */
+            const int fx = _FC3D_HX_SWZ && std::is_same<T, float>::value && wout == L * _FC3D_TC_ROW_EPL
+                               ? 4 * _fc3d_row_swz(co) : 0;
             unsigned char* c0 = reinterpret_cast<unsigned char*>(Cs + co * CS);
             unsigned char* c1 = reinterpret_cast<unsigned char*>(Cs + (co + 8) * CS);
             int4 cur = cm[0];
