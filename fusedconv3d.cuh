@@ -1053,7 +1053,11 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      convolution with the pass's 644 MB of traffic running beside it on another stream took 1.21 ms
      against 1.23 in sequence; L1/77's fill beside its haloed kernel likewise took the sum of the
      two (bench/RESULTS.md, fifteenth entry): the convolution's L2 traffic and issue slots are what
-     the pass would take. Again with the kernel as the fill's programmatic dependent (a fill of
+     the pass would take. On one stream, each slice's read-back on one block an SM with the next
+     slice's convolution its programmatic dependent, the slices bitwise equal to the unsliced run:
+     1.166 ms unsliced against 1.244 / 1.339 / 1.575 in 2 / 4 / 8 slices (TF32; half alike; the
+     slices' last waves and finalizes cost more than the read-backs they hide; bench/RESULTS.md,
+     2026-11-27 twelfth). Again with the kernel as the fill's programmatic dependent (a fill of
      all of y in the kernel's tile order, per-sample counters each tile waits on before its
      stores): 0.45-0.49 ms against 0.42 in turn, the fill below 1.5 TB/s beside the kernel's
      read-backs; a fill of the tap-less positions alone (half sectors) 1.01 (bench/RESULTS.md,
