@@ -1290,6 +1290,115 @@ static void test_block_loop(int cases) {
     engine_under_test = keep;
 }
 
+/* ---- 3b'. CUDA graph capture ------------------------------------------------------------------ */
+/* A run enqueued while its stream is captured into a CUDA graph (global capture mode, the strictest:
+   no call that synchronises or allocates may happen meanwhile), the graph instantiated and launched
+   twice, y poisoned before each launch: y equals that of an ordinary run of the same plan bit for
+   bit each time. Plans with a GEMM step, a finalize and a streamed read-back (ReLU + GroupNorm),
+   a zero fill (a memset node; stride and dilation 2), the block loop with a training BatchNorm and
+   the spatial-mean subtraction (statistics from moments), a whole-row LayerNorm over W with a GELU,
+   and the direct engine. */
+static void test_graph_capture(void) {
+    cudaStream_t s;
+    CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    for (int k = 0; k < 5; k++) {
+        host_case hc;
+        memset(&hc, 0, sizeof hc);
+        fc3d_plan_desc* d = &hc.desc;
+        static const int cfg[5][9] = {/* batch, cin, cout, D, H, W, stride, padding, dilation */
+                                      {2, 32, 64, 4, 6, 7, 1, 0, 1},
+                                      {2, 32, 64, 4, 6, 8, 2, 1, 2},
+                                      {2, 16, 32, 4, 8, 8, 2, 1, 1},
+                                      {2, 32, 64, 3, 5, 32, 2, 1, 1},
+                                      {2, 8, 12, 3, 4, 5, 2, 1, 1}};
+        static const char* const what[5] = {"relu_groupnorm", "zero_fill", "bn_train_submean", "layernorm_w_gelu",
+                                            "direct_bn_train"};
+        const int* c = cfg[k];
+        d->conv.batch = c[0];
+        d->conv.in_channels = c[1];
+        d->conv.out_channels = c[2];
+        for (int i = 0; i < 3; i++) {
+            d->conv.in_size[i] = c[3 + i];
+            d->conv.kernel[i] = 3;
+            d->conv.stride[i] = c[6];
+            d->conv.padding[i] = c[7];
+            d->conv.dilation[i] = c[8];
+        }
+        d->conv.bias = k == 2 || k == 3;
+        d->math = k == 4 ? FC3D_MATH_FP32 : FC3D_MATH_TF32;
+        d->engine = k == 4 ? FC3D_ENGINE_DIRECT : FC3D_ENGINE_AUTO;
+        int o = 0;
+        if (k == 0) {
+            d->ops[o++].kind = FC3D_OP_RELU;
+            d->ops[o].kind = FC3D_OP_GROUPNORM;
+            d->ops[o].groups = 8;
+            d->ops[o++].flags = FC3D_OP_AFFINE;
+        } else if (k == 2 || k == 4) { /* running statistics left out: two launches must give the same y */
+            d->ops[o].kind = FC3D_OP_BATCHNORM_TRAIN;
+            d->ops[o++].flags = FC3D_OP_AFFINE | FC3D_OP_SAVE_BATCH_STATS;
+            d->ops[o++].kind = FC3D_OP_SUB_SPATIAL_MEAN;
+        } else if (k == 3) {
+            d->ops[o].kind = FC3D_OP_LAYERNORM;
+            d->ops[o].norm_dims = 1;
+            d->ops[o++].flags = FC3D_OP_AFFINE;
+            d->ops[o++].kind = FC3D_OP_GELU;
+        }
+        d->num_ops = o;
+        char name[128];
+        snprintf(name, sizeof name, "graph_capture.%d.%s", k, what[k]);
+        if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) {
+            check(0, name, "plan: %s", hc.plan.message);
+            continue;
+        }
+        const fc3d_plan* p = &hc.plan;
+        hc.x = alloc_fill(p->x_elements, 0.0, 1.0, d->dtype);
+        const double wb = 1.0 / sqrt((double)p->weight_elements / d->conv.in_channels + 1.0);
+        hc.w = alloc_fill(p->weight_elements, -wb, wb, d->dtype);
+        if (d->conv.bias) hc.b = alloc_fill(d->conv.out_channels, -wb, wb, d->dtype);
+        random_op_tensors(&hc);
+        device_case dc;
+        device_case_upload(&hc, &dc);
+        const fc3d_run_args a = device_case_args(&hc, &dc, s);
+        const size_t nb = dc.y_bytes;
+        unsigned char* want = (unsigned char*)malloc(nb);
+        unsigned char* got = (unsigned char*)malloc(nb);
+        fc3d_message msg;
+        device_case_poison(&hc, &dc);
+        fc3d_result r = fc3d_plan_run(p, &a, &msg);
+        CUDA_OK(cudaStreamSynchronize(s));
+        CUDA_OK(cudaMemcpy(want, dc.y, nb, cudaMemcpyDeviceToHost));
+        int ok = r == FC3D_SUCCESS;
+        cudaGraph_t g = NULL;
+        cudaGraphExec_t ge = NULL;
+        cudaError_t ce = cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+        if (ce == cudaSuccess) {
+            r = fc3d_plan_run(p, &a, &msg);
+            ce = cudaStreamEndCapture(s, &g);
+        }
+        if (ce == cudaSuccess && r == FC3D_SUCCESS) ce = cudaGraphInstantiate(&ge, g, 0);
+        int same = 0;
+        for (int rep = 0; rep < 2 && ce == cudaSuccess && r == FC3D_SUCCESS; rep++) {
+            device_case_poison(&hc, &dc);
+            ce = cudaGraphLaunch(ge, s);
+            if (ce == cudaSuccess) ce = cudaStreamSynchronize(s);
+            if (ce == cudaSuccess) ce = cudaMemcpy(got, dc.y, nb, cudaMemcpyDeviceToHost);
+            same += ce == cudaSuccess && memcmp(want, got, nb) == 0;
+        }
+        if (ce != cudaSuccess) (void)cudaGetLastError();
+        ok = ok && r == FC3D_SUCCESS && ce == cudaSuccess && same == 2;
+        check(ok, name, "engine %s, main loop %d, %d steps: run %s, capture %s (%s), %d of 2 graph launches bitwise equal",
+              fc3d_engine_name(p->engine), fc3d_plan_main_loop(p), p->_private.num_steps,
+              r == FC3D_SUCCESS ? "ok" : msg.text, ce == cudaSuccess ? "ok" : "failed", cudaGetErrorString(ce), same);
+        if (ge) CUDA_OK(cudaGraphExecDestroy(ge));
+        if (g) CUDA_OK(cudaGraphDestroy(g));
+        free(want);
+        free(got);
+        device_case_free(&dc);
+        host_case_free(&hc);
+    }
+    CUDA_OK(cudaStreamDestroy(s));
+}
+
 /* ---- 3b. a pending CUDA error -------------------------------------------------------------------- */
 /* An error an earlier call left pending must not read as this run's launch failure halfway through
    the passes: the run refuses to start, writes nothing, and runs once the caller has cleared it. */
@@ -1634,6 +1743,7 @@ int main(int argc, char** argv) {
     test_halo_rows_store();
     test_halo_row_prog();
     test_block_loop(quick ? 8 : 48);
+    test_graph_capture();
     if (!quick) test_pending_error(); /* it plants a failing cudaMalloc, which memcheck reports */
     if (!quick) {
         for (int e = 0; e < _FC3D_NUM_ENGINES; e++) test_large_offsets(_fc3d_engines[e].id);

@@ -840,6 +840,37 @@ def check_stream_bn_train():
     require_bn_state(entries, ref, 1e-5)
 
 
+def check_cuda_graph(make_entries, make_conv=None, x_shape=None, tf32=False):
+    """A forward captured by torch.cuda.graph (the bridge's y and workspace from the graph's pool,
+    the plan's launches recorded) and replayed twice, x refilled in place before each replay:
+    bitwise equal to an eager forward of the same module on the same input (stateless chains, so
+    every forward sees the same state)."""
+    conv = (make_conv or conv_a)()
+    entries = prep(make_entries())
+    fused = fc.FusedConvTranspose3d(conv, *entries, math="tf32" if tf32 else "fp32")
+    x = x_a() if x_shape is None else rnd(*x_shape)
+    static_x = x.clone()
+    with torch.no_grad():
+        s = torch.cuda.Stream()
+        s.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(s):  # warm-up outside the graph: the plan and the extension ready
+            fused(static_x)
+        torch.cuda.current_stream().wait_stream(s)
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            static_y = fused(static_x)
+        want = fused(x).clone()
+        for rep in range(2):
+            static_x.copy_(torch.rand_like(x))  # other values first: the replay must read the refill
+            g.replay()
+            static_x.copy_(x)
+            static_y.fill_(float("nan"))
+            g.replay()
+            torch.cuda.synchronize()
+            require(torch.equal(static_y, want),
+                    f"replay {rep}: differs from the eager forward (rel-L2 {rel_l2(static_y, want):.3g})")
+
+
 # ---- 8. math follows PyTorch ----------------------------------------------------------------------
 
 class cudnn_tf32:
@@ -1098,6 +1129,11 @@ def register():
         lambda: [nn.GroupNorm(3, 6), nn.GELU(), nn.LayerNorm((6, 5))], torch.bfloat16, CL)
     add("stream/non_default_stream", check_stream)
     add("stream/batchnorm_train_on_stream", check_stream_bn_train)
+    add("stream/cuda_graph_groupnorm_gelu", check_cuda_graph, lambda: [nn.ReLU(), nn.GroupNorm(3, 6), nn.GELU()])
+    add("stream/cuda_graph_bn_eval_submean", check_cuda_graph,
+        lambda: [nn.BatchNorm3d(6).eval(), fc.SubtractSpatialMean()])
+    add("stream/cuda_graph_l2_61_like_tf32", check_cuda_graph, lambda: [nn.ReLU(), nn.GroupNorm(8, 64)],
+        lambda: nn.ConvTranspose3d(32, 64, 3).to(DEV), (2, 32, 4, 5, 6), True)
 
     add("math/follows_cudnn_allow_tf32", check_math_follows_pytorch)
     add("math/explicit_wins_over_pytorch", check_explicit_math_wins)
