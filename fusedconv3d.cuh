@@ -683,8 +683,8 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* plan, char* buf, size_t buf_siz
    workspace size, and that nothing the run writes - y, the workspace, updated or saved
    statistics - overlaps another bound tensor); on any such error nothing is launched or written.
    Does not synchronise and allocates nothing: a call on a stream being captured into a CUDA graph
-   records its launches (and memsets) there, in any capture mode. Running statistics of a training BatchNorm with UPDATE are updated in
-   place, once per run.
+   records its launches (and memsets) there, in any capture mode. Running statistics of a training
+   BatchNorm with UPDATE are updated in place, once per run.
    plan: host, read (shared by concurrent runs safely).  args: host, read; the tensors it names
    are device memory. message: host, optional (NULL); receives the detail of an error, "" on success.
    Returns FC3D_SUCCESS, FC3D_ERROR_NULL_ARGUMENT, FC3D_ERROR_PLAN_INVALID (never initialised,
