@@ -307,9 +307,10 @@ typedef enum fc3d_main_loop {
                                     -gencode arch=compute_90a,code=sm_90a) and an sm_90 device */
     FC3D_MAIN_LOOP_HALO = 3,     /* Hopper's haloed-block loop: x copied once per run into a zero-padded
                                     operand copy, whole haloed row blocks brought by bulk copies, wgmma
-                                    64 x 256 (>>engine-implicit-gemm, "Haloed tiles"). TF32 and half
-                                    math on float32 tensors, in_channels / groups a multiple of 32, a
-                                    LayerNorm over W only at W stride 2; the run needs what WGMMA
+                                    64 x 256 (>>engine-implicit-gemm, "Haloed tiles"). Every math mode
+                                    on float32 tensors (FP32 as 3xTF32: two 64 x 128 warpgroups on a
+                                    tile), in_channels / groups a multiple of 32, a LayerNorm over W
+                                    only at W stride 2 and not in FP32 math; the run needs what WGMMA
                                     needs. AUTO takes it where an output sums 128 products or more on
                                     average (over the outputs some tap reaches where the plan
                                     zero-fills the others, >>engine-implicit-gemm) */
@@ -818,10 +819,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      TFLOP/s) against this loop's 3.64, L2/61 1.02 against 1.61; HALF 1.17 (459) and 0.67 (347).
      That loop is now the engine's haloed main loop (FC3D_MAIN_LOOP_HALO, section "Haloed tiles"
      below _fc3d_tc_main): the prep step makes the weight pieces and the operand copy of x (a
-     workspace region of N x C_in x the padded volume x 4 bytes in TF32, 2 in half), one launch per
+     workspace region of N x C_in x the padded volume x 4 bytes in TF32, 2 in half, 8 in FP32), one launch per
      convolving pass, the tiled loops' epilogue and statistics partials (slots sized by the tiled
      loops' tile count, the surplus zeroed, so the plan does not depend on the device). The planner
-     gives it TF32 and half plans on float32 tensors with in_channels / groups a multiple of 32
+     gives it plans in every math mode on float32 tensors with in_channels / groups a multiple of 32
      and (n, c) slabs below 2^31 elements
      (with a LayerNorm over W only at W stride 2: the row tiles below), where an output sums 128
      products or more on average, over the tapped outputs where the step zero-fills the tap-less
@@ -831,10 +832,18 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      0.471 ms TF32, 0.523 -> 0.379 half against the tiled loop behind the same fill (conv alone,
      one run, two rounds; rel-L2 against the direct engine 2.6e-4 either way), then with a grid of the tapped phase's
      tiles only (73 a sample instead of 600 that mostly returned at once; ncu: main kernel 292 ->
-     226 us) 0.471 -> 0.421 and 0.380 -> 0.367. FP32
-     (3xTF32) and 16-bit tensors stay tiled (not built: one
-     more instantiation per element type and the 3xTF32 split). Its first epilogue branched per
-     value (op and store checks in the unrolled loops): 34 % of the kernel's stall samples on L2/61
+     226 us) 0.471 -> 0.421 and 0.380 -> 0.367. FP32 math (3xTF32) takes it too, except for row
+     tiles: x and the weight pieces in big and small parts, 16-channel units, 64-channel tiles
+     whose two consumer warpgroups each multiply half of the 256 rows (m64n128, three wgmmas a K
+     step into a chunk accumulator restarted every 4 (h, w) taps, its sums added into FP32 sums:
+     64 + 64 registers, 162 a thread, no spills). Conv alone against the tiled wgmma loop (one
+     run, two rounds): L2/77 8.40 -> 5.12 ms (64 -> 105 useful TFLOP/s), L2/61 3.43 -> 2.33,
+     L1/77 0.653 -> 0.562, L2/34 2.82 -> 2.23; rel-L2 against the direct engine 1.5e-6 on L2/77
+     (the tiled loop 1.5e-6; chunks of a whole unit, 25 taps: 3.0e-6 and 1-2 % faster). ncu: the
+     tensor pipe active 87 % of the kernel (the TF32 kernel 93 %), three wgmmas a step its
+     ceiling. 16-bit tensors stay tiled (not built: one more instantiation per element type). Its
+     first epilogue branched per value (op and store checks in the unrolled loops): 34 % of the
+     kernel's stall samples on L2/61
      (ncu source counters, 308 instructions per channel and warp); hoisted, the library kernel
      matches the standalone one (L2/61 TF32 main kernel 1.13 -> 0.93 ms, standalone 0.89). Its
      64-channel kernels at 170 registers ran one CTA an SM where the standalone one (167) ran two
@@ -1137,9 +1146,9 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    Numerics. Products and sums of the convolution are float32 (after the math mode's operand
    rounding); partials and group statistics are double, the variance E[x^2] - mean^2 taken in
    double, which stays accurate while |mean| / std is below about 1e6. The haloed loop's NCDHW
-   epilogue (TF32 and half math only) sums a lane's 8 values of a channel in float before its
-   double partial: at most 8 ulp on a sum of squares, so at most 5e-7 (1 + mean^2 / var) relative
-   on the variance; TF32 operands already put ~5e-4 |mean| in each value, which outweighs that
+   epilogue in TF32 and half math (FP32 math sums in double) sums a lane's 8 values of a channel in
+   float before its double partial: at most 8 ulp on a sum of squares, so at most 5e-7 (1 +
+   mean^2 / var) relative on the variance; TF32 operands already put ~5e-4 |mean| in each value, which outweighs that
    while |mean| / std stays below ~1e3. The elementwise epilogue is
    float32 (the GEMM epilogues' and read-back passes' GELU takes erf from Abramowitz and Stegun's
    7.1.26, branch-free: within 1.8e-7 max(|v|, 1) of the exact GELU over [-12, 12], where erff's
@@ -4259,7 +4268,13 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
    w taps multiplies a zero piece). Their units hold the rows both phases' taps read. The epilogue
    stages both phases as whole output rows ([channel][row][ow], the CM table places each of the 256
    rows) and runs the whole-row epilogue of the tiled loops (_fc3d_tc_rows_out): a row's statistics,
-   normalisation, ops and one store, with no pass over y. */
+   normalisation, ops and one store, with no pass over y.
+   3xTF32 (FP32 math; not the row tiles): the operand copy of x and the weight pieces keep a big
+   and a small part (the small part of x a whole copy further, a piece's small part right after its
+   big one; a unit and a weight slot hold both), units of 16 channels, 64-channel tiles whose two
+   consumer warpgroups each take half of the tile's 256 rows (m64n128, three wgmmas a K step into
+   a chunk accumulator, the chunks' sums added into FP32 sums: the registers of one m64n256
+   accumulator). */
 #define _FC3D_HX_NR 256
 #define _FC3D_HX_NA 2
 #ifndef _FC3D_HX_NB
@@ -4269,6 +4284,9 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
 #define _FC3D_HX_BN_MAX 128 /* 64: 64-channel tiles only (two CTAs an SM where the shared memory allows) */
 #endif
 #define _FC3D_HX_TT 256 /* (h, w) taps of a phase at most */
+#ifndef _FC3D_HX_X3_TAPS
+#define _FC3D_HX_X3_TAPS 4 /* 3xTF32: (h, w) taps a chunk accumulator sums (x 16 channels: K = 64) */
+#endif
 /* row tiles' staging table: a row of it per (W phase, lane quad t), _FC3D_HX_NR / 4 entries and 4
    of padding (the quads' 16-byte loads of one warp then hit distinct banks) */
 #define _FC3D_HX_CMS (_FC3D_HX_NR / 4 + 4)
@@ -4278,13 +4296,19 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
 
 template <int MATH, int BN, int KC>
 struct _fc3d_hx_cfg {
+    static constexpr bool X3 = MATH == _FC3D_TC_3XTF32;       /* 3xTF32: a big and a small part of each operand */
     static constexpr int EB = MATH == _FC3D_TC_HALF ? 2 : 4; /* operand bytes */
+    static constexpr int NU = X3 ? 2 : 1;                     /* parts of an operand */
+    static constexpr int SB = EB * NU;                        /* bytes an operand element takes, its parts together */
     static constexpr int KG = 16 / EB;                       /* channels of a 16-byte group */
     static constexpr int KS = MATH == _FC3D_TC_HALF ? 16 : 8; /* K of one wgmma */
     static constexpr int NKG = KC / KG;
-    static constexpr int NWG = BN / 64;                       /* consumer warpgroups */
+    /* consumer warpgroups: one per 64 channels, or for 3xTF32 two on the same 64 channels, each
+       over half of the tile's rows (m64n128: its chunk accumulator and its FP32 sums fit the
+       registers that one m64n256 accumulator takes) */
+    static constexpr int NWG = X3 ? 2 : BN / 64;
     static constexpr int NT = 32 * (4 * NWG + 1);             /* and the producer warp */
-    static constexpr int PIECE = BN * KC * EB;                /* bytes of one tap's weight piece */
+    static constexpr int PIECE = BN * KC * EB;                /* bytes of one tap's weight piece (one part) */
 };
 
 /* x -> xp (the operand copy above): one thread per 16-byte group of channels of one padded row */
@@ -4324,13 +4348,19 @@ static __global__ void _fc3d_hx_prep_x(_fc3d_tc_kparams P, const T* __restrict__
             for (int k = 0; k < 4; ++k) ow[k] = _fc3d_tc_round(v[k % KG]);
         }
         reinterpret_cast<uint4*>(xp)[i] = o;
+        if (MATH == _FC3D_TC_3XTF32) { /* the small parts, a whole copy further: round(v - big) */
+#pragma unroll
+            for (int k = 0; k < 4; ++k) ow[k] = _fc3d_tc_round(v[k] - __uint_as_float(ow[k]));
+            reinterpret_cast<uint4*>(xp)[i + total] = o;
+        }
     }
 #endif
 }
 
 /* the weight [C_in][C_out/groups][kd][kh][kw] -> pieces [group][channel tile][channel block][tap]
    [BN/8][KC/KG][8][KG]: one tap's KC input channels x BN output channels in K-major core
-   matrices, contiguous, rounded as the math mode's operands */
+   matrices, contiguous, rounded as the math mode's operands (3xTF32: each piece's big part, then
+   its small part) */
 template <typename T, int MATH, int BN, int KC>
 static __global__ void _fc3d_hx_prep_w(_fc3d_tc_kparams P, const T* __restrict__ w, void* __restrict__ wp)
 {
@@ -4352,11 +4382,18 @@ static __global__ void _fc3d_hx_prep_w(_fc3d_tc_kparams P, const T* __restrict__
         const int64_t nt = r % P.ntn, gi = r / P.ntn;
         const int64_t ci = gi * P.cin_g + cb * KC + kgi * C::KG + kk, co = nt * BN + co8 * 8 + c8;
         const float v = co < P.cout_g ? _fc3d_tc_tof(w[(ci * P.cout_g + co) * kt + tap]) : 0.f;
-        if (MATH == _FC3D_TC_HALF)
+        if (MATH == _FC3D_TC_HALF) {
             reinterpret_cast<unsigned short*>(wp)[e] =
                 BF ? __bfloat16_as_ushort(__float2bfloat16_rn(v)) : __half_as_ushort(__float2half_rn(v));
-        else
+        } else if (MATH == _FC3D_TC_3XTF32) {
+            constexpr int64_t PE = (int64_t)BN * KC; /* a part's elements */
+            const int64_t at = e / PE * 2 * PE + e % PE;
+            const uint32_t big = _fc3d_tc_round(v);
+            reinterpret_cast<uint32_t*>(wp)[at] = big;
+            reinterpret_cast<uint32_t*>(wp)[at + PE] = _fc3d_tc_round(v - __uint_as_float(big));
+        } else {
             reinterpret_cast<uint32_t*>(wp)[e] = _fc3d_tc_round(v);
+        }
     }
 #endif
 }
@@ -4533,7 +4570,7 @@ static double _fc3d_hx_tiling(_fc3d_tc_kparams* P, int rn, int prows)
 }
 
 /* The MMA FLOPs a haloed convolving step issues (plan.exec_flops): every tile's d taps x (h, w)
-   taps x C_in / groups x its MMA rows x its output channels, x 2: haloed tiles at hx_rn rows and
+   taps x C_in / groups x its MMA rows x its output channels, x 2 (x 3 more for 3xTF32): haloed tiles at hx_rn rows and
    hx_bn channels (rows past the phase and taps into the padding included), row tiles at hx_rrn
    rows and 64 channels of each W phase (a phase with fewer taps multiplying the zero piece). */
 static double _fc3d_hx_issued_flops(const _fc3d_tc_plan* tp, int row)
@@ -4551,11 +4588,12 @@ static double _fc3d_hx_issued_flops(const _fc3d_tc_plan* tp, int row)
         }
         if (seen) mr *= (double)tiles / (double)seen;
     }
-    return 2.0 * mr * (double)P.cin_g * (double)P.groups * (double)tp->hx_ntn * (double)P.n;
+    return 2.0 * mr * (double)P.cin_g * (double)P.groups * (double)tp->hx_ntn * (double)P.n *
+           (tp->math == _FC3D_TC_3XTF32 ? 3.0 : 1.0); /* (3xTF32: three wgmmas a step) */
 }
 
-/* Shared memory of the haloed kernel (eb operand bytes, kc channels a unit, bn output channels a
-   tile or, for row tiles, 64 a W phase): the rings, the epilogue's staging over them, then the
+/* Shared memory of the haloed kernel (eb operand bytes, both parts of a 3xTF32 operand: 8; kc
+   channels a unit, bn output channels a tile or, for row tiles, 64 a W phase): the rings, the epilogue's staging over them, then the
    barriers (128 B), the tap table (the row offset in the unit of each (h, w) tap, one table per
    W phase of row tiles) and, for row tiles, the staged place of each of the 256 rows of each W
    phase (in the order a lane stores them, _FC3D_HX_CMS) and a zero weight piece (the MMAs of a W
@@ -4570,7 +4608,8 @@ static __host__ __device__ inline size_t _fc3d_hx_body(const _fc3d_tc_kparams& P
         return ring > stg ? ring : stg;
     }
     const size_t ring = _FC3D_HX_NA * nkg * P.hx_rmax * 16 + (size_t)_FC3D_HX_NB * bn * kc * eb;
-    const size_t stg = (size_t)bn * (_FC3D_HX_NR + 4) * 4 + (size_t)4 * (bn / 64) * bn * 16;
+    /* the staging, and the NDHWC statistics' double pairs per consumer warp and channel */
+    const size_t stg = (size_t)bn * (_FC3D_HX_NR + 4) * 4 + (size_t)4 * (eb == 8 ? 2 : bn / 64) * bn * 16;
     return ring > stg ? ring : stg;
 }
 static __host__ __device__ inline size_t _fc3d_hx_smem(const _fc3d_tc_kparams& P, int eb, int kc, int bn, int rows)
@@ -4603,8 +4642,9 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
     double taps = 0.0;
     P->hx_ok = 0;
     *macs = 0.0;
-    if (math == _FC3D_TC_3XTF32 || P->cin_g % 32 != 0) return 0;
-    P->hx_kc = math == _FC3D_TC_HALF && P->cin_g % 64 == 0 ? 64 : 32;
+    if ((math == _FC3D_TC_3XTF32 && rows) || P->cin_g % 32 != 0) return 0;
+    /* 3xTF32: units of 16 channels (both parts of the units and the weight pieces in the rings) */
+    P->hx_kc = math == _FC3D_TC_3XTF32 ? 16 : math == _FC3D_TC_HALF && P->cin_g % 64 == 0 ? 64 : 32;
     if (!_fc3d_tc_fill_dt(P)) return 0;
     int plo[3] = {0, 0, 0}, phi[3] = {0, 0, 0}, qc[3] = {0, 0, 0};
     for (int d = 0; d < 3; ++d)
@@ -4686,7 +4726,7 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
     }
     P->hx_zcls_start[8] = zs;
     P->hx_rmax = rmax;
-    const int eb = math == _FC3D_TC_HALF ? 2 : 4;
+    const int eb = math == _FC3D_TC_HALF ? 2 : math == _FC3D_TC_3XTF32 ? 8 : 4;
     if (_fc3d_hx_smem(*P, eb, P->hx_kc, bn, 0) > 227 * 1024 || rmax > 16383) return 0;
     if ((int64_t)P->out[0] * P->out[1] * P->out[2] > 0x7fffffffLL) return 0; /* an (n, c) slab's offsets too */
     P->hx_rows = 0;
@@ -4762,6 +4802,15 @@ _FC3D_HX_FN(_fc3d_hx_bf16, "m64n256k16.f32.bf16.bf16", ", 0, 0", _FC3D_HX_L128, 
 _FC3D_HX_FN(_fc3d_hx_tf32_240, "m64n240k8.f32.tf32.tf32", "", _FC3D_HX_L120, _FC3D_HX_O120, "%120, %121", "%122")
 _FC3D_HX_FN(_fc3d_hx_f16_240, "m64n240k16.f32.f16.f16", ", 0, 0", _FC3D_HX_L120, _FC3D_HX_O120, "%120, %121", "%122")
 _FC3D_HX_FN(_fc3d_hx_bf16_240, "m64n240k16.f32.bf16.bf16", ", 0, 0", _FC3D_HX_L120, _FC3D_HX_O120, "%120, %121", "%122")
+/* 3xTF32's m64n128 (half the tile's rows a warpgroup), its scale-d flag a register: 0 restarts the
+   chunk accumulator */
+static __device__ __forceinline__ void _fc3d_hx_tf32_128(float* d, uint64_t da, uint64_t db, int accumulate)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\nwgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32"
+                 " {" _FC3D_HX_L64 "}, %64, %65, p, 1, 1;\n}\n"
+                 : _FC3D_HX_O32(0), _FC3D_HX_O32(32)
+                 : "l"(da), "l"(db), "r"(accumulate));
+}
 #undef _FC3D_HX_FN
 #undef _FC3D_HX_O120
 #undef _FC3D_HX_L120
@@ -4798,6 +4847,18 @@ static __device__ __forceinline__ void _fc3d_bulk_copy(void* dst, const void* sr
                  : "memory");
 }
 #endif
+
+/* A value into a lane's sum and sum of squares: float (TF32, half) or double (3xTF32) */
+static __device__ __forceinline__ void _fc3d_hx_sum2(float& s, float& ss, float d)
+{
+    s += d;
+    ss = fmaf(d, d, ss);
+}
+static __device__ __forceinline__ void _fc3d_hx_sum2(double& s, double& ss, float d)
+{
+    s += d;
+    ss = fma((double)d, (double)d, ss);
+}
 
 /* Virtual row v of a tile's phase: whether it is an output position of the tile (else dropped), its phase
    coordinates and its output offset within a (sample, channel) slab. 32-bit: the plan keeps a
@@ -4843,10 +4904,10 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
     constexpr int PW = 64 * KC * C::EB;          /* bytes of one 64-channel weight piece */
     constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
     extern __shared__ __align__(128) unsigned char _fc3d_hx_sm[];
-    const size_t ustage = (size_t)C::NKG * (ROWS ? P.hx_rrmax : P.hx_rmax) * 16;
+    const size_t ustage = (size_t)C::NU * C::NKG * (ROWS ? P.hx_rrmax : P.hx_rmax) * 16;
     unsigned char* Us = _fc3d_hx_sm;
     unsigned char* Ws = Us + NA * ustage;
-    unsigned char* tail = _fc3d_hx_sm + _fc3d_hx_body(P, C::EB, KC, CB, ROWS);
+    unsigned char* tail = _fc3d_hx_sm + _fc3d_hx_body(P, C::SB, KC, CB, ROWS);
     uint64_t* bars = reinterpret_cast<uint64_t*>(tail);
     uint64_t *fullU = bars, *emptyU = bars + NA, *fullW = bars + 2 * NA, *emptyW = bars + 2 * NA + NB;
     int* TT = reinterpret_cast<int*>(tail + 128); /* (h, w) taps: their rows in the unit (bytes), per W phase */
@@ -4904,16 +4965,21 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
             const int64_t grp0 = (n * P.cin + (int64_t)gi * P.cin_g) / C::KG, kt = (int64_t)P.k[0] * P.k[1] * P.k[2];
             const int64_t ncb = P.cin_g / KC;
             int iw = 0;
+            /* 3xTF32: the small parts a whole copy of x further; a unit holds the big part's
+               groups, then the small part's */
+            const int64_t xpart = C::X3 ? P.n * (P.cin / C::KG) * P.hx_ps * 16 : 0;
             auto load_unit = [&](int u) {
                 const int s = u % NA, cb = u / h.nseg, sg = u - cb * h.nseg;
                 _fc3d_mbar_wait(emptyU + s, ((u / NA) & 1) ^ 1);
-                _fc3d_mbar_expect(fullU + s, unitB);
+                _fc3d_mbar_expect(fullU + s, C::NU * unitB);
                 const int cd = h.c0[0] - (h.jlo + sg) * h.cstep[0];
                 const int64_t row = h.v0 + (int64_t)(cd + P.hx_plo[0]) * HpWp + h.offmin;
-                for (int k = 0; k < C::NKG; ++k)
+                for (int k = 0; k < C::NU * C::NKG; ++k) {
+                    const int pt = k / C::NKG, kg = k - pt * C::NKG;
                     _fc3d_bulk_copy(Us + s * ustage + (size_t)k * h.R * 16,
-                                    xb + ((grp0 + (int64_t)cb * C::NKG + k) * P.hx_ps + row) * 16, (uint32_t)h.R * 16,
-                                    fullU + s);
+                                    xb + pt * xpart + ((grp0 + (int64_t)cb * C::NKG + kg) * P.hx_ps + row) * 16,
+                                    (uint32_t)h.R * 16, fullU + s);
+                }
             };
             /* the weight tap of (h, w) tap i of W phase p (the consumers' table holds its rows) */
             auto wtap = [&](int p, int i) {
@@ -4925,9 +4991,10 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                 const int td = h.t0[0] + (h.jlo + sg) * h.tstep[0];
                 _fc3d_mbar_wait(emptyW + s, ((iw / NB) & 1) ^ 1);
                 const int64_t pc0 = (((int64_t)gi * P.ntn + ntile) * ncb + cb) * kt + (int64_t)td * P.k[1] * P.k[2];
-                if (!ROWS) {
-                    _fc3d_mbar_expect(fullW + s, C::PIECE);
-                    _fc3d_bulk_copy(Ws + (size_t)s * C::PIECE, wb + (pc0 + wtap(0, i)) * C::PIECE, C::PIECE, fullW + s);
+                if (!ROWS) { /* (3xTF32: the piece's two parts, contiguous) */
+                    _fc3d_mbar_expect(fullW + s, C::NU * C::PIECE);
+                    _fc3d_bulk_copy(Ws + (size_t)s * C::NU * C::PIECE, wb + (pc0 + wtap(0, i)) * C::NU * C::PIECE,
+                                    C::NU * C::PIECE, fullW + s);
                 } else { /* the tap's piece of each W phase that has one, side by side */
                     _fc3d_mbar_expect(fullW + s, (i < h.wT[0] ? PW : 0) + (i < h.wT[1] ? PW : 0));
                     for (int p = 0; p < 2; ++p)
@@ -4958,6 +5025,60 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
         const uint32_t u0 = _fc3d_tc_smem(Us), w0 = _fc3d_tc_smem(Ws);
         const int myT = wg ? h.wT[1] : h.wT[0]; /* (selected: an index by wg put the tile in local memory) */
         int iw = 0, prevW = -1, prevU = -1;
+        if constexpr (C::X3) {
+            /* 3xTF32 (the tiled loops' scheme): per K step small x big, big x small, then big x big
+               (m64n128k8 over the warpgroup's half of the rows) into a chunk accumulator (acc[NR / 4
+               ..]) that each chunk's first step restarts; at a chunk's end, once its MMAs are done,
+               its sums are added into the FP32 sums (acc[0 .. NR / 4)). A chunk is _FC3D_HX_X3_TAPS
+               (h, w) taps of a unit (16 channels each), so the tensor core's truncating
+               accumulation never runs over more than 16 x that many products (bench/RESULTS.md) */
+            float* ch = acc + NR / 4;
+            const uint32_t sp = (uint32_t)C::NKG * h.R * 16; /* the small part's offset in a unit */
+            for (int u = 0; u < nunits; ++u) {
+                const int su = u % NA;
+                _fc3d_mbar_wait(fullU + su, (u / NA) & 1);
+                const uint32_t ub = u0 + su * (uint32_t)ustage + wg * (NR / 2) * 16;
+                /* (the chunk's sums are read after its taps' loop, on no branch: a read of MMA
+                   registers on one path of a branch inside it made ptxas wait for every tap's
+                   MMAs where the paths meet, C7517) */
+                for (int c0 = 0; c0 < h.T; c0 += _FC3D_HX_X3_TAPS) {
+                    const int ce = c0 + _FC3D_HX_X3_TAPS < h.T ? c0 + _FC3D_HX_X3_TAPS : h.T;
+                    for (int i = c0; i < ce; ++i) {
+                        const int sw = iw % NB;
+                        _fc3d_mbar_wait(fullW + sw, (iw / NB) & 1);
+                        const uint32_t xa = ub + TT[i], wa = w0 + sw * (2 * C::PIECE);
+                        const uint64_t dwb = _fc3d_wg_desc(wa, 128, C::NKG * 128);
+                        const uint64_t dws = _fc3d_wg_desc(wa + C::PIECE, 128, C::NKG * 128);
+                        const uint64_t dxb = _fc3d_wg_desc(xa, h.R * 16, 128);
+                        const uint64_t dxs = _fc3d_wg_desc(xa + sp, h.R * 16, 128);
+                        asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+                        for (int kk = 0; kk < KC / C::KS; ++kk) {
+                            const uint64_t a = (uint64_t)(kk * 16), b = (uint64_t)(kk * 2 * h.R);
+                            _fc3d_hx_tf32_128(ch, dws + a, dxb + b, (i - c0) | kk); /* (0: the chunk's first step) */
+                            _fc3d_hx_tf32_128(ch, dwb + a, dxs + b, 1);
+                            _fc3d_hx_tf32_128(ch, dwb + a, dxb + b, 1);
+                        }
+                        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+                        asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory"); /* the previous tap's MMAs are done */
+                        if ((tid & 127) == 0 && prevW >= 0) _fc3d_mbar_arrive(emptyW + prevW);
+                        prevW = sw;
+                        ++iw;
+                    }
+                    /* the chunk's end: all its MMAs done, its sums added */
+                    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+                    if ((tid & 127) == 0) {
+                        _fc3d_mbar_arrive(emptyW + prevW);
+                        if (ce == h.T) _fc3d_mbar_arrive(emptyU + su);
+                    }
+                    prevW = -1;
+#pragma unroll
+                    for (int j = 0; j < NR / 4; ++j) acc[j] += ch[j];
+                }
+            }
+            (void)prevU;
+            _fc3d_wg_keep<NR / 2>(acc);
+        } else {
         /* the loop per wgmma N (rn: 256, or 240 for plane-row tiles and row tiles whose rows fit
            it; a uniform choice around the whole loop, whose wgmmas stay unbranched) */
         auto mainloop = [&](auto rn) {
@@ -5010,6 +5131,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
         _fc3d_wg_keep<NR / 2>(acc); /* the zeros in their registers before the paths part */
         if ((ROWS ? P.hx_rrn : P.hx_rn) == 240) mainloop(std::integral_constant<int, 240>());
         else mainloop(std::integral_constant<int, 256>());
+        }
     }
 
     if (ROWS) { /* ---- row tiles: the two W phases staged as whole output rows, then the rows out */
@@ -5093,11 +5215,13 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
     constexpr int CS = NR + 4;
     float* Cs = reinterpret_cast<float*>(_fc3d_hx_sm);
     {
-        const int w4 = warp & 3, g = lane >> 2, t = lane & 3, co = wg * 64 + w4 * 16 + g;
+        /* (3xTF32: both warpgroups on the tile's 64 channels, warpgroup wg on rows wg * NR / 2 ..) */
+        const int w4 = warp & 3, g = lane >> 2, t = lane & 3, co = (C::X3 ? 0 : wg * 64) + w4 * 16 + g;
+        float* const cr = Cs + (C::X3 ? wg * (NR / 2) : 0) + 2 * t;
 #pragma unroll
-        for (int ni = 0; ni < NR / 8; ++ni) {
-            *reinterpret_cast<float2*>(Cs + co * CS + ni * 8 + 2 * t) = make_float2(acc[ni * 4], acc[ni * 4 + 1]);
-            *reinterpret_cast<float2*>(Cs + (co + 8) * CS + ni * 8 + 2 * t) = make_float2(acc[ni * 4 + 2], acc[ni * 4 + 3]);
+        for (int ni = 0; ni < (C::X3 ? NR / 16 : NR / 8); ++ni) {
+            *reinterpret_cast<float2*>(cr + co * CS + ni * 8) = make_float2(acc[ni * 4], acc[ni * 4 + 1]);
+            *reinterpret_cast<float2*>(cr + (co + 8) * CS + ni * 8) = make_float2(acc[ni * 4 + 2], acc[ni * 4 + 3]);
         }
     }
     asm volatile("bar.sync 1, %0;\n" ::"n"(128 * C::NWG) : "memory");
@@ -5175,7 +5299,9 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                1.295 -> 1.277 ms. A float sum of 8 values is within 8 ulp of exact (Numerics in the
                design note). */
             double s = 0.0, ss = 0.0;
-            float fs = 0.f, fss = 0.f;
+            /* (3xTF32: the lane's sums in double, FP32 math's statistics as accurate as the
+               tiled loops') */
+            typename std::conditional<C::X3, double, float>::type fs = 0, fss = 0;
             /* one loop per (store, statistics) case, the uniform tests outside it; only the store
                depends on the row's validity (a dropped row adds zeros to the sums): a branch around
                the sums cost 18 instructions a value with its convergence barriers (ncu, L2/61) */
@@ -5191,8 +5317,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
 #pragma unroll
                 for (int i = 0; i < NR / 32; ++i) {
                     const float d = (vm >> i) & 1u ? vc[i] : 0.f;
-                    fs += d;
-                    fss = fmaf(d, d, fss);
+                    _fc3d_hx_sum2(fs, fss, d);
                 }
             } else if (P.out_f32 || std::is_same<T, float>::value) {
                 asm("" : "+l"(yf)); /* the slab's base in registers, not rebuilt per value */
@@ -5201,8 +5326,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                     const bool ok = (vm >> i) & 1u;
                     _fc3d_st_if(yf + osp[i], vc[i], ok);
                     const float d = ok ? vc[i] : 0.f;
-                    fs += d;
-                    fss = fmaf(d, d, fss);
+                    _fc3d_hx_sum2(fs, fss, d);
                 }
             } else {
 #pragma unroll
@@ -5211,8 +5335,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                     const T tv = _fc3d_tc_fromf<T>(vc[i]);
                     if (ok) yc[osp[i]] = tv;
                     const float d = ok ? _fc3d_tc_tof(tv) : 0.f;
-                    fs += d;
-                    fss = fmaf(d, d, fss);
+                    _fc3d_hx_sum2(fs, fss, d);
                 }
             }
             s = fs;
@@ -6087,7 +6210,7 @@ enum { _FC3D_HX_NO_LOOP = 1, _FC3D_HX_NO_MATH, _FC3D_HX_NO_DTYPE, _FC3D_HX_NO_CH
 static const char* _fc3d_hx_why_text(int why) {
     switch (why) {
     case _FC3D_HX_NO_LOOP: return "desc.main_loop forces another loop";
-    case _FC3D_HX_NO_MATH: return "FP32 math (3xTF32) runs on the tiled loops";
+    case _FC3D_HX_NO_MATH: return "FP32 math (3xTF32) runs whole-row tiles on the tiled loops";
     case _FC3D_HX_NO_DTYPE: return "16-bit tensors run on the tiled loops";
     case _FC3D_HX_NO_CHANNELS: return "in_channels / groups is not a multiple of 32";
     case _FC3D_HX_NO_ROWS: return "a LayerNorm over W with a W stride other than 2 takes the tiled whole-row tiles";
@@ -6113,12 +6236,13 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     tp->hx_why = 0;
     P.hx_ok = 0;
     if (loop != FC3D_MAIN_LOOP_AUTO && loop != FC3D_MAIN_LOOP_HALO) tp->hx_why = _FC3D_HX_NO_LOOP;
-    else if (tp->math == _FC3D_TC_3XTF32) tp->hx_why = _FC3D_HX_NO_MATH;
+    else if (tp->math == _FC3D_TC_3XTF32 && rows) tp->hx_why = _FC3D_HX_NO_MATH;
     else if (_fc3d_enum_int(&p->desc.dtype) != FC3D_DTYPE_F32) tp->hx_why = _FC3D_HX_NO_DTYPE;
     else if (P.cin_g % 32 != 0) tp->hx_why = _FC3D_HX_NO_CHANNELS;
     else if (rows && P.s[2] != 2) tp->hx_why = _FC3D_HX_NO_ROWS;
     if (tp->hx_why) return;
-    tp->hx_bn = P.cout_g > 64 && !rows && _FC3D_HX_BN_MAX >= 128 ? 128 : 64; /* (row tiles: 64 channels of each W phase) */
+    /* (row tiles: 64 channels of each W phase; 3xTF32: 64-channel tiles, _fc3d_hx_cfg) */
+    tp->hx_bn = P.cout_g > 64 && !rows && tp->math != _FC3D_TC_3XTF32 && _FC3D_HX_BN_MAX >= 128 ? 128 : 64;
     if (!_fc3d_hx_plan(&P, tp->math, tp->hx_bn, &tp->hx_macs, rows, tp->tiles_per_sample)) {
         tp->hx_why = _FC3D_HX_NO_GEOMETRY;
         return;
@@ -6132,7 +6256,7 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
         P.hx_ok = 0;
         return;
     }
-    const int eb = tp->math == _FC3D_TC_HALF ? 2 : 4;
+    const int eb = tp->math == _FC3D_TC_HALF ? 2 : tp->math == _FC3D_TC_3XTF32 ? 8 : 4; /* (3xTF32: both parts) */
     tp->hx_ntn = (int)((P.cout_g + tp->hx_bn - 1) / tp->hx_bn);
     tp->hx_wbytes = (size_t)P.groups * tp->hx_ntn * (size_t)P.k[0] * P.k[1] * P.k[2] * (size_t)P.cin_g * tp->hx_bn * eb;
     tp->hx_xbytes = (size_t)P.n * (size_t)(P.cin * eb / 16) * (size_t)P.hx_ps * 16;
@@ -7191,6 +7315,10 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
             else
                 _FC3D_PUT("  tiles: runs of %d virtual rows across the padded planes (wgmma n%d)\n", _FC3D_HX_NR,
                           tp->kp.hx_rn);
+            if (tp->math == _FC3D_TC_3XTF32)
+                _FC3D_PUT("  3xTF32: x and the weight in big and small parts; a tile's 64 channels on two warpgroups of "
+                          "m64n128 (half its rows each), three wgmmas a K step, %d (h, w) taps a chunk accumulator\n",
+                          _FC3D_HX_X3_TAPS);
             if (tp->kp.hx_rows)
                 _FC3D_PUT("  row passes: %lld haloed row tiles a sample, %d padded rows of both W phases each (wgmma "
                           "n%d)\n", (long long)tp->kp.hx_rcls_start[4], tp->kp.hx_rpt, tp->kp.hx_rrn);
@@ -7623,7 +7751,7 @@ struct _fc3d_hx_run<float> {
                                const _fc3d_tc_epi& e, cudaStream_t st) {
         typedef _fc3d_hx_cfg<MATH, BN, KC> C;
         auto kern = _fc3d_hx_main<float, MATH, BN, KC, false, _fc3d_tc_epi>;
-        const size_t smem = _fc3d_hx_smem(P, C::EB, KC, BN, 0);
+        const size_t smem = _fc3d_hx_smem(P, C::SB, KC, BN, 0);
         cudaError_t err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
         if (err != cudaSuccess) return err;
         /* a zero-filling step: the tapped phases' tiles only */
@@ -7655,6 +7783,7 @@ struct _fc3d_hx_run<float> {
     static cudaError_t prep(const _fc3d_tc_plan* tp, const float* x, const float* w, void* xp, void* wp,
                             cudaStream_t st) {
         const _fc3d_tc_kparams P = params(tp, tp->kp, 0);
+        if (tp->math == _FC3D_TC_3XTF32) return prep_as<_FC3D_TC_3XTF32, 64, 16>(P, x, w, xp, wp, st);
         if (tp->math == _FC3D_TC_HALF && P.hx_kc == 64)
             return tp->hx_bn == 128 ? prep_as<_FC3D_TC_HALF, 128, 64>(P, x, w, xp, wp, st)
                                     : prep_as<_FC3D_TC_HALF, 64, 64>(P, x, w, xp, wp, st);
@@ -7671,6 +7800,7 @@ struct _fc3d_hx_run<float> {
             return tp->math != _FC3D_TC_HALF ? conv_rows_as<_FC3D_TC_TF32, 32>(P, xp, wp, bias, y, e, st)
                    : P.hx_kc == 64           ? conv_rows_as<_FC3D_TC_HALF, 64>(P, xp, wp, bias, y, e, st)
                                              : conv_rows_as<_FC3D_TC_HALF, 32>(P, xp, wp, bias, y, e, st);
+        if (tp->math == _FC3D_TC_3XTF32) return conv_as<_FC3D_TC_3XTF32, 64, 16>(P, xp, wp, bias, y, e, st);
         if (tp->math == _FC3D_TC_HALF && P.hx_kc == 64)
             return tp->hx_bn == 128 ? conv_as<_FC3D_TC_HALF, 128, 64>(P, xp, wp, bias, y, e, st)
                                     : conv_as<_FC3D_TC_HALF, 64, 64>(P, xp, wp, bias, y, e, st);

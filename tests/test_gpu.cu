@@ -773,9 +773,9 @@ static void test_cross_engine(int cases) {
 
 /* The main loops against mma.sync on random descs, where this binary runs wgmma on the device,
    within twice the math mode's bound: even cases wgmma (C_in / groups a multiple of 16; FP32, TF32,
-   HALF in turn), odd cases the haloed loop (float32 tensors, C_in / groups a multiple of 32, TF32
-   and HALF in turn, every other one with a LayerNorm over W first at W stride 2: the row tiles; a
-   desc it refuses is drawn again). */
+   HALF in turn), odd cases the haloed loop (float32 tensors, C_in / groups a multiple of 32, every
+   other one with a LayerNorm over W first at W stride 2: the row tiles, in TF32 and HALF in turn;
+   the others in FP32, TF32 and HALF in turn; a desc it refuses is drawn again). */
 static void test_cross_loop(int cases) {
     if (!wgmma_here()) {
         printf("# cross_loop skipped: this binary has no sm_90a code for this device (the wgmma loop cannot run)\n");
@@ -794,7 +794,8 @@ static void test_cross_loop(int cases) {
         wide_hint = -1;
         row_hint = 0;
         loop_hint = -1;
-        const fc3d_math math = halo ? (fc3d_math)(FC3D_MATH_TF32 + (k / 2) % 2) : (fc3d_math)(FC3D_MATH_FP32 + (k / 2) % 3);
+        const fc3d_math math = halo && k % 4 == 3 ? (fc3d_math)(FC3D_MATH_TF32 + (k / 4) % 2)
+                                                : (fc3d_math)(FC3D_MATH_FP32 + (k / 2) % 3);
         hc.desc.math = math;
         if (halo) {
             hc.desc.dtype = FC3D_DTYPE_F32;
@@ -916,7 +917,7 @@ static void test_zero_fill(void) {
         random_op_tensors(&hc);
         for (int l = 0; l < 3; l++) {
             if (l > 0 && !wg) continue;
-            if (l == 2 && (d->math == FC3D_MATH_FP32 || d->dtype != FC3D_DTYPE_F32)) continue; /* the haloed loop's */
+            if (l == 2 && d->dtype != FC3D_DTYPE_F32) continue; /* the haloed loop's */
             snprintf(name, sizeof name, "zero_fill.%02d.%s.%s.%s.ops%d", k, loop_nm[l],
                      d->layout == FC3D_LAYOUT_NDHWC ? "ndhwc" : "ncdhw", d->dtype == FC3D_DTYPE_F16 ? "f16" : "f32",
                      d->num_ops);
@@ -951,7 +952,7 @@ static int halo_vs_direct(const char* name, host_case* hc) {
 /* L2/61's pattern (kernel 3, stride 1, no padding; ReLU then GroupNorm) at small sizes with partial
    tiles: the haloed NCDHW epilogue gathers the statistics of the ops before the cut, one lone ReLU
    taking the epilogue's straight path and (ReLU, scale) the op loop; GroupNorm and a training
-   BatchNorm, 48 and 128 channels, TF32 and half, each plan forced onto the haloed loop,
+   BatchNorm, 48 and 128 channels, FP32, TF32 and half math, each plan forced onto the haloed loop,
    materializing with statistics per op, against the direct engine within twice the math mode's
    bound (y poisoned before every run). Needs the haloed loop: nothing runs where this binary or
    device has none (the count line says so). */
@@ -974,7 +975,7 @@ static void test_halo_stats_ops(void) {
         for (int i = 0; i < 3; i++) d->conv.kernel[i] = d->conv.stride[i] = d->conv.dilation[i] = 1;
         for (int i = 0; i < 3; i++) d->conv.kernel[i] = 3;
         d->conv.bias = k % 4 == 1;
-        d->math = (k / 2) % 2 ? FC3D_MATH_HALF : FC3D_MATH_TF32;
+        d->math = (fc3d_math)(FC3D_MATH_FP32 + k % 3);
         int o = 0;
         d->ops[o++].kind = FC3D_OP_RELU;
         if (k >= 4) {
@@ -996,7 +997,8 @@ static void test_halo_stats_ops(void) {
         d->stats_plan = FC3D_STATS_PLAN_PER_OP;
         d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
         char name[160];
-        snprintf(name, sizeof name, "halo_stats_ops.%d.%s.c%d.%s%s", k, d->math == FC3D_MATH_HALF ? "half" : "tf32",
+        snprintf(name, sizeof name, "halo_stats_ops.%d.%s.c%d.%s%s", k,
+                 d->math == FC3D_MATH_HALF ? "half" : d->math == FC3D_MATH_FP32 ? "fp32" : "tf32",
                  d->conv.out_channels, o == 3 ? "relu_scale_" : "relu_", k % 3 == 2 ? "bn_train" : "groupnorm");
         if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) {
             check(0, name, "plan: %s", hc.plan.message);
@@ -1014,7 +1016,7 @@ static void test_halo_stats_ops(void) {
    padded row is the input's W + k - 1): 8 rows of 30 at n240 (the plane's 8 output rows in one
    tile), 14 of 18 at n256, 5 of 50 at n256 over two tiles a plane, 13 of 18 at n240 where the
    plane's one tile is cut to its 12 rows, 4 of 62 at n256 over four tiles a plane. Conv alone,
-   ops, a training BatchNorm and a GroupNorm (statistics partials per tile), NCDHW and NDHWC, TF32
+   ops, a training BatchNorm and a GroupNorm (statistics partials per tile), NCDHW and NDHWC, FP32, TF32
    and half, forced onto the haloed loop, against the direct engine within twice the math mode's
    bound (y poisoned before every run); the plan must have taken plane-row tiles, both wgmma
    widths among the cases. */
@@ -1039,7 +1041,7 @@ static void test_halo_plane_rows(void) {
             d->conv.stride[i] = d->conv.dilation[i] = 1;
         }
         d->conv.bias = k % 3 != 2;
-        d->math = (k / 5) % 2 ? FC3D_MATH_HALF : FC3D_MATH_TF32;
+        d->math = (fc3d_math)(FC3D_MATH_FP32 + k % 3);
         d->layout = k % 4 == 3 ? FC3D_LAYOUT_NDHWC : FC3D_LAYOUT_NCDHW;
         int o = 0;
         const int chain = k % 4;
@@ -1062,7 +1064,8 @@ static void test_halo_plane_rows(void) {
         d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
         char name[160];
         snprintf(name, sizeof name, "halo_plane_rows.%d.%s.c%d.%dx%dx%d_k%d.%s.%s", k,
-                 d->math == FC3D_MATH_HALF ? "half" : "tf32", d->conv.out_channels, sh[0], sh[1], sh[2], sh[3],
+                 d->math == FC3D_MATH_HALF ? "half" : d->math == FC3D_MATH_FP32 ? "fp32" : "tf32", d->conv.out_channels,
+                 sh[0], sh[1], sh[2], sh[3],
                  d->layout == FC3D_LAYOUT_NDHWC ? "ndhwc" : "ncdhw",
                  chain == 0 ? "conv" : chain == 1 ? "relu_bn_train" : chain == 2 ? "groupnorm" : "relu_scale");
         d->main_loop = FC3D_MAIN_LOOP_HALO;
@@ -1709,11 +1712,12 @@ int main(int argc, char** argv) {
         if (engine_under_test == FC3D_ENGINE_IMPLICIT_GEMM) {
             const int wg = wgmma_here();
             printf("# engine implicit_gemm: random cases per main loop: mma.sync %d (C_in / groups a multiple of 16) "
-                   "+ %d, wgmma %d (fp32 %d, tf32 %d, half %d), halo %d (tf32 %d, half %d; %d on row tiles), "
+                   "+ %d, wgmma %d (fp32 %d, tf32 %d, half %d), halo %d (fp32 %d, tf32 %d, half %d; %d on row tiles), "
                    "block %d%s\n",
                    loop_cases[0], loop_cases[1], loop_cases[2], wgmma_math_cases[FC3D_MATH_FP32],
                    wgmma_math_cases[FC3D_MATH_TF32], wgmma_math_cases[FC3D_MATH_HALF], loop_cases[3],
-                   halo_math_cases[FC3D_MATH_TF32], halo_math_cases[FC3D_MATH_HALF], halo_row_cases, loop_cases[4],
+                   halo_math_cases[FC3D_MATH_FP32], halo_math_cases[FC3D_MATH_TF32], halo_math_cases[FC3D_MATH_HALF],
+                   halo_row_cases, loop_cases[4],
                    wg ? "" : " (this binary has no sm_90a code for this device: wgmma not exercised)");
             if (!quick && wg && loop_force < 0) /* (--loop forces one loop for every case) */
                 check(loop_cases[0] >= 5 && loop_cases[2] >= 5 && wgmma_math_cases[FC3D_MATH_FP32] >= 3 &&
