@@ -889,7 +889,21 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      tapped rows) it measured 1.39 ms (ncu: 1.71 ms, no eligible warp 73 % of the cycles, DRAM 12 %:
      the loop's waits grew; the cause not found). Row tiles whose rows fit 240 take
      n240 too (L2/34: 7 rows of 34, 33 with the shared halo): its chain 1.851 -> 1.829 ms
-     (example timer, two rounds). A LayerNorm over W (L2/34) needs whole output
+     (example timer, two rounds). A CTA's first unit comes from DRAM while its MMAs wait (7 % of
+     L2/34's stall samples), and one CTA an SM leaves no other to run meanwhile; so the producer,
+     its tile's copies issued, prefetches into L2 the first unit of the CTA that will likely start
+     next on its SM (its index plus the CTAs the device holds at once, from the occupancy at
+     launch; cp.async.bulk.prefetch.L2) while its tile's last MMAs and epilogue run. Conv alone
+     (`build/conv_alone 20`, one run, two rounds, without -> with): L2/61 TF32 0.894 / 0.898 ->
+     0.874 / 0.873 ms, half 0.570 / 0.568 -> 0.551 / 0.552, FP32 2.42 / 2.44 -> 2.41 / 2.38;
+     L1/77 0.425 / 0.426 -> 0.420 / 0.417; L2/34 0.965 / 1.018 -> 0.960 / 0.976; L2/77 1.74 /
+     1.75 either way (_FC3D_HX_PREFETCH; two units prefetched measured the same as one). Measured
+     with it and not kept: three unit slots instead of two (L2/77 1.74 -> 1.76-1.78 ms, L2/34
+     0.96-0.98 -> 0.97-1.01, L2/61 0.87 -> 0.88-0.90; L1/77 within 1 %);
+     in 3xTF32, the second warpgroup's chunks ending half a chunk after the first one's, so that
+     the two do not wait for their MMAs at once: L2/77 5.11-5.20 -> 5.56 ms, L2/61 2.38-2.41 ->
+     2.54-2.56 (the warpgroups then release their shared weight slots apart, and the ring waits
+     on the later one). A LayerNorm over W (L2/34) needs whole output
      rows in a tile: haloed row tiles (section "Haloed tiles") put both W phases of 7 padded rows in
      one CTA, a consumer warpgroup per phase (the BN = 128 kernel shape, one CTA an SM), and end
      with the tiled loops' whole-row epilogue. L2/34's chain (`build/chain_loops 10`, TF32): 3.86 ms
@@ -2769,6 +2783,8 @@ typedef struct _fc3d_tc_kparams {
     int64_t hx_tiles;
     int64_t hx_zcls_start[9]; /* as hx_cls_start counting tapped phases only (a zero-filling step's grid) */
     int64_t hx_parts;      /* statistics slots per (n, c) at launch: the tiled loops' tiles */
+    int64_t hx_ahead;      /* launch time: the CTAs the device holds at once (0: no prefetch, _FC3D_HX_PREFETCH) */
+    int hx_pfu;            /* launch time: the units of the next CTA's tile the producer prefetches into L2 */
     /* haloed row tiles (W stride 2, a LayerNorm over W): hx_rpt consecutive (qd, qh) rows of
        the padded plane of one (rd, rh) phase pair, both W phases (a warpgroup each) */
     int hx_rows;           /* the plan's row passes take them */
@@ -4256,7 +4272,9 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
    a unit: the R rows every (h, w) tap reads, one bulk copy per channel group; each tap's MMAs
    read the unit at another start row. Transposed GEMM: A = the weight piece of a tap (64 output
    channels per consumer warpgroup), B = the unit's rows, m64 x n256 per wgmma. A producer lane
-   feeds the unit ring (_FC3D_HX_NA) and the weight ring (_FC3D_HX_NB) on mbarriers; consumers
+   feeds the unit ring (_FC3D_HX_NA) and the weight ring (_FC3D_HX_NB) on mbarriers, then
+   prefetches into L2 the first unit of the CTA likely to start next on its SM (kp.hx_ahead,
+   _FC3D_HX_PREFETCH); consumers
    release a slot once the MMAs reading it are done. Rows past the phase (qh >= Q1, qw >= Q2) are
    computed and dropped in the epilogue. A step that zero-fills y (_fc3d_tc_zero_fill) launches
    the tapped phases' tiles only (hx_zcls_start; a tile's phase is then the k-th tapped residue
@@ -4276,7 +4294,12 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
    a chunk accumulator, the chunks' sums added into FP32 sums: the registers of one m64n256
    accumulator). */
 #define _FC3D_HX_NR 256
-#define _FC3D_HX_NA 2
+#ifndef _FC3D_HX_NA
+#define _FC3D_HX_NA 2 /* unit slots (measurement: 3 where the shared memory allows) */
+#endif
+#ifndef _FC3D_HX_PREFETCH
+#define _FC3D_HX_PREFETCH 1 /* units of the next CTA's tile prefetched into L2 (0: none; measurement) */
+#endif
 #ifndef _FC3D_HX_NB
 #define _FC3D_HX_NB 4 /* weight slots (bench/RESULTS.md: 3 and 2 measured slower) */
 #endif
@@ -4287,6 +4310,7 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
 #ifndef _FC3D_HX_X3_TAPS
 #define _FC3D_HX_X3_TAPS 4 /* 3xTF32: (h, w) taps a chunk accumulator sums (x 16 channels: K = 64) */
 #endif
+
 /* row tiles' staging table: a row of it per (W phase, lane quad t), _FC3D_HX_NR / 4 entries and 4
    of padding (the quads' 16-byte loads of one warp then hit distinct banks) */
 #define _FC3D_HX_CMS (_FC3D_HX_NR / 4 + 4)
@@ -4294,19 +4318,29 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
 #define _FC3D_HX_SWZ 1 /* 0: row tiles staged unswizzled (measurement) */
 #endif
 
+/* Bytes an operand element of the haloed loop takes in its copies, its parts together (TF32 4,
+   half 2, 3xTF32 8: a big and a small TF32 part), and its consumer warpgroups: one per 64 output
+   channels, or for 3xTF32 two on the same 64 channels, each over half of the tile's rows. The
+   kernels' configuration, the shared-memory layout and the planner's workspace all ask here. */
+static __host__ __device__ constexpr int _fc3d_hx_sb(int math) {
+    return math == _FC3D_TC_HALF ? 2 : math == _FC3D_TC_3XTF32 ? 8 : 4;
+}
+static __host__ __device__ constexpr int _fc3d_hx_nwg(int sb, int bn) { return sb == 8 ? 2 : bn / 64; }
+
 template <int MATH, int BN, int KC>
 struct _fc3d_hx_cfg {
     static constexpr bool X3 = MATH == _FC3D_TC_3XTF32;       /* 3xTF32: a big and a small part of each operand */
     static constexpr int EB = MATH == _FC3D_TC_HALF ? 2 : 4; /* operand bytes */
     static constexpr int NU = X3 ? 2 : 1;                     /* parts of an operand */
-    static constexpr int SB = EB * NU;                        /* bytes an operand element takes, its parts together */
+    static constexpr int SB = _fc3d_hx_sb(MATH);              /* bytes an operand element takes, its parts together */
+    static_assert(SB == EB * NU, "the operand bytes of _fc3d_hx_sb");
     static constexpr int KG = 16 / EB;                       /* channels of a 16-byte group */
     static constexpr int KS = MATH == _FC3D_TC_HALF ? 16 : 8; /* K of one wgmma */
     static constexpr int NKG = KC / KG;
     /* consumer warpgroups: one per 64 channels, or for 3xTF32 two on the same 64 channels, each
        over half of the tile's rows (m64n128: its chunk accumulator and its FP32 sums fit the
        registers that one m64n256 accumulator takes) */
-    static constexpr int NWG = X3 ? 2 : BN / 64;
+    static constexpr int NWG = _fc3d_hx_nwg(SB, BN);
     static constexpr int NT = 32 * (4 * NWG + 1);             /* and the producer warp */
     static constexpr int PIECE = BN * KC * EB;                /* bytes of one tap's weight piece (one part) */
 };
@@ -4609,7 +4643,7 @@ static __host__ __device__ inline size_t _fc3d_hx_body(const _fc3d_tc_kparams& P
     }
     const size_t ring = _FC3D_HX_NA * nkg * P.hx_rmax * 16 + (size_t)_FC3D_HX_NB * bn * kc * eb;
     /* the staging, and the NDHWC statistics' double pairs per consumer warp and channel */
-    const size_t stg = (size_t)bn * (_FC3D_HX_NR + 4) * 4 + (size_t)4 * (eb == 8 ? 2 : bn / 64) * bn * 16;
+    const size_t stg = (size_t)bn * (_FC3D_HX_NR + 4) * 4 + (size_t)4 * _fc3d_hx_nwg(eb, bn) * bn * 16;
     return ring > stg ? ring : stg;
 }
 static __host__ __device__ inline size_t _fc3d_hx_smem(const _fc3d_tc_kparams& P, int eb, int kc, int bn, int rows)
@@ -4726,8 +4760,7 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
     }
     P->hx_zcls_start[8] = zs;
     P->hx_rmax = rmax;
-    const int eb = math == _FC3D_TC_HALF ? 2 : math == _FC3D_TC_3XTF32 ? 8 : 4;
-    if (_fc3d_hx_smem(*P, eb, P->hx_kc, bn, 0) > 227 * 1024 || rmax > 16383) return 0;
+    if (_fc3d_hx_smem(*P, _fc3d_hx_sb(math), P->hx_kc, bn, 0) > 227 * 1024 || rmax > 16383) return 0;
     if ((int64_t)P->out[0] * P->out[1] * P->out[2] > 0x7fffffffLL) return 0; /* an (n, c) slab's offsets too */
     P->hx_rows = 0;
     if (rows) {
@@ -4759,7 +4792,7 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
                 if (h.T > 0 && h.R > rrmax) rrmax = h.R;
             }
         P->hx_rrmax = rrmax;
-        if (rstart <= 0 || rrmax > 16383 || _fc3d_hx_smem(*P, eb, P->hx_kc, 64, 1) > 227 * 1024) return 0;
+        if (rstart <= 0 || rrmax > 16383 || _fc3d_hx_smem(*P, _fc3d_hx_sb(math), P->hx_kc, 64, 1) > 227 * 1024) return 0;
         if (rstart * _FC3D_HX_NR + HpWp > 0x7fffffffLL) return 0;
         P->hx_rows = 1;
     }
@@ -4845,6 +4878,11 @@ static __device__ __forceinline__ void _fc3d_bulk_copy(void* dst, const void* sr
     asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
                      _fc3d_tc_smem(dst)), "l"(src), "r"(bytes), "r"(_fc3d_tc_smem(bar))
                  : "memory");
+}
+/* bytes of global memory (16-byte aligned, a multiple of 16) brought into L2 ahead of their copy */
+static __device__ __forceinline__ void _fc3d_bulk_prefetch(const void* src, uint32_t bytes)
+{
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(src), "r"(bytes) : "memory");
 }
 #endif
 
@@ -5011,6 +5049,32 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                 if (u + 1 < nunits) load_unit(u + 1);
                 for (int i = pre; i < h.T; ++i) load_piece(u, i);
             }
+            /* Every copy of this tile issued: the first unit of the CTA that the device will likely
+               start next on this SM (CTAs start in index order, hx_ahead at a time) brought into
+               L2 while this tile's last MMAs and epilogue run, so that its first copy does not wait
+               for DRAM (_FC3D_HX_PREFETCH). */
+            if (P.hx_ahead > 0) {
+                const int64_t per_z = (int64_t)gridDim.x * gridDim.y;
+                const int64_t lin = blockIdx.x + (int64_t)gridDim.x * blockIdx.y + per_z * blockIdx.z + P.hx_ahead;
+                if (lin < per_z * gridDim.z) {
+                    const int64_t n2 = lin / per_z, r2 = lin - n2 * per_z;
+                    const int y2 = (int)(r2 / gridDim.x);
+                    const _fc3d_hx_tile h2 = ROWS ? _fc3d_hx_rtile_of(P, r2 - (int64_t)y2 * gridDim.x)
+                                                  : _fc3d_hx_tile_of(P, r2 - (int64_t)y2 * gridDim.x);
+                    const int nu2 = h2.T > 0 ? h2.nseg * (int)ncb : 0;
+                    const int64_t g2 = (n2 * P.cin + (int64_t)(y2 / P.ntn) * P.cin_g) / C::KG;
+                    for (int u2 = 0; u2 < P.hx_pfu && u2 < nu2; ++u2) { /* (as load_unit) */
+                        const int cb2 = u2 / h2.nseg, sg2 = u2 - cb2 * h2.nseg;
+                        const int cd2 = h2.c0[0] - (h2.jlo + sg2) * h2.cstep[0];
+                        const int64_t row2 = h2.v0 + (int64_t)(cd2 + P.hx_plo[0]) * HpWp + h2.offmin;
+                        for (int k = 0; k < C::NU * C::NKG; ++k) {
+                            const int pt = k / C::NKG, kg = k - pt * C::NKG;
+                            _fc3d_bulk_prefetch(xb + pt * xpart + ((g2 + (int64_t)cb2 * C::NKG + kg) * P.hx_ps + row2) * 16,
+                                                (uint32_t)h2.R * 16);
+                        }
+                    }
+                }
+            }
         }
         return;
     }
@@ -5046,7 +5110,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                     for (int i = c0; i < ce; ++i) {
                         const int sw = iw % NB;
                         _fc3d_mbar_wait(fullW + sw, (iw / NB) & 1);
-                        const uint32_t xa = ub + TT[i], wa = w0 + sw * (2 * C::PIECE);
+                        const uint32_t xa = ub + TT[i], wa = w0 + sw * (C::NU * C::PIECE);
                         const uint64_t dwb = _fc3d_wg_desc(wa, 128, C::NKG * 128);
                         const uint64_t dws = _fc3d_wg_desc(wa + C::PIECE, 128, C::NKG * 128);
                         const uint64_t dxb = _fc3d_wg_desc(xa, h.R * 16, 128);
@@ -5079,58 +5143,58 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
             (void)prevU;
             _fc3d_wg_keep<NR / 2>(acc);
         } else {
-        /* the loop per wgmma N (rn: 256, or 240 for plane-row tiles and row tiles whose rows fit
-           it; a uniform choice around the whole loop, whose wgmmas stay unbranched) */
-        auto mainloop = [&](auto rn) {
-            for (int u = 0; u < nunits; ++u) {
-                const int su = u % NA;
-                _fc3d_mbar_wait(fullU + su, (u / NA) & 1);
-                for (int i = 0; i < h.T; ++i) {
-                    const int sw = iw % NB;
-                    _fc3d_mbar_wait(fullW + sw, (iw / NB) & 1);
-                    /* a row tile's W phase with fewer taps than the other multiplies the zero piece
-                       (selected, not branched: a wgmma under a branch is serialised by ptxas) */
-                    const bool tap = !ROWS || i < myT;
-                    const uint32_t xa = u0 + su * (uint32_t)ustage + (tap ? TT[(ROWS ? wg * _FC3D_HX_TT : 0) + i] : 0);
-                    const uint32_t wa = tap ? w0 + sw * C::PIECE + wg * 8 * C::NKG * 128 : _fc3d_tc_smem(Z);
-                    /* each K step's descriptors: the tap's plus the step's offset in 16 B, added to the
-                       start field (bits 0-13: shared addresses stay below 2^18, no carry out of it); built
-                       per step they were a fifth of L2/61's GEMM-step instructions (ncu) */
-                    const uint64_t dw0 = _fc3d_wg_desc(wa, 128, C::NKG * 128), dx0 = _fc3d_wg_desc(xa, h.R * 16, 128);
-                    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+            /* the loop per wgmma N (rn: 256, or 240 for plane-row tiles and row tiles whose rows fit
+               it; a uniform choice around the whole loop, whose wgmmas stay unbranched) */
+            auto mainloop = [&](auto rn) {
+                for (int u = 0; u < nunits; ++u) {
+                    const int su = u % NA;
+                    _fc3d_mbar_wait(fullU + su, (u / NA) & 1);
+                    for (int i = 0; i < h.T; ++i) {
+                        const int sw = iw % NB;
+                        _fc3d_mbar_wait(fullW + sw, (iw / NB) & 1);
+                        /* a row tile's W phase with fewer taps than the other multiplies the zero piece
+                           (selected, not branched: a wgmma under a branch is serialised by ptxas) */
+                        const bool tap = !ROWS || i < myT;
+                        const uint32_t xa = u0 + su * (uint32_t)ustage + (tap ? TT[(ROWS ? wg * _FC3D_HX_TT : 0) + i] : 0);
+                        const uint32_t wa = tap ? w0 + sw * C::PIECE + wg * 8 * C::NKG * 128 : _fc3d_tc_smem(Z);
+                        /* each K step's descriptors: the tap's plus the step's offset in 16 B, added to the
+                           start field (bits 0-13: shared addresses stay below 2^18, no carry out of it); built
+                           per step they were a fifth of L2/61's GEMM-step instructions (ncu) */
+                        const uint64_t dw0 = _fc3d_wg_desc(wa, 128, C::NKG * 128), dx0 = _fc3d_wg_desc(xa, h.R * 16, 128);
+                        asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
-                    for (int kk = 0; kk < KC / C::KS; ++kk) {
-                        const uint64_t dw = dw0 + (uint64_t)(kk * 16);
-                        const uint64_t dx = dx0 + (uint64_t)(kk * 2 * h.R);
-                        if (decltype(rn)::value == 240) {
-                            if (MATH != _FC3D_TC_HALF) _fc3d_hx_tf32_240(acc, dw, dx);
-                            else if (BF) _fc3d_hx_bf16_240(acc, dw, dx);
-                            else _fc3d_hx_f16_240(acc, dw, dx);
-                        } else {
-                            if (MATH != _FC3D_TC_HALF) _fc3d_hx_tf32(acc, dw, dx);
-                            else if (BF) _fc3d_hx_bf16(acc, dw, dx);
-                            else _fc3d_hx_f16(acc, dw, dx);
+                        for (int kk = 0; kk < KC / C::KS; ++kk) {
+                            const uint64_t dw = dw0 + (uint64_t)(kk * 16);
+                            const uint64_t dx = dx0 + (uint64_t)(kk * 2 * h.R);
+                            if (decltype(rn)::value == 240) {
+                                if (MATH != _FC3D_TC_HALF) _fc3d_hx_tf32_240(acc, dw, dx);
+                                else if (BF) _fc3d_hx_bf16_240(acc, dw, dx);
+                                else _fc3d_hx_f16_240(acc, dw, dx);
+                            } else {
+                                if (MATH != _FC3D_TC_HALF) _fc3d_hx_tf32(acc, dw, dx);
+                                else if (BF) _fc3d_hx_bf16(acc, dw, dx);
+                                else _fc3d_hx_f16(acc, dw, dx);
+                            }
                         }
+                        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+                        asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory"); /* the previous tap's MMAs are done */
+                        if ((tid & 127) == 0) {
+                            if (prevW >= 0) _fc3d_mbar_arrive(emptyW + prevW);
+                            if (prevU >= 0) _fc3d_mbar_arrive(emptyU + prevU);
+                        }
+                        prevW = sw;
+                        prevU = i == h.T - 1 ? su : -1;
+                        ++iw;
                     }
-                    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-                    asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory"); /* the previous tap's MMAs are done */
-                    if ((tid & 127) == 0) {
-                        if (prevW >= 0) _fc3d_mbar_arrive(emptyW + prevW);
-                        if (prevU >= 0) _fc3d_mbar_arrive(emptyU + prevU);
-                    }
-                    prevW = sw;
-                    prevU = i == h.T - 1 ? su : -1;
-                    ++iw;
                 }
-            }
-            /* each path retires its MMAs before the paths meet (a register move for the merge
-               between a wgmma and its wait would serialise every wgmma; ptxas C7515) */
-            asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-            _fc3d_wg_keep<NR / 2>(acc);
-        };
-        _fc3d_wg_keep<NR / 2>(acc); /* the zeros in their registers before the paths part */
-        if ((ROWS ? P.hx_rrn : P.hx_rn) == 240) mainloop(std::integral_constant<int, 240>());
-        else mainloop(std::integral_constant<int, 256>());
+                /* each path retires its MMAs before the paths meet (a register move for the merge
+                   between a wgmma and its wait would serialise every wgmma; ptxas C7515) */
+                asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+                _fc3d_wg_keep<NR / 2>(acc);
+            };
+            _fc3d_wg_keep<NR / 2>(acc); /* the zeros in their registers before the paths part */
+            if ((ROWS ? P.hx_rrn : P.hx_rn) == 240) mainloop(std::integral_constant<int, 240>());
+            else mainloop(std::integral_constant<int, 256>());
         }
     }
 
@@ -6256,7 +6320,7 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
         P.hx_ok = 0;
         return;
     }
-    const int eb = tp->math == _FC3D_TC_HALF ? 2 : tp->math == _FC3D_TC_3XTF32 ? 8 : 4; /* (3xTF32: both parts) */
+    const int eb = _fc3d_hx_sb(tp->math); /* (3xTF32: both parts) */
     tp->hx_ntn = (int)((P.cout_g + tp->hx_bn - 1) / tp->hx_bn);
     tp->hx_wbytes = (size_t)P.groups * tp->hx_ntn * (size_t)P.k[0] * P.k[1] * P.k[2] * (size_t)P.cin_g * tp->hx_bn * eb;
     tp->hx_xbytes = (size_t)P.n * (size_t)(P.cin * eb / 16) * (size_t)P.hx_ps * 16;
@@ -7746,6 +7810,20 @@ struct _fc3d_hx_run<float> {
         _fc3d_hx_prep_x<float, MATH><<<(unsigned)((xn + 255) / 256 < 8192 ? (xn + 255) / 256 : 8192), 256, 0, st>>>(P, x, xp);
         return cudaPeekAtLastError();
     }
+    /* the CTAs of kern the device holds at once (kp.hx_ahead: the producer's prefetch), where
+       _FC3D_HX_PREFETCH */
+    template <typename K>
+    static cudaError_t ahead(K kern, int threads, size_t smem, _fc3d_tc_kparams* Q) {
+        Q->hx_ahead = 0;
+        Q->hx_pfu = _FC3D_HX_PREFETCH;
+        if (!_FC3D_HX_PREFETCH) return cudaSuccess;
+        int dev = 0, sms = 0, per = 0;
+        cudaError_t err = cudaGetDevice(&dev);
+        if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+        if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kern, threads, smem);
+        Q->hx_ahead = (int64_t)sms * per;
+        return err;
+    }
     template <int MATH, int BN, int KC>
     static cudaError_t conv_as(const _fc3d_tc_kparams& P, const void* xp, const void* wp, const float* bias, float* y,
                                const _fc3d_tc_epi& e, cudaStream_t st) {
@@ -7758,7 +7836,9 @@ struct _fc3d_hx_run<float> {
         const dim3 grid((unsigned)(P.skip0 ? P.hx_zcls_start[8] : P.hx_tiles), (unsigned)(P.groups * P.ntn),
                         (unsigned)P.n);
         if (grid.x == 0) return cudaSuccess; /* every phase tap-less: the fill wrote y */
-        kern<<<grid, C::NT, smem, st>>>(P, xp, wp, bias, y, e);
+        _fc3d_tc_kparams Q = P;
+        if ((err = ahead(kern, C::NT, smem, &Q)) != cudaSuccess) return err;
+        kern<<<grid, C::NT, smem, st>>>(Q, xp, wp, bias, y, e);
         return cudaPeekAtLastError();
     }
     /* row tiles: both W phases of 64 channels (BN 128: a warpgroup each), the whole-row epilogue */
@@ -7771,7 +7851,9 @@ struct _fc3d_hx_run<float> {
         cudaError_t err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
         if (err != cudaSuccess) return err;
         const dim3 grid((unsigned)P.hx_rcls_start[4], (unsigned)(P.groups * P.ntn), (unsigned)P.n);
-        kern<<<grid, C::NT, smem, st>>>(P, xp, wp, bias, y, e);
+        _fc3d_tc_kparams Q = P;
+        if ((err = ahead(kern, C::NT, smem, &Q)) != cudaSuccess) return err;
+        kern<<<grid, C::NT, smem, st>>>(Q, xp, wp, bias, y, e);
         return cudaPeekAtLastError();
     }
     static _fc3d_tc_kparams params(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp, int row) {
