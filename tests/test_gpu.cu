@@ -433,9 +433,10 @@ static void make_random_case(host_case* hc, int big_plane) {
         hc->desc.layout = (fc3d_layout)rng_int(0, 2);
         hc->desc.dtype = (fc3d_dtype)rng_int(0, 3);
         hc->desc.math = (fc3d_math)rng_int(0, 3);
-        if (wide_hint >= 2) { /* what the haloed loop takes: float32 tensors, TF32 or half math */
+        if (wide_hint >= 2) { /* what the haloed loop takes: float32 tensors, any math (FP32 not on row tiles) */
+            static const fc3d_math maths[3] = {FC3D_MATH_TF32, FC3D_MATH_HALF, FC3D_MATH_FP32};
             hc->desc.dtype = FC3D_DTYPE_F32;
-            hc->desc.math = rng_int(0, 1) ? FC3D_MATH_TF32 : FC3D_MATH_HALF;
+            hc->desc.math = maths[rng_int(0, row_hint ? 1 : 2)];
         }
         if (block_hint) { /* what the block loop takes: float32 NCDHW tensors, TF32 math */
             hc->desc.dtype = FC3D_DTYPE_F32;
@@ -1722,12 +1723,14 @@ int main(int argc, char** argv) {
             if (!quick && wg && loop_force < 0) /* (--loop forces one loop for every case) */
                 check(loop_cases[0] >= 5 && loop_cases[2] >= 5 && wgmma_math_cases[FC3D_MATH_FP32] >= 3 &&
                           wgmma_math_cases[FC3D_MATH_TF32] >= 3 && wgmma_math_cases[FC3D_MATH_HALF] >= 3 &&
-                          loop_cases[3] >= 2 && halo_row_cases >= 2,
+                          loop_cases[3] >= 2 && halo_row_cases >= 2 && halo_math_cases[FC3D_MATH_FP32] >= 2 &&
+                          halo_math_cases[FC3D_MATH_TF32] >= 2 && halo_math_cases[FC3D_MATH_HALF] >= 2,
                       "implicit_gemm.main_loops_exercised",
                       "random cases: mma.sync on wgmma-eligible channels %d, wgmma %d (fp32 %d, tf32 %d, half %d), "
-                      "halo %d (%d on row tiles)", loop_cases[0], loop_cases[2], wgmma_math_cases[FC3D_MATH_FP32],
-                      wgmma_math_cases[FC3D_MATH_TF32], wgmma_math_cases[FC3D_MATH_HALF], loop_cases[3],
-                      halo_row_cases);
+                      "halo %d (fp32 %d, tf32 %d, half %d; %d on row tiles)", loop_cases[0], loop_cases[2],
+                      wgmma_math_cases[FC3D_MATH_FP32], wgmma_math_cases[FC3D_MATH_TF32],
+                      wgmma_math_cases[FC3D_MATH_HALF], loop_cases[3], halo_math_cases[FC3D_MATH_FP32],
+                      halo_math_cases[FC3D_MATH_TF32], halo_math_cases[FC3D_MATH_HALF], halo_row_cases);
         }
         if (engine_under_test == FC3D_ENGINE_IMPLICIT_GEMM && !quick)
             check(row_tile_cases >= 5, "implicit_gemm.row_tiles_exercised", "%d random cases used whole-row tiles",
