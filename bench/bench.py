@@ -23,7 +23,8 @@ under torch.no_grad(), on one torch.rand input:
                               ("failed" if it raises)
     cuDNN convT alone         F.conv_transpose3d with the reference's parameters (default precision)
 and the convolution alone through the library (a plan with no ops, each math mode), with useful
-TFLOP/s = plan flops / time.
+TFLOP/s = plan flops / time; then the fc3d tf32 chain and its convolution alone once more, timed
+alternately run by run, for the ratio of the two (what the chain costs beyond its convolution).
 
 Timing: CUDA events around one forward, 2 warm-up runs (compile excluded), a 256 MiB buffer written
 before every timed run (flushes the 50 MB L2), median of --reps runs (20 by default, 10 with --quick).
@@ -153,6 +154,14 @@ def markdown(res):
     for m in MATHS:
         hdr += [f"fc3d {m} ms", "TFLOP/s", "engine"]
     lines += ["### The convolution alone (useful TFLOP/s = FLOPs / time)", "", table(hdr, rows), ""]
+    rows = []
+    for w in W:
+        pr = w.get("paired", {})
+        tc, ta = pr.get("chain"), pr.get("conv")
+        rows.append([w["label"], fmt_ms(tc), fmt_ms(ta), fmt_x(ratio(tc, ta)), fmt_x(ratio(tc, w["floor_ms"]))])
+    lines += ["### What the chain costs beyond its convolution (fc3d tf32; the chain and the convolution alone "
+              "timed alternately, run by run)", "",
+              table(["workload", "chain ms", "conv alone ms", "chain / conv alone", "chain / floor"], rows), ""]
     lines += ["### Check: relative L2 of each fusedconv3d output against eager TF32 off", "",
               table(["workload"] + [lab for _, lab in LIB_SYSTEMS],
                     [[w["label"]] + [f"{w['rel_l2'][k]:.1e}" if isinstance(w["rel_l2"].get(k), float) else "-"
@@ -245,6 +254,26 @@ class Timer:
             end.synchronize()
             times.append(start.elapsed_time(end))
         return statistics.median(times)
+
+    def pair(self, fa, fb):
+        """fa and fb timed alternately (each run flushed, which goes first alternating): their medians,
+        so that a ratio of the two does not see the clock or the machine drift between two series."""
+        torch = self.torch
+        for _ in range(self.warmup):
+            fa()
+            fb()
+        torch.cuda.synchronize()
+        ta, tb = [], []
+        for i in range(self.reps):
+            for f, t in ((fa, ta), (fb, tb)) if i % 2 == 0 else ((fb, tb), (fa, ta)):
+                self.flush.fill_(i & 0x7F)
+                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                start.record()
+                f()
+                end.record()
+                end.synchronize()
+                t.append(start.elapsed_time(end))
+        return statistics.median(ta), statistics.median(tb)
 
 
 def least_bytes(ref, x_shape, y_shape):
@@ -346,6 +375,20 @@ def bench_workload(torch, F, fc, timer, wid, label, ref_cls, new_cls, init, shap
                 w["conv_alone"][m] = {"ms": "failed"}
                 w["errors"][f"conv_alone_{m}"] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
             del alone
+
+        # what the chain costs beyond its convolution (TF32): the two timed alternately
+        alone = fc.FusedConvTranspose3d(conv, math="tf32")
+        new.math, new.engine = "tf32", None
+        try:
+            new(x)
+            alone(x)
+            torch.cuda.synchronize()
+            tc, ta = timer.pair(lambda: new(x), lambda: alone(x))
+            w["paired"] = {"chain": tc, "conv": ta}
+        except Exception as e:
+            w["paired"] = {}
+            w["errors"]["paired"] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
+        del alone
     del ref, new, x
     torch._dynamo.reset()
     torch.cuda.empty_cache()
