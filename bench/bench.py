@@ -239,40 +239,34 @@ class Timer:
         self.torch, self.reps, self.warmup = torch, reps, warmup
         self.flush = torch.empty(FLUSH_BYTES, dtype=torch.uint8, device="cuda")
 
-    def __call__(self, fn):
+    def once(self, fn, i):
+        """One timed run of fn (ms), the L2 flushed before it."""
         torch = self.torch
+        self.flush.fill_(i & 0x7F)
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        return start.elapsed_time(end)
+
+    def __call__(self, fn):
         for _ in range(self.warmup):
             fn()
-        torch.cuda.synchronize()
-        times = []
-        for i in range(self.reps):
-            self.flush.fill_(i & 0x7F)
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            fn()
-            end.record()
-            end.synchronize()
-            times.append(start.elapsed_time(end))
-        return statistics.median(times)
+        self.torch.cuda.synchronize()
+        return statistics.median([self.once(fn, i) for i in range(self.reps)])
 
     def pair(self, fa, fb):
         """fa and fb timed alternately (each run flushed, which goes first alternating): their medians,
         so that a ratio of the two does not see the clock or the machine drift between two series."""
-        torch = self.torch
         for _ in range(self.warmup):
             fa()
             fb()
-        torch.cuda.synchronize()
+        self.torch.cuda.synchronize()
         ta, tb = [], []
         for i in range(self.reps):
             for f, t in ((fa, ta), (fb, tb)) if i % 2 == 0 else ((fb, tb), (fa, ta)):
-                self.flush.fill_(i & 0x7F)
-                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                start.record()
-                f()
-                end.record()
-                end.synchronize()
-                t.append(start.elapsed_time(end))
+                t.append(self.once(f, i))
         return statistics.median(ta), statistics.median(tb)
 
 
