@@ -5,6 +5,7 @@
 // Build and run from the repo root (sm_90a: an H100):
 //   nvcc -std=c++17 -O2 -I. -Iexamples -gencode arch=compute_90a,code=sm_90a bench/halo_loop.cu -o build/halo_loop
 //   build/halo_loop [RUNS [IDS]]      IDS: any of L2/15,L2/77,L2/34,L2/61,L1/77,S5,S3 (f32 NCDHW)
+//   HX_PP=1 build/halo_loop ...       the ping-pong form (hx_pp) beside the loop, at C_out 128 only
 // Prints, per configuration: median ms of the whole convolution (x and weight preparation + main
 // kernel) and of the main kernel alone, useful TFLOP/s (the plan's scatter FLOPs), the library's
 // implicit_gemm time in the same math mode (AUTO loop: wgmma in this sm_90a build), and rel-L2
@@ -361,6 +362,177 @@ hx_main(hx_kp P, const void* __restrict__ xp, const void* __restrict__ wp, const
     }
 #endif
 }
+/* Ping-pong (measurement): a persistent CTA walks pairs of work items, each item 64 output channels
+   x NR virtual rows of one tile; consumer warpgroup w takes the w-th item of every pair, so one
+   warpgroup's epilogue runs while the other's MMAs do. The producer feeds both warpgroups' units
+   and 64-channel weight pieces through the same rings in item order (each slot released by the
+   warpgroup that read it). Stride-1 phases whose padded rows are even-sized only (L2/61, L2/77):
+   the epilogue stores each thread's row pairs straight from its accumulators (float2, no staging).
+   TF32. The two warpgroups' mainloops take turns (turn[]), as an mbarrier's parity tells one
+   phase only. Measured (H100, bench/RESULTS.md 2026-11-27 fourteenth): slower than hx_main's two
+   warpgroups on one tile's 128 channels (main kernel L2/61 0.882 -> 1.01-1.03 ms, L2/77 1.98 ->
+   2.88): one warpgroup's MMAs at a time do not keep the tensor pipe busy, and every unit is copied
+   once per 64 channels. */
+template <int NR, int KC, int NA, int NB>
+static __global__ void __launch_bounds__(288, 1)
+hx_pp(hx_kp P, const void* __restrict__ xp, const void* __restrict__ wp, const float* __restrict__ bias,
+      float* __restrict__ y, int astage, int64_t npairs)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    typedef hx_cfg<0, 1, NR, KC, NA, NB> C; /* BN 64 pieces */
+    extern __shared__ __align__(128) unsigned char sm[];
+    unsigned char* As = sm;
+    unsigned char* Bs = As + (size_t)NA * astage;
+    uint64_t* bars = reinterpret_cast<uint64_t*>(Bs + (size_t)NB * C::PIECE);
+    uint64_t *fullA = bars, *emptyA = bars + NA, *fullB = bars + 2 * NA, *emptyB = bars + 2 * NA + NB;
+    /* turn[w]: warpgroup w may start its next item's MMAs (the other one has every slot of its own
+       item): the mainloops alternate, so no warpgroup waits on a ring slot more than one phase
+       ahead (an mbarrier's parity tells only one phase) */
+    uint64_t* turn = bars + 2 * NA + 2 * NB;
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    const hx_phase& F = P.ph[0];
+    const int64_t HpWp = (int64_t)P.Hp * P.Wp;
+    const int T = F.nt[1] * F.nt[2];
+    const int chmin = F.c0[1] - (F.nt[1] - 1) * F.cstep[1], cwmin = F.c0[2] - (F.nt[2] - 1) * F.cstep[2];
+    const int offmin = (chmin + P.plo[1]) * P.Wp + (cwmin + P.plo[2]);
+    const int offmax = (F.c0[1] + P.plo[1]) * P.Wp + (F.c0[2] + P.plo[2]);
+    const int R = NR + offmax - offmin;
+    const uint32_t unitB = (uint32_t)C::NKG * R * 16;
+    if (tid == 0) {
+        for (int i = 0; i < NA; ++i) { mb_init(fullA + i, 1); mb_init(emptyA + i, 1); }
+        for (int i = 0; i < NB; ++i) { mb_init(fullB + i, 1); mb_init(emptyB + i, 1); }
+        mb_init(turn, 1);
+        mb_init(turn + 1, 1);
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+    __syncthreads();
+    /* the d taps of tile t (its rows' planes) */
+    auto dseg = [&](int64_t t, int& jlo, int& nseg) {
+        const int64_t v0 = t * NR;
+        const int qd_lo = (int)(v0 / HpWp), qd_hi = (int)((v0 + NR - 1) / HpWp);
+        int lo = F.nt[0], hi = -1;
+        for (int j = 0; j < F.nt[0]; ++j) {
+            const int c = F.c0[0] - j * F.cstep[0];
+            if (qd_hi + c >= 0 && qd_lo + c <= P.I[0] - 1) { if (j < lo) lo = j; hi = j; }
+        }
+        jlo = lo;
+        nseg = hi >= lo ? hi - lo + 1 : 0;
+    };
+    if (warp == 8) { /* producer */
+        if (lane == 0) {
+            const unsigned char* xb = reinterpret_cast<const unsigned char*>(xp);
+            const unsigned char* wb = reinterpret_cast<const unsigned char*>(wp);
+            const int KHW = P.k[1] * P.k[2];
+            int64_t qa = 0, qb = 0;
+            for (int64_t pr = blockIdx.x; pr < npairs; pr += gridDim.x) {
+                const int64_t n = pr / F.tiles, t = pr - n * F.tiles;
+                int jlo, nseg;
+                dseg(t, jlo, nseg);
+                const int nunits = T > 0 ? nseg * P.ncb : 0;
+                const int64_t v0 = t * NR;
+                for (int half = 0; half < 2; ++half)
+                    for (int u = 0; u < nunits; ++u) {
+                        const int sa = (int)(qa % NA), cb = u / nseg, sg = u % nseg;
+                        mb_wait(emptyA + sa, (uint32_t)(((qa / NA) & 1) ^ 1));
+                        mb_expect(fullA + sa, unitB);
+                        const int cd = F.c0[0] - (jlo + sg) * F.cstep[0];
+                        const int64_t row = v0 + (int64_t)(cd + P.plo[0]) * HpWp + offmin;
+                        for (int k = 0; k < C::NKG; ++k) {
+                            const int64_t cgi = (n * P.cin) / C::KG + (int64_t)cb * C::NKG + k;
+                            bulk_g2s(As + (size_t)sa * astage + (size_t)k * R * 16, xb + (cgi * P.PS + row) * 16,
+                                     (uint32_t)R * 16, fullA + sa);
+                        }
+                        ++qa;
+                        const int td = F.t0[0] + (jlo + sg) * F.tstep[0];
+                        for (int i = 0; i < T; ++i) {
+                            const int sb = (int)(qb % NB);
+                            mb_wait(emptyB + sb, (uint32_t)(((qb / NB) & 1) ^ 1));
+                            mb_expect(fullB + sb, C::PIECE);
+                            const int jh = i / F.nt[2], jw = i % F.nt[2];
+                            const int wt = (F.t0[1] + jh * F.tstep[1]) * P.k[2] + F.t0[2] + jw * F.tstep[2];
+                            const int64_t pc = (((int64_t)half * P.ncb + cb) * P.KT) + td * KHW + wt;
+                            bulk_g2s(Bs + (size_t)sb * C::PIECE, wb + pc * C::PIECE, C::PIECE, fullB + sb);
+                            ++qb;
+                        }
+                    }
+            }
+        }
+        return;
+    }
+    const int wg = warp >> 2, w4 = warp & 3, g = lane >> 2, tq = lane & 3;
+    const uint32_t a0 = _fc3d_tc_smem(As), b0 = _fc3d_tc_smem(Bs);
+    int64_t qa = 0, qb = 0;
+    int item = 0; /* this warpgroup's items so far */
+    float acc[NR / 2];
+    for (int64_t pr = blockIdx.x; pr < npairs; pr += gridDim.x, ++item) {
+        const int64_t n = pr / F.tiles, t = pr - n * F.tiles;
+        int jlo, nseg;
+        dseg(t, jlo, nseg);
+        const int nunits = T > 0 ? nseg * P.ncb : 0;
+        if (wg == 1) { qa += nunits; qb += (int64_t)nunits * T; } /* the first item of the pair is warpgroup 0's */
+#pragma unroll
+        for (int i = 0; i < NR / 2; ++i) acc[i] = 0.f;
+        if (wg == 1 || item > 0) mb_wait(turn + wg, (uint32_t)((wg == 1 ? item : item - 1) & 1));
+        int prevB = -1, prevA = -1;
+        for (int u = 0; u < nunits; ++u) {
+            const int sa = (int)(qa % NA);
+            mb_wait(fullA + sa, (uint32_t)((qa / NA) & 1));
+            const uint32_t xbase = a0 + sa * astage;
+            for (int i = 0; i < T; ++i) {
+                const int sb = (int)(qb % NB);
+                mb_wait(fullB + sb, (uint32_t)((qb / NB) & 1));
+                const int jh = i / F.nt[2], jw = i % F.nt[2];
+                const int ch = F.c0[1] - jh * F.cstep[1], cw = F.c0[2] - jw * F.cstep[2];
+                const uint32_t xx = xbase + (uint32_t)(((ch + P.plo[1]) * P.Wp + (cw + P.plo[2]) - offmin) * 16);
+                const uint32_t ww = b0 + sb * C::PIECE;
+                asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+                for (int kk = 0; kk < KC / 8; ++kk) {
+                    const uint64_t dw = _fc3d_wg_desc(ww + kk * 256, 128, C::NKG * 128);
+                    const uint64_t dx = _fc3d_wg_desc(xx + kk * 2 * R * 16, R * 16, 128);
+                    ss_mma<NR, 0>(acc, dw, dx, 1);
+                }
+                asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+                asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+                if ((tid & 127) == 0) {
+                    if (prevB >= 0) mb_arrive(emptyB + prevB);
+                    if (prevA >= 0) mb_arrive(emptyA + prevA);
+                }
+                prevB = sb;
+                prevA = i == T - 1 ? sa : -1;
+                ++qb;
+            }
+            ++qa;
+        }
+        if ((tid & 127) == 0) mb_arrive(turn + (wg ^ 1)); /* every slot of this item acquired: the other's turn */
+        asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+        keep<NR / 2>(acc);
+        if ((tid & 127) == 0) {
+            if (prevB >= 0) mb_arrive(emptyB + prevB);
+            if (prevA >= 0) mb_arrive(emptyA + prevA);
+        }
+        if (wg == 0) { qa += nunits; qb += (int64_t)nunits * T; } /* the pair's second item is warpgroup 1's */
+        /* epilogue: rows 8 ni + 2 tq (+1) of channels co, co + 8, straight to y */
+        const int co = wg * 64 + w4 * 16 + g;
+        const float bv0 = bias ? bias[co] : 0.f, bv1 = bias ? bias[co + 8] : 0.f;
+        const int64_t odhw = (int64_t)P.O[0] * P.O[1] * P.O[2];
+        float* y0 = y + (n * P.cout + co) * odhw;
+        float* y1 = y0 + 8 * odhw;
+        const int64_t v0 = t * NR;
+#pragma unroll
+        for (int ni = 0; ni < NR / 8; ++ni) {
+            const int64_t v = v0 + ni * 8 + 2 * tq;
+            const int qd = (int)(v / HpWp), rem = (int)(v - qd * HpWp), qh = rem / P.Wp, qw = rem - qh * P.Wp;
+            if (qd < F.Q[0] && qh < F.Q[1] && qw < F.Q[2]) {
+                const int64_t o = ((int64_t)qd * P.O[1] + qh) * P.O[2] + qw;
+                *reinterpret_cast<float2*>(y0 + o) = make_float2(acc[ni * 4] + bv0, acc[ni * 4 + 1] + bv0);
+                *reinterpret_cast<float2*>(y1 + o) = make_float2(acc[ni * 4 + 2] + bv1, acc[ni * 4 + 3] + bv1);
+            }
+        }
+    }
+#endif
+}
+
 /* ------------------------------------------------------------------ host */
 static int hx_plan(hx_kp* P, int n, int cin, int cout, int groups, const int* I, int k, int s, int p, int dl, int BN,
                    int KC, int NR)
@@ -440,6 +612,49 @@ static __global__ void fillk(float* p, size_t n, uint32_t seed)
 }
 
 
+/* One configuration: y poisoned, prep() and kern() once (checked against ref, 8 s at most), then
+   runs timed (L2 flushed before each; the whole convolution and the main kernel alone), one line. */
+template <typename Prep, typename Kern>
+static void time_variant(const char* what, const hx_case& c, int runs, float* y, size_t ny, const std::vector<double>& ref,
+                         double base_ms, double flops, Prep prep, Kern kern)
+{
+    CUDA_OK(cudaMemset(y, 0xff, ny * 4));
+    prep();
+    kern();
+    CUDA_OK(cudaGetLastError());
+    {
+        const auto t0 = std::chrono::steady_clock::now();
+        while (cudaStreamQuery(0) == cudaErrorNotReady) {
+            if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(8)) { printf("%s: no completion after 8 s\n", c.id); exit(3); }
+        }
+    }
+    CUDA_OK(cudaDeviceSynchronize());
+    const double err = ex_rel_l2(ex_download(y, ny), ref);
+    void* scratch = nullptr;
+    CUDA_OK(cudaMalloc(&scratch, EX_FLUSH_BYTES));
+    cudaEvent_t e0, e1, e2;
+    cudaEventCreate(&e0); cudaEventCreate(&e1); cudaEventCreate(&e2);
+    std::vector<double> tt, tk;
+    for (int i = 0; i < runs; ++i) {
+        CUDA_OK(cudaMemsetAsync(scratch, i & 0xff, EX_FLUSH_BYTES));
+        cudaEventRecord(e0);
+        prep();
+        cudaEventRecord(e1);
+        kern();
+        cudaEventRecord(e2);
+        cudaEventSynchronize(e2);
+        float a = 0, k2 = 0;
+        cudaEventElapsedTime(&a, e0, e2);
+        cudaEventElapsedTime(&k2, e1, e2);
+        tt.push_back(a); tk.push_back(k2);
+    }
+    std::sort(tt.begin(), tt.end()); std::sort(tk.begin(), tk.end());
+    printf("%-6s %s: total %.3f ms (main %.3f) %6.1f TFLOP/s (main %6.1f) | lib %.3f -> x%.2f | rel-L2 %.2e\n", c.id, what,
+           tt[runs / 2], tk[runs / 2], flops / tt[runs / 2] / 1e9, flops / tk[runs / 2] / 1e9, base_ms, base_ms / tt[runs / 2], err);
+    cudaEventDestroy(e0); cudaEventDestroy(e1); cudaEventDestroy(e2);
+    CUDA_OK(cudaFree(scratch));
+}
+
 template <int HF, int NWG, int NR, int KC, int NA, int NB>
 static void run_case(const hx_case& c, int runs, const float* x, const float* w, const float* b, float* y,
                      const std::vector<double>& ref, double base_ms, double flops)
@@ -465,44 +680,48 @@ static void run_case(const hx_case& c, int runs, const float* x, const float* w,
     void *xp = nullptr, *wp = nullptr;
     CUDA_OK(cudaMalloc(&xp, xpb)); CUDA_OK(cudaMalloc(&wp, wpb));
     dim3 grid((unsigned)P.tiles, P.ntn * P.groups, P.n);
-    const size_t ny = (size_t)P.n * P.cout * P.O[0] * P.O[1] * P.O[2];
-    CUDA_OK(cudaMemset(y, 0xff, ny * 4));
-    hx_prep_x<HF><<<2048, 256>>>(P, x, xp);
-    hx_prep_w<HF, BN, KC><<<512, 256>>>(P, w, wp);
-    kern<<<grid, C::NT, smem>>>(P, xp, wp, b, y, astage);
-    CUDA_OK(cudaGetLastError());
-    {
-        const auto t0 = std::chrono::steady_clock::now();
-        while (cudaStreamQuery(0) == cudaErrorNotReady) {
-            if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(8)) { printf("%s: no completion after 8 s\n", c.id); exit(3); }
-        }
-    }
-    CUDA_OK(cudaDeviceSynchronize());
-    const double err = ex_rel_l2(ex_download(y, ny), ref);
-    void* scratch = nullptr;
-    CUDA_OK(cudaMalloc(&scratch, EX_FLUSH_BYTES));
-    cudaEvent_t e0, e1, e2;
-    cudaEventCreate(&e0); cudaEventCreate(&e1); cudaEventCreate(&e2);
-    std::vector<double> tt, tk;
-    for (int i = 0; i < runs; ++i) {
-        CUDA_OK(cudaMemsetAsync(scratch, i & 0xff, EX_FLUSH_BYTES));
-        cudaEventRecord(e0);
-        hx_prep_x<HF><<<2048, 256>>>(P, x, xp);
-        hx_prep_w<HF, BN, KC><<<512, 256>>>(P, w, wp);
-        cudaEventRecord(e1);
-        kern<<<grid, C::NT, smem>>>(P, xp, wp, b, y, astage);
-        cudaEventRecord(e2);
-        cudaEventSynchronize(e2);
-        float a = 0, k2 = 0;
-        cudaEventElapsedTime(&a, e0, e2);
-        cudaEventElapsedTime(&k2, e1, e2);
-        tt.push_back(a); tk.push_back(k2);
-    }
-    std::sort(tt.begin(), tt.end()); std::sort(tk.begin(), tk.end());
-    printf("%-6s %s BN%d NR%d KC%d NA%d NB%d smem %6zu occ %d: total %.3f ms (main %.3f) %6.1f TFLOP/s (main %6.1f) | lib %.3f -> x%.2f | rel-L2 %.2e\n",
-           c.id, HF ? "half" : "tf32", BN, NR, KC, NA, NB, smem, occ, tt[runs / 2], tk[runs / 2], flops / tt[runs / 2] / 1e9,
-           flops / tk[runs / 2] / 1e9, base_ms, base_ms / tt[runs / 2], err);
-    CUDA_OK(cudaFree(scratch)); CUDA_OK(cudaFree(xp)); CUDA_OK(cudaFree(wp));
+    char what[128];
+    snprintf(what, sizeof what, "%s BN%d NR%d KC%d NA%d NB%d smem %6zu occ %d", HF ? "half" : "tf32", BN, NR, KC, NA, NB,
+             smem, occ);
+    time_variant(what, c, runs, y, (size_t)P.n * P.cout * P.O[0] * P.O[1] * P.O[2], ref, base_ms, flops,
+                 [&] {
+                     hx_prep_x<HF><<<2048, 256>>>(P, x, xp);
+                     hx_prep_w<HF, BN, KC><<<512, 256>>>(P, w, wp);
+                 },
+                 [&] { kern<<<grid, C::NT, smem>>>(P, xp, wp, b, y, astage); });
+    CUDA_OK(cudaFree(xp)); CUDA_OK(cudaFree(wp));
+}
+
+template <int NR, int KC, int NA, int NB>
+static void run_pp(const hx_case& c, int runs, const float* x, const float* w, const float* b, float* y,
+                   const std::vector<double>& ref, double base_ms, double flops)
+{
+    typedef hx_cfg<0, 1, NR, KC, NA, NB> C;
+    hx_kp P;
+    const int I[3] = {c.d, c.h, c.w};
+    if (hx_plan(&P, c.n, c.cin, c.cout, 1, I, c.k, c.s, c.p, c.dil, 64, KC, NR) || P.nph != 1 || P.Wp % 2 ||
+        P.O[2] % 2 || c.cout != 128) { printf("%s: ping-pong refuses\n", c.id); return; }
+    const int astage = C::NKG * P.Rmax * 16;
+    const size_t smem = (size_t)NA * astage + NB * C::PIECE + 256;
+    if (smem > 227 * 1024) { printf("%s pp NA%d NB%d: smem %zu too big\n", c.id, NA, NB, smem); return; }
+    auto kern = hx_pp<NR, KC, NA, NB>;
+    CUDA_OK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    int sms = 0;
+    CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    const size_t xpb = (size_t)P.n * (P.cin / C::KG) * P.PS * 16;
+    const size_t wpb = (size_t)P.ntn * P.ncb * P.KT * C::PIECE;
+    void *xp = nullptr, *wp = nullptr;
+    CUDA_OK(cudaMalloc(&xp, xpb)); CUDA_OK(cudaMalloc(&wp, wpb));
+    const int64_t npairs = P.ph[0].tiles * P.n;
+    char what[128];
+    snprintf(what, sizeof what, "tf32 ping-pong NR%d KC%d NA%d NB%d smem %6zu", NR, KC, NA, NB, smem);
+    time_variant(what, c, runs, y, (size_t)P.n * P.cout * P.O[0] * P.O[1] * P.O[2], ref, base_ms, flops,
+                 [&] {
+                     hx_prep_x<0><<<2048, 256>>>(P, x, xp);
+                     hx_prep_w<0, 64, KC><<<512, 256>>>(P, w, wp);
+                 },
+                 [&] { kern<<<sms, 288, smem>>>(P, xp, wp, b, y, astage, npairs); });
+    CUDA_OK(cudaFree(xp)); CUDA_OK(cudaFree(wp));
 }
 
 int main(int argc, char** argv)
@@ -540,7 +759,14 @@ int main(int argc, char** argv)
         const double tl = ex_time_ms(lt, a, runs), th = ex_time_ms(lh, a, runs);
         const float* bb = c.bias ? b : nullptr;
 #define RC(HF, NWG, NR, KC, NA, NB) run_case<HF, NWG, NR, KC, NA, NB>(c, runs, x, w, bb, y, hr, HF ? th : tl, ref.flops)
-        if (c.cout >= 128) {
+        if (getenv("HX_PP")) { /* the ping-pong form only, beside the standalone loop's best */
+            if (c.cout >= 128) {
+                RC(0, 2, 256, 32, 2, 4);
+                run_pp<256, 32, 2, 4>(c, runs, x, w, bb, y, hr, tl, ref.flops);
+                run_pp<256, 32, 2, 8>(c, runs, x, w, bb, y, hr, tl, ref.flops);
+                run_pp<256, 32, 3, 6>(c, runs, x, w, bb, y, hr, tl, ref.flops);
+            }
+        } else if (c.cout >= 128) {
             RC(0, 2, 256, 32, 2, 4);
             RC(0, 2, 256, 32, 2, 6);
             RC(0, 2, 256, 32, 3, 4);
