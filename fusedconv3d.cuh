@@ -5006,18 +5006,22 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
             /* 3xTF32: the small parts a whole copy of x further; a unit holds the big part's
                groups, then the small part's */
             const int64_t xpart = C::X3 ? P.n * (P.cin / C::KG) * P.hx_ps * 16 : 0;
+            /* where copy k (of C::NU * C::NKG, t.R rows of 16 bytes each) of unit u of tile t comes
+               from, grp the first channel group of the tile's sample and group: the copies and the
+               prefetch of the next CTA's unit both ask here */
+            auto unit_src = [&](const _fc3d_hx_tile& t, int64_t grp, int u, int k) {
+                const int cb = u / t.nseg, sg = u - cb * t.nseg, pt = k / C::NKG, kg = k - pt * C::NKG;
+                const int cd = t.c0[0] - (t.jlo + sg) * t.cstep[0];
+                const int64_t row = t.v0 + (int64_t)(cd + P.hx_plo[0]) * HpWp + t.offmin;
+                return xb + pt * xpart + ((grp + (int64_t)cb * C::NKG + kg) * P.hx_ps + row) * 16;
+            };
             auto load_unit = [&](int u) {
-                const int s = u % NA, cb = u / h.nseg, sg = u - cb * h.nseg;
+                const int s = u % NA;
                 _fc3d_mbar_wait(emptyU + s, ((u / NA) & 1) ^ 1);
                 _fc3d_mbar_expect(fullU + s, C::NU * unitB);
-                const int cd = h.c0[0] - (h.jlo + sg) * h.cstep[0];
-                const int64_t row = h.v0 + (int64_t)(cd + P.hx_plo[0]) * HpWp + h.offmin;
-                for (int k = 0; k < C::NU * C::NKG; ++k) {
-                    const int pt = k / C::NKG, kg = k - pt * C::NKG;
-                    _fc3d_bulk_copy(Us + s * ustage + (size_t)k * h.R * 16,
-                                    xb + pt * xpart + ((grp0 + (int64_t)cb * C::NKG + kg) * P.hx_ps + row) * 16,
+                for (int k = 0; k < C::NU * C::NKG; ++k)
+                    _fc3d_bulk_copy(Us + s * ustage + (size_t)k * h.R * 16, unit_src(h, grp0, u, k),
                                     (uint32_t)h.R * 16, fullU + s);
-                }
             };
             /* the weight tap of (h, w) tap i of W phase p (the consumers' table holds its rows) */
             auto wtap = [&](int p, int i) {
@@ -5063,16 +5067,9 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                                                   : _fc3d_hx_tile_of(P, r2 - (int64_t)y2 * gridDim.x);
                     const int nu2 = h2.T > 0 ? h2.nseg * (int)ncb : 0;
                     const int64_t g2 = (n2 * P.cin + (int64_t)(y2 / P.ntn) * P.cin_g) / C::KG;
-                    for (int u2 = 0; u2 < P.hx_pfu && u2 < nu2; ++u2) { /* (as load_unit) */
-                        const int cb2 = u2 / h2.nseg, sg2 = u2 - cb2 * h2.nseg;
-                        const int cd2 = h2.c0[0] - (h2.jlo + sg2) * h2.cstep[0];
-                        const int64_t row2 = h2.v0 + (int64_t)(cd2 + P.hx_plo[0]) * HpWp + h2.offmin;
-                        for (int k = 0; k < C::NU * C::NKG; ++k) {
-                            const int pt = k / C::NKG, kg = k - pt * C::NKG;
-                            _fc3d_bulk_prefetch(xb + pt * xpart + ((g2 + (int64_t)cb2 * C::NKG + kg) * P.hx_ps + row2) * 16,
-                                                (uint32_t)h2.R * 16);
-                        }
-                    }
+                    for (int u2 = 0; u2 < P.hx_pfu && u2 < nu2; ++u2)
+                        for (int k = 0; k < C::NU * C::NKG; ++k)
+                            _fc3d_bulk_prefetch(unit_src(h2, g2, u2, k), (uint32_t)h2.R * 16);
                 }
             }
         }
