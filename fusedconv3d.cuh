@@ -7808,7 +7808,8 @@ struct _fc3d_hx_run<float> {
         return cudaPeekAtLastError();
     }
     /* the CTAs of kern the device holds at once (kp.hx_ahead: the producer's prefetch), where
-       _FC3D_HX_PREFETCH */
+       _FC3D_HX_PREFETCH. Asked at every launch (the plan is made without a device): the three
+       queries take 0.2 us of host time, a launch 3.2 (H100, bench/RESULTS.md fifteenth entry). */
     template <typename K>
     static cudaError_t ahead(K kern, int threads, size_t smem, _fc3d_tc_kparams* Q) {
         Q->hx_ahead = 0;
