@@ -18,7 +18,9 @@
 //
 // Build and run from the repo root (sm_80 and up):
 //   nvcc -std=c++17 -O3 -arch=sm_90 bench/xgram.cu -o build/xgram && build/xgram [runs]
-// (-DXG_RH=rows -DXG_NG=samples -DXG_NBUF=1|2: the whole-plane boxes' rows and samples, the staging buffers)
+// (-DXG_RH=rows -DXG_NG=samples -DXG_NBUF=1|2 -DXG_PAIRS=0|1 -DXG_TD=planes -DXG_CMIN=blocks: the whole-plane
+// boxes' rows and samples, the staging buffers, 8-byte fragment pairs, a boundary box's planes, column
+// blocks an SM at least)
 // Prints each stage's time (CUDA events, L2 flushed before each run, median) and the relative error
 // of the sums of squares and of the variance against a float64 direct computation.
 // The shape is L2/15's (bench/RESULTS.md; ../shared/PROBLEMS.md): x (16, 16, 16, 32, 32), C_out 32,
@@ -41,6 +43,15 @@ constexpr int CI = 16;           // input channels (the main kernel's blocking a
 #endif
 #ifndef XG_NG
 #define XG_NG 4
+#endif
+#ifndef XG_CMIN
+#define XG_CMIN 1
+#endif
+#ifndef XG_TD
+#define XG_TD 4
+#endif
+#ifndef XG_PAIRS
+#define XG_PAIRS 1
 #endif
 #ifndef XG_NBUF
 #define XG_NBUF 1
@@ -100,7 +111,7 @@ __global__ void ref_kernel(Shape S, const float* x, const float* w, double* s1, 
 // part[... + 1 + end]).
 struct Box { int d0, nd, h0, nh, w0, nw, n0, nn; };
 constexpr int NG = XG_NG;            // samples a whole-plane box
-constexpr int TD = 4;                // planes a boundary box
+constexpr int TD = XG_TD;            // planes a boundary box
 constexpr int MAXR = 34, MAXW = 34;  // staged rows and columns at most
 // Warp v takes the shift pair (dd, dh) = v
 // and the three dw: 3 x 2 (cj halves) m16n8 accumulators, no cross-warp sum. A k-step is 8 of the
@@ -123,7 +134,7 @@ __device__ __forceinline__ void mma_tf32(float* c, const uint32_t* a, const uint
 // NWC = 32 (whole rows of W = 32): 16-byte copies, column w staged at w + 4 (row stride 40, the
 // halo columns 3 and 36 zeroed once); else 4-byte copies, column w at w + 1 (row stride nw + 2).
 template <int RPC, int NWC>
-__global__ void __launch_bounds__(288, NWC == 1 ? 1 : 2) box_tc_kernel(Shape S, const float* __restrict__ x, const Box* __restrict__ boxes, int base,
+__global__ void __launch_bounds__(288, NWC == 1 ? XG_CMIN : 2) box_tc_kernel(Shape S, const float* __restrict__ x, const Box* __restrict__ boxes, int base,
                                                         float* __restrict__ part)
 {
     extern __shared__ float sx[];
@@ -132,7 +143,10 @@ __global__ void __launch_bounds__(288, NWC == 1 ? 1 : 2) box_tc_kernel(Shape S, 
     constexpr int C0 = NWC == 32 ? 4 : 1;
     const int D = S.in[0], H = S.in[1], W = S.in[2], WP = NWC == 32 ? 40 : NWC ? NWC + 2 : B.nw + 2, RP = RPC ? RPC : B.nh + 2;
     const int NW = NWC ? NWC : B.nw;
-    const int CS = 3 * RP * WP + ((4 - (3 * RP * WP) % 32) + 32) % 32;
+    /* channel stride: 4 mod 32 words (lane (g, t) reads word 4 g + t: 32 banks), 8 mod 32 with the
+       8-byte pairs (a half-warp's 16 lanes read words 8 g + 2 t, + 1: 32 banks) */
+    constexpr int CSM = XG_PAIRS && NWC == 32 ? 8 : 4;
+    const int CS = 3 * RP * WP + ((CSM - (3 * RP * WP) % 32) + 32) % 32;
     if (NWC == 32)
         for (int row = threadIdx.x; row < NBUF * CI * 3 * RP; row += blockDim.x) { /* every buffer */
             float* r = sx + (row / (3 * RP)) * CS + (row % (3 * RP)) * WP;
@@ -227,7 +241,33 @@ __global__ void __launch_bounds__(288, NWC == 1 ? 1 : 2) box_tc_kernel(Shape S, 
             round_own(buf);
             __syncthreads();
             const float* st = sx + buf * CI * CS;
-                if (NWC == 32 && warp < 9) { /* whole rows: a row's 4 k-steps at fixed offsets, no position past the end */
+                if (XG_PAIRS && NWC == 32 && warp < 9) {
+                    /* whole rows, k index t <-> position 2t, t + 4 <-> 2t + 1 (any order of K serves, the
+                       same for A and B): a lane's two positions are adjacent, one 8-byte load, and the
+                       three dw of a B fragment come from that pair and its two neighbours */
+                    for (int r = 0; r < B.nh; ++r) {
+                        const float* pa = st + g * CS + (RP + r + 1) * WP + C0 + 2 * tq;
+                        const float* pb = st + g * CS + ((1 + dd) * RP + r + 1 + dh) * WP + C0 + 2 * tq;
+#pragma unroll
+                        for (int kk = 0; kk < 4; ++kk) {
+                            const float2 a0 = *reinterpret_cast<const float2*>(pa + 8 * kk);
+                            const float2 a1 = *reinterpret_cast<const float2*>(pa + 8 * CS + 8 * kk);
+                            const uint32_t af[4] = {__float_as_uint(a0.x), __float_as_uint(a1.x), __float_as_uint(a0.y), __float_as_uint(a1.y)};
+#pragma unroll
+                            for (int h = 0; h < 2; ++h) {
+                                const float* q = pb + 8 * h * CS + 8 * kk;
+                                const float2 v = *reinterpret_cast<const float2*>(q);
+                                const float xm = q[-1], xp = q[2];
+                                const uint32_t b0[2] = {__float_as_uint(xm), __float_as_uint(v.x)};
+                                const uint32_t b1[2] = {__float_as_uint(v.x), __float_as_uint(v.y)};
+                                const uint32_t b2[2] = {__float_as_uint(v.y), __float_as_uint(xp)};
+                                mma_tf32(acc[0][h], af, b0);
+                                mma_tf32(acc[1][h], af, b1);
+                                mma_tf32(acc[2][h], af, b2);
+                            }
+                        }
+                    }
+                } else if (NWC == 32 && warp < 9) { /* whole rows: a row's 4 k-steps at fixed offsets, no position past the end */
                     for (int r = 0; r < B.nh; ++r) {
                         const float* pa = st + g * CS + (RP + r + 1) * WP + C0 + tq;
                         const float* pb = st + g * CS + ((1 + dd) * RP + r + 1 + dh) * WP + C0 + tq - 1;
