@@ -18,9 +18,9 @@
 //
 // Build and run from the repo root (sm_80 and up):
 //   nvcc -std=c++17 -O3 -arch=sm_90 bench/xgram.cu -o build/xgram && build/xgram [runs]
-// (-DXG_RH=rows -DXG_NG=samples -DXG_NBUF=1|2 -DXG_PAIRS=0|1 -DXG_TD=planes -DXG_CMIN=blocks: the whole-plane
+// (-DXG_RH=rows -DXG_NG=samples -DXG_NBUF=1|2 -DXG_PAIRS=0|1 -DXG_TD=planes -DXG_CMIN=blocks -DXG_PREROUNDED=0|1: the whole-plane
 // boxes' rows and samples, the staging buffers, 8-byte fragment pairs, a boundary box's planes, column
-// blocks an SM at least)
+// blocks an SM at least, x read already rounded to TF32)
 // Prints each stage's time (CUDA events, L2 flushed before each run, median) and the relative error
 // of the sums of squares and of the variance against a float64 direct computation.
 // The shape is L2/15's (bench/RESULTS.md; ../shared/PROBLEMS.md): x (16, 16, 16, 32, 32), C_out 32,
@@ -43,6 +43,9 @@ constexpr int CI = 16;           // input channels (the main kernel's blocking a
 #endif
 #ifndef XG_NG
 #define XG_NG 4
+#endif
+#ifndef XG_PREROUNDED
+#define XG_PREROUNDED 0 /* 1: the correlations read a copy of x already rounded to TF32 (as a prep pass would write it) */
 #endif
 #ifndef XG_CMIN
 #define XG_CMIN 1
@@ -238,7 +241,7 @@ __global__ void __launch_bounds__(288, NWC == 1 ? XG_CMIN : 2) box_tc_kernel(Sha
                 asm volatile("cp.async.wait_group 1;\n" ::: "memory");
             } else
                 asm volatile("cp.async.wait_group 0;\n" ::: "memory");
-            round_own(buf);
+            if (!XG_PREROUNDED) round_own(buf);
             __syncthreads();
             const float* st = sx + buf * CI * CS;
                 if (XG_PAIRS && NWC == 32 && warp < 9) {
@@ -571,6 +574,13 @@ int main(int argc, char** argv)
     CK(cudaMalloc(&dss, slot_start.size() * sizeof(int)));
     CK(cudaMalloc(&flush, 256 << 20));
     CK(cudaMemcpy(dx, hx.data(), nx * 4, cudaMemcpyHostToDevice)); CK(cudaMemcpy(dw, hw.data(), nw * 4, cudaMemcpyHostToDevice));
+    float* dxg = dx; /* what the correlations read */
+    if (XG_PREROUNDED) { /* x rounded to TF32 (nearest, ties away, as cvt.rna) on the host, once */
+        std::vector<float> hr(hx);
+        for (auto& v : hr) { uint32_t b; memcpy(&b, &v, 4); b = (b + 0x1000u) & 0xffffe000u; memcpy(&v, &b, 4); }
+        CK(cudaMalloc(&dxg, nx * 4));
+        CK(cudaMemcpy(dxg, hr.data(), nx * 4, cudaMemcpyHostToDevice));
+    }
     CK(cudaMemcpy(dbox, boxes.data(), boxes.size() * sizeof(Box), cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dterms, terms.data(), terms.size() * sizeof(Term), cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dss, slot_start.data(), slot_start.size() * sizeof(int), cudaMemcpyHostToDevice));
@@ -604,13 +614,13 @@ int main(int argc, char** argv)
         CK(cudaMemset(flush, it, 256 << 20));
         CK(cudaMemset(ds2, 0xff, S.co * 8)); // poison
         CK(cudaEventRecord(ev[0]));
-        kern<<<(unsigned)nmain, 288, smem>>>(S, dx, dbox, 0, dpart);
+        kern<<<(unsigned)nmain, 288, smem>>>(S, dxg, dbox, 0, dpart);
         CK(cudaPeekAtLastError());
         CK(cudaEventRecord(ev[5]));
-        kern_rows<<<(unsigned)nrows, 288, smem>>>(S, dx, dbox, (int)nmain, dpart);
+        kern_rows<<<(unsigned)nrows, 288, smem>>>(S, dxg, dbox, (int)nmain, dpart);
         CK(cudaPeekAtLastError());
         CK(cudaEventRecord(ev[6]));
-        kern_rest<<<(unsigned)(boxes.size() - nmain - nrows), 288, smem>>>(S, dx, dbox, (int)(nmain + nrows), dpart);
+        kern_rest<<<(unsigned)(boxes.size() - nmain - nrows), 288, smem>>>(S, dxg, dbox, (int)(nmain + nrows), dpart);
         CK(cudaPeekAtLastError());
         CK(cudaEventRecord(ev[1]));
         reduce_kernel<<<dim3(27 / 4 + 1, 27, MAXRUN), 256>>>(dpart, dss, dpl, dR1);
