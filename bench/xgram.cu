@@ -37,7 +37,7 @@
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(1); } } while (0)
 
-constexpr int CI = 16;           // input channels (the main kernel's blocking assumes 16)
+constexpr int CI = 16;           // input channels (the fragments' blocking assumes 16)
 #ifndef XG_RH
 #define XG_RH 8
 #endif
@@ -68,11 +68,10 @@ struct Shape { int n, co, in[3], k[3], s[3], p[3], out[3]; };
 __global__ void ref_kernel(Shape S, const float* x, const float* w, double* s1, double* s2)
 {
     const int64_t spat = (int64_t)S.out[0] * S.out[1] * S.out[2];
-    const int64_t tot = (int64_t)S.n * S.co * spat;
     __shared__ double b1[32], b2[32];
     if (threadIdx.x < 32) b1[threadIdx.x] = b2[threadIdx.x] = 0;
     __syncthreads();
-    // one block covers one (n, c) range of positions: c fixed per block
+    // a block: 256 positions of one (n, c); the block's sums in 32 shared slots, then one atomic each
     const int64_t nblk_per_c = (int64_t)S.n * ((spat + 255) / 256);
     const int c = (int)(blockIdx.x / nblk_per_c);
     const int64_t rest = blockIdx.x - c * nblk_per_c;
@@ -94,7 +93,6 @@ __global__ void ref_kernel(Shape S, const float* x, const float* w, double* s1, 
             }
         }
     }
-    (void)tot;
     atomicAdd(&b1[threadIdx.x & 31], v);
     atomicAdd(&b2[threadIdx.x & 31], v * v);
     __syncthreads();
@@ -116,11 +114,10 @@ struct Box { int d0, nd, h0, nh, w0, nw, n0, nn; };
 constexpr int NG = XG_NG;            // samples a whole-plane box
 constexpr int TD = XG_TD;            // planes a boundary box
 constexpr int MAXR = 34, MAXW = 34;  // staged rows and columns at most
-// Warp v takes the shift pair (dd, dh) = v
-// and the three dw: 3 x 2 (cj halves) m16n8 accumulators, no cross-warp sum. A k-step is 8 of the
+// Warp v takes the shift pair (dd, dh) = v and the three dw: 3 x 2 (cj halves) m16n8 accumulators,
+// no cross-warp sum. A k-step is 8 of the
 // box's positions (row-major over rows x columns, past the end zero): the A fragment (16 ci x 8
 // positions) is read once for the three dw, a B fragment (8 positions x 8 cj) per dw and half.
-// Channel stride = 4 mod 32 words: lane (g, t) reads channel g, position t: 32 distinct banks.
 __device__ __forceinline__ uint32_t tf32_rn(float v)
 {
     uint32_t r;
