@@ -5,7 +5,9 @@
 //   nvcc -O2 -arch=sm_90 bench/launch_queries.cu -o build/launch_queries && build/launch_queries
 #include <cstdio>
 #include <chrono>
+#include <cstdlib>
 #include <cuda_runtime.h>
+#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(1); } } while (0)
 __global__ void __launch_bounds__(288, 1) k(float* y, int n) {
     extern __shared__ float s[];
     float a[64];
@@ -17,27 +19,29 @@ __global__ void __launch_bounds__(288, 1) k(float* y, int n) {
 }
 int main() {
     const int smem = 200 * 1024;
-    cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     int dev = 0, sms = 0, per = 0;
     for (int rep = 0; rep < 3; ++rep) {
         const int N = 20000;
         auto t0 = std::chrono::steady_clock::now();
         for (int i = 0; i < N; ++i) {
-            cudaGetDevice(&dev);
-            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k, 288, smem);
+            CK(cudaGetDevice(&dev));
+            CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+            CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k, 288, smem));
         }
         auto t1 = std::chrono::steady_clock::now();
-        for (int i = 0; i < N; ++i) cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+        for (int i = 0; i < N; ++i) CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
         auto t2 = std::chrono::steady_clock::now();
-        float* y = nullptr; cudaMalloc(&y, 4096);
-        cudaStream_t st; cudaStreamCreate(&st);
+        float* y = nullptr; CK(cudaMalloc(&y, 4096));
+        CK(cudaMemset(y, 0, 4096));
+        cudaStream_t st; CK(cudaStreamCreate(&st));
         for (int i = 0; i < 100; ++i) k<<<1, 288, smem, st>>>(y, 1024);
-        cudaStreamSynchronize(st);
+        CK(cudaStreamSynchronize(st));
         auto t3 = std::chrono::steady_clock::now();
         for (int i = 0; i < 1000; ++i) k<<<1, 288, smem, st>>>(y, 1024);
         auto t4 = std::chrono::steady_clock::now();
-        cudaStreamSynchronize(st);
+        CK(cudaStreamSynchronize(st));
+        CK(cudaGetLastError());
         printf("sms %d per %d: ahead() queries %.3f us, cudaFuncSetAttribute %.3f us, a launch %.3f us (host, per call)\n", sms, per,
                std::chrono::duration<double, std::micro>(t1 - t0).count() / N,
                std::chrono::duration<double, std::micro>(t2 - t1).count() / N,
