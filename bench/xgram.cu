@@ -18,9 +18,9 @@
 //
 // Build and run from the repo root (sm_80 and up):
 //   nvcc -std=c++17 -O3 -arch=sm_90 bench/xgram.cu -o build/xgram && build/xgram [runs]
-// (-DXG_RH=rows -DXG_NG=samples -DXG_NBUF=1|2 -DXG_PAIRS=0|1 -DXG_TD=planes -DXG_CMIN=blocks -DXG_PREROUNDED=0|1: the whole-plane
+// (-DXG_RH=rows -DXG_NG=samples -DXG_NBUF=1|2 -DXG_PAIRS=0|1 -DXG_TD=planes -DXG_CMIN=blocks -DXG_PREROUNDED=0|1 -DXG_SHIFT0=0|1: the whole-plane
 // boxes' rows and samples, the staging buffers, 8-byte fragment pairs, a boundary box's planes, column
-// blocks an SM at least, x read already rounded to TF32)
+// blocks an SM at least, x read already rounded to TF32, boundary boxes at the shifts the terms use)
 // Prints each stage's time (CUDA events, L2 flushed before each run, median) and the relative error
 // of the sums of squares and of the variance against a float64 direct computation.
 // The shape is L2/15's (bench/RESULTS.md; ../shared/PROBLEMS.md): x (16, 16, 16, 32, 32), C_out 32,
@@ -53,6 +53,9 @@ constexpr int CI = 16;           // input channels (the fragments' blocking assu
 #ifndef XG_TD
 #define XG_TD 4
 #endif
+#ifndef XG_SHIFT0
+#define XG_SHIFT0 1 /* boundary rows only at dh = 0, columns at dw = 0, corner lines at both (what the terms use) */
+#endif
 #ifndef XG_PAIRS
 #define XG_PAIRS 1
 #endif
@@ -60,6 +63,7 @@ constexpr int CI = 16;           // input channels (the fragments' blocking assu
 #define XG_NBUF 1
 #endif
 constexpr int RH = XG_RH;        // input rows (h) of a whole-plane box
+static_assert(RH + 2 != 3, "the row boxes are told apart by their 3 staged rows");
 constexpr int NBUF = XG_NBUF;    // staging buffers: 2 stages a tile while the one before computes
 struct Shape { int n, co, in[3], k[3], s[3], p[3], out[3]; };
 
@@ -241,7 +245,7 @@ __global__ void __launch_bounds__(288, NWC == 1 ? XG_CMIN : 2) box_tc_kernel(Sha
             if (!XG_PREROUNDED) round_own(buf);
             __syncthreads();
             const float* st = sx + buf * CI * CS;
-                if (XG_PAIRS && NWC == 32 && warp < 9) {
+                if (XG_PAIRS && NWC == 32 && warp < 9 && (!(XG_SHIFT0 && RPC == 3) || dh == 0)) {
                     /* whole rows, k index t <-> position 2t, t + 4 <-> 2t + 1 (any order of K serves, the
                        same for A and B): a lane's two positions are adjacent, one 8-byte load, and the
                        three dw of a B fragment come from that pair and its two neighbours */
@@ -267,7 +271,7 @@ __global__ void __launch_bounds__(288, NWC == 1 ? XG_CMIN : 2) box_tc_kernel(Sha
                             }
                         }
                     }
-                } else if (NWC == 32 && warp < 9) { /* whole rows: a row's 4 k-steps at fixed offsets, no position past the end */
+                } else if (NWC == 32 && warp < 9 && (!(XG_SHIFT0 && RPC == 3) || dh == 0)) { /* whole rows: a row's 4 k-steps at fixed offsets, no position past the end */
                     for (int r = 0; r < B.nh; ++r) {
                         const float* pa = st + g * CS + (RP + r + 1) * WP + C0 + tq;
                         const float* pb = st + g * CS + ((1 + dd) * RP + r + 1 + dh) * WP + C0 + tq - 1;
@@ -307,14 +311,15 @@ __global__ void __launch_bounds__(288, NWC == 1 ? XG_CMIN : 2) box_tc_kernel(Sha
 #pragma unroll
                             for (int h = 0; h < 2; ++h) {
                                 uint32_t bf[2];
+                                if (XG_SHIFT0 && NWC == 1 && a != 1) continue; /* columns: dw = 0 only */
                                 bf[0] = ok[0] ? __float_as_uint(st[(g + 8 * h) * CS + ob[0] + a - 1]) : 0u;
                                 bf[1] = ok[1] ? __float_as_uint(st[(g + 8 * h) * CS + ob[1] + a - 1]) : 0u;
                                 mma_tf32(acc[a][h], af, bf);
                             }
                     }
-                if (warp < 9)
+                if (warp < 9 && (!XG_SHIFT0 || dh == 0))
 #pragma unroll
-                    for (int c = 0; c < NCOR; ++c) { /* one position, k index 0 */
+                    for (int c = 0; c < NCOR; ++c) { /* one position, k index 0 (corner lines: dh = dw = 0 only) */
                         const int r = c ? B.nh - 1 : 0;
                         const bool ok0 = tq == 0;
                         const int oa = (RP + r + 1) * WP + C0, ob = ((1 + dd) * RP + r + 1 + dh) * WP + C0;
@@ -323,6 +328,7 @@ __global__ void __launch_bounds__(288, NWC == 1 ? XG_CMIN : 2) box_tc_kernel(Sha
                         for (int a = 0; a < 3; ++a)
 #pragma unroll
                             for (int h = 0; h < 2; ++h) {
+                                if (XG_SHIFT0 && a != 1) continue;
                                 uint32_t bf[2] = {ok0 ? __float_as_uint(st[(g + 8 * h) * CS + ob + a - 1]) : 0u, 0u};
                                 mma_tf32(cacc[c][a][h], af, bf);
                             }
@@ -528,6 +534,10 @@ int main(int argc, char** argv)
                 ex[d][1] = hi < in && nhi == in; // position in - 1 likewise
             }
             if (empty) continue;
+            if (XG_SHIFT0 && (((ex[1][0] || ex[1][1]) && dl[1] != 0) || ((ex[2][0] || ex[2][1]) && dl[2] != 0))) {
+                fprintf(stderr, "a boundary row or column at a shift the boundary boxes skip (build with -DXG_SHIFT0=0)\n");
+                return 1;
+            }
             Term T;
             T.dl = ((dl[0] + 1) * 3 + dl[1] + 1) * 3 + dl[2] + 1;
             T.t = (A[0].t * S.k[1] + A[1].t) * S.k[2] + A[2].t;
