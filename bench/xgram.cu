@@ -18,9 +18,10 @@
 //
 // Build and run from the repo root (sm_80 and up):
 //   nvcc -std=c++17 -O3 -arch=sm_90 bench/xgram.cu -o build/xgram && build/xgram [runs]
-// (-DXG_RH=rows -DXG_NG=samples -DXG_NBUF=1|2 -DXG_PAIRS=0|1 -DXG_TD=planes -DXG_CMIN=blocks -DXG_PREROUNDED=0|1 -DXG_SHIFT0=0|1: the whole-plane
+// (-DXG_RH=rows -DXG_NG=samples -DXG_NBUF=1|2 -DXG_PAIRS=0|1 -DXG_TD=planes -DXG_CMIN=blocks -DXG_PREROUNDED=0|1 -DXG_SHIFT0=0|1 -DXG_SLIDE=0|1 -DXG_SD=planes: the whole-plane
 // boxes' rows and samples, the staging buffers, 8-byte fragment pairs, a boundary box's planes, column
-// blocks an SM at least, x read already rounded to TF32, boundary boxes at the shifts the terms use)
+// blocks an SM at least, x read already rounded to TF32, boundary boxes at the shifts the terms use,
+// the whole-plane boxes sliding along d and their planes; the defaults are the measured best)
 // Prints each stage's time (CUDA events, L2 flushed before each run, median) and the relative error
 // of the sums of squares and of the variance against a float64 direct computation.
 // The shape is L2/15's (bench/RESULTS.md; ../shared/PROBLEMS.md): x (16, 16, 16, 32, 32), C_out 32,
@@ -52,6 +53,12 @@ constexpr int CI = 16;           // input channels (the fragments' blocking assu
 #endif
 #ifndef XG_TD
 #define XG_TD 4
+#endif
+#ifndef XG_SLIDE
+#define XG_SLIDE 1 /* 1: the whole-plane term in boxes that slide along d (slide_kernel) */
+#endif
+#ifndef XG_SD
+#define XG_SD 4 /* planes a sliding box */
 #endif
 #ifndef XG_SHIFT0
 #define XG_SHIFT0 1 /* boundary rows only at dh = 0, columns at dw = 0, corner lines at both (what the terms use) */
@@ -117,6 +124,7 @@ __global__ void ref_kernel(Shape S, const float* x, const float* w, double* s1, 
 struct Box { int d0, nd, h0, nh, w0, nw, n0, nn; };
 constexpr int NG = XG_NG;            // samples a whole-plane box
 constexpr int TD = XG_TD;            // planes a boundary box
+constexpr int SD = XG_SD;            // planes a sliding whole-plane box
 constexpr int MAXR = 34, MAXW = 34;  // staged rows and columns at most
 // Warp v takes the shift pair (dd, dh) = v and the three dw: 3 x 2 (cj halves) m16n8 accumulators,
 // no cross-warp sum. A k-step is 8 of the
@@ -366,6 +374,116 @@ __global__ void __launch_bounds__(288, NWC == 1 ? XG_CMIN : 2) box_tc_kernel(Sha
     }
 }
 
+// The whole-plane term with a box that slides along d (XG_SLIDE): a box is nd planes of RH rows of
+// one sample; each plane of x is staged once (into a ring of 4 plane slots, the next one copied
+// two planes ahead of the one that computes) instead of three times. Same warps, fragments (8-byte pairs) and
+// classes as box_tc_kernel's whole rows; the channel stride in a slot is 8 mod 32 words.
+__global__ void __launch_bounds__(288, 2) slide_kernel(Shape S, const float* __restrict__ x, const Box* __restrict__ boxes,
+                                                      float* __restrict__ part)
+{
+    extern __shared__ float sx[];
+    const int bi = blockIdx.x;
+    const Box B = boxes[bi];
+    constexpr int RP = RH + 2, WP = 40, C0 = 4;
+    constexpr int CSP = RP * WP + ((8 - (RP * WP) % 32) + 32) % 32, SLOT = CI * CSP;
+    const int D = S.in[0], H = S.in[1], W = S.in[2], n = B.n0;
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int g = lane >> 2, tq = lane & 3;
+    const int dd = warp / 3 - 1, dh = warp % 3 - 1;
+    for (int row = threadIdx.x; row < 4 * CI * RP; row += blockDim.x) { /* the halo columns of every slot */
+        float* r = sx + (row / (CI * RP)) * SLOT + (row / RP % CI) * CSP + (row % RP) * WP;
+        r[3] = 0.f;
+        r[36] = 0.f;
+    }
+    auto stage = [&](int pd) { /* plane pd (-1 .. D: zeros outside) into slot (pd + 4) % 4 */
+        float* sb = sx + ((pd + 4) & 3) * SLOT;
+        for (int e = threadIdx.x; e < CI * RP * 8; e += blockDim.x) {
+            const int row = e >> 3, c4 = (e & 7) * 4, rr = row % RP, ci = row / RP;
+            const int gh = B.h0 + rr - 1;
+            const bool ok = pd >= 0 && pd < D && gh >= 0 && gh < H;
+            const float* src = ok ? x + ((((int64_t)n * CI + ci) * D + pd) * H + gh) * W + c4 : x;
+            const unsigned sa = (unsigned)__cvta_generic_to_shared(sb + ci * CSP + rr * WP + C0 + c4);
+            asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(sa), "l"(src), "r"(ok ? 16 : 0) : "memory");
+        }
+        asm volatile("cp.async.commit_group;\n" ::: "memory");
+    };
+    auto round_own = [&](int pd) {
+        float* sb = sx + ((pd + 4) & 3) * SLOT;
+        for (int e = threadIdx.x; e < CI * RP * 8; e += blockDim.x) {
+            const int row = e >> 3, c4 = (e & 7) * 4;
+            float4* q = reinterpret_cast<float4*>(sb + (row / RP) * CSP + (row % RP) * WP + C0 + c4);
+            float4 v = *q;
+            v.x = __uint_as_float(tf32_rn(v.x)); v.y = __uint_as_float(tf32_rn(v.y));
+            v.z = __uint_as_float(tf32_rn(v.z)); v.w = __uint_as_float(tf32_rn(v.w));
+            *q = v;
+        }
+    };
+    float acc[3][2][4];
+    auto clear = [&]() {
+#pragma unroll
+        for (int a = 0; a < 3; ++a)
+#pragma unroll
+            for (int h = 0; h < 2; ++h)
+#pragma unroll
+                for (int i = 0; i < 4; ++i) acc[a][h][i] = 0.f;
+    };
+    auto flush = [&](int dc) {
+        float* o = part + ((size_t)bi * 3 + dc) * 3 * 27 * 256;
+#pragma unroll
+        for (int a = 0; a < 3; ++a)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                float* od = o + (warp * 3 + a) * 256;
+                od[g * 16 + 8 * h + 2 * tq] = acc[a][h][0];
+                od[g * 16 + 8 * h + 2 * tq + 1] = acc[a][h][1];
+                od[(g + 8) * 16 + 8 * h + 2 * tq] = acc[a][h][2];
+                od[(g + 8) * 16 + 8 * h + 2 * tq + 1] = acc[a][h][3];
+            }
+    };
+    clear();
+    stage(B.d0 - 1);
+    stage(B.d0);
+    stage(B.d0 + 1);
+    int cls = B.d0 == 0 ? 0 : B.d0 == D - 1 ? 2 : 1;
+    for (int d = B.d0; d < B.d0 + B.nd; ++d) {
+        if (d + 2 <= B.d0 + B.nd) stage(d + 2); /* copied while plane d computes */
+        else asm volatile("cp.async.commit_group;\n" ::: "memory"); /* (an empty group: the count below holds) */
+        asm volatile("cp.async.wait_group 1;\n" ::: "memory"); /* planes .. d + 1 are in */
+        if (!XG_PREROUNDED) {
+            if (d == B.d0) { round_own(d - 1); round_own(d); }
+            round_own(d + 1);
+        }
+        __syncthreads();
+        const int dcl = d == 0 ? 0 : d == D - 1 ? 2 : 1;
+        if (dcl != cls) { flush(cls); clear(); cls = dcl; }
+        const float* sa = sx + ((d + 4) & 3) * SLOT, * sbp = sx + ((d + dd + 4) & 3) * SLOT;
+        for (int r = 0; r < RH; ++r) {
+            const float* pa = sa + g * CSP + (r + 1) * WP + C0 + 2 * tq;
+            const float* pb = sbp + g * CSP + (r + 1 + dh) * WP + C0 + 2 * tq;
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk) {
+                const float2 a0 = *reinterpret_cast<const float2*>(pa + 8 * kk);
+                const float2 a1 = *reinterpret_cast<const float2*>(pa + 8 * CSP + 8 * kk);
+                const uint32_t af[4] = {__float_as_uint(a0.x), __float_as_uint(a1.x), __float_as_uint(a0.y), __float_as_uint(a1.y)};
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const float* q = pb + 8 * h * CSP + 8 * kk;
+                    const float2 v = *reinterpret_cast<const float2*>(q);
+                    const float xm = q[-1], xp = q[2];
+                    const uint32_t b0[2] = {__float_as_uint(xm), __float_as_uint(v.x)};
+                    const uint32_t b1[2] = {__float_as_uint(v.x), __float_as_uint(v.y)};
+                    const uint32_t b2[2] = {__float_as_uint(v.y), __float_as_uint(xp)};
+                    mma_tf32(acc[0][h], af, b0);
+                    mma_tf32(acc[1][h], af, b1);
+                    mma_tf32(acc[2][h], af, b2);
+                }
+            }
+        }
+        __syncthreads(); /* before plane d + 3 is staged into plane d - 1's slot */
+    }
+    flush(cls);
+}
+
 // each slot's partials (a list of part indices, slot by slot) summed in double in list order, in two
 // levels: runs of RUN partials (R1[slot][run]), then the runs
 constexpr int RUN = 16, MAXRUN = 32;
@@ -470,12 +588,20 @@ int main(int argc, char** argv)
     std::vector<Box> boxes;
     std::vector<int> kind; // 0 planes, 1 first / last row, 2 first / last column, 3 corner line; with which end(s)
     std::vector<int> endh, endw;
-    for (int d = 0; d < D; ++d)
-        for (int g = 0; g < NGR; ++g)
-            for (int hb = 0; hb < H / RH; ++hb) {
-                boxes.push_back({d, 1, hb * RH, RH, 0, W, g * NG, std::min(NG, S.n - g * NG)});
-                kind.push_back(0); endh.push_back(-1); endw.push_back(-1);
-            }
+    if (XG_SLIDE) /* a sample's planes d0 .. d0 + SD of RH rows */
+        for (int n = 0; n < S.n; ++n)
+            for (int d0 = 0; d0 < D; d0 += SD)
+                for (int hb = 0; hb < H / RH; ++hb) {
+                    boxes.push_back({d0, std::min(SD, D - d0), hb * RH, RH, 0, W, n, 1});
+                    kind.push_back(0); endh.push_back(-1); endw.push_back(-1);
+                }
+    else
+        for (int d = 0; d < D; ++d)
+            for (int g = 0; g < NGR; ++g)
+                for (int hb = 0; hb < H / RH; ++hb) {
+                    boxes.push_back({d, 1, hb * RH, RH, 0, W, g * NG, std::min(NG, S.n - g * NG)});
+                    kind.push_back(0); endh.push_back(-1); endw.push_back(-1);
+                }
     for (int k = 1; k <= 2; ++k)
         for (int n = 0; n < S.n; ++n)
             for (int d0 = 0; d0 < D; d0 += TD)
@@ -612,6 +738,8 @@ int main(int argc, char** argv)
     if (W != 32 || H != 32) { fprintf(stderr, "the boxes' kernels are instantiated for H = W = 32\n"); return 1; }
     {
     auto kern = box_tc_kernel<RH + 2, 32>;
+    const size_t smem_slide = (size_t)4 * CI * ((RH + 2) * 40 + ((8 - ((RH + 2) * 40) % 32) + 32) % 32) * sizeof(float);
+    CK(cudaFuncSetAttribute(slide_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_slide));
     auto kern_rows = box_tc_kernel<3, 32>;
     auto kern_rest = box_tc_kernel<34, 1>;
     std::vector<float> tb, tr, tt, tc, ta, tm, trw;
@@ -621,7 +749,8 @@ int main(int argc, char** argv)
         CK(cudaMemset(flush, it, 256 << 20));
         CK(cudaMemset(ds2, 0xff, S.co * 8)); // poison
         CK(cudaEventRecord(ev[0]));
-        kern<<<(unsigned)nmain, 288, smem>>>(S, dxg, dbox, 0, dpart);
+        if (XG_SLIDE) slide_kernel<<<(unsigned)nmain, 288, smem_slide>>>(S, dxg, dbox, dpart);
+        else kern<<<(unsigned)nmain, 288, smem>>>(S, dxg, dbox, 0, dpart);
         CK(cudaPeekAtLastError());
         CK(cudaEventRecord(ev[5]));
         kern_rows<<<(unsigned)nrows, 288, smem>>>(S, dxg, dbox, (int)nmain, dpart);
