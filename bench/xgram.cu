@@ -18,10 +18,13 @@
 //
 // Build and run from the repo root (sm_80 and up):
 //   nvcc -std=c++17 -O3 -arch=sm_90 bench/xgram.cu -o build/xgram && build/xgram [runs]
-// (-DXG_RH=rows -DXG_NG=samples -DXG_NBUF=1|2 -DXG_PAIRS=0|1 -DXG_TD=planes -DXG_CMIN=blocks -DXG_PREROUNDED=0|1 -DXG_SHIFT0=0|1 -DXG_SLIDE=0|1 -DXG_SD=planes: the whole-plane
-// boxes' rows and samples, the staging buffers, 8-byte fragment pairs, a boundary box's planes, column
-// blocks an SM at least, x read already rounded to TF32, boundary boxes at the shifts the terms use,
-// the whole-plane boxes sliding along d and their planes; the defaults are the measured best)
+// Switches (the defaults are the measured best; bench/RESULTS.md, fifteenth entry of 2026-11-27):
+//   -DXG_RH=rows -DXG_NG=samples -DXG_NBUF=1|2   fixed whole-plane boxes: rows, samples, staging buffers
+//   -DXG_SLIDE=0|1 -DXG_SD=planes                whole-plane boxes that slide along d, and their planes
+//   -DXG_PAIRS=0|1                               8-byte fragment pairs
+//   -DXG_TD=planes -DXG_CMIN=blocks              boundary boxes: planes, column blocks an SM at least
+//   -DXG_SHIFT0=0|1                              boundary boxes at the shifts their terms use only
+//   -DXG_PREROUNDED=0|1                          x read already rounded to TF32
 // Prints each stage's time (CUDA events, L2 flushed before each run, median) and the relative error
 // of the sums of squares and of the variance against a float64 direct computation.
 // The shape is L2/15's (bench/RESULTS.md; ../shared/PROBLEMS.md): x (16, 16, 16, 32, 32), C_out 32,
