@@ -145,6 +145,63 @@ __device__ __forceinline__ void mma_tf32(float* c, const uint32_t* a, const uint
                  : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+// One row's four k-steps with 8-byte fragment pairs: k index t <-> position 2t, t + 4 <-> 2t + 1
+// (any order of K serves, the same for A and B), so a lane's two positions are adjacent (one 8-byte
+// load) and the three dw of a B fragment come from that pair and its two neighbours. pa, pb: the
+// lane's first A and B positions (channel g, 2 t); cs: the channel stride.
+__device__ __forceinline__ void pairs_row(const float* pa, const float* pb, int cs, float (&acc)[3][2][4])
+{
+#pragma unroll
+    for (int kk = 0; kk < 4; ++kk) {
+        const float2 a0 = *reinterpret_cast<const float2*>(pa + 8 * kk);
+        const float2 a1 = *reinterpret_cast<const float2*>(pa + 8 * cs + 8 * kk);
+        const uint32_t af[4] = {__float_as_uint(a0.x), __float_as_uint(a1.x), __float_as_uint(a0.y), __float_as_uint(a1.y)};
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const float* q = pb + 8 * h * cs + 8 * kk;
+            const float2 v = *reinterpret_cast<const float2*>(q);
+            const float xm = q[-1], xp = q[2];
+            const uint32_t b0[2] = {__float_as_uint(xm), __float_as_uint(v.x)};
+            const uint32_t b1[2] = {__float_as_uint(v.x), __float_as_uint(v.y)};
+            const uint32_t b2[2] = {__float_as_uint(v.y), __float_as_uint(xp)};
+            mma_tf32(acc[0][h], af, b0);
+            mma_tf32(acc[1][h], af, b1);
+            mma_tf32(acc[2][h], af, b2);
+        }
+    }
+}
+__device__ __forceinline__ void zero_acc(float (&acc)[3][2][4])
+{
+#pragma unroll
+    for (int a = 0; a < 3; ++a)
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+#pragma unroll
+            for (int i = 0; i < 4; ++i) acc[a][h][i] = 0.f;
+}
+// four staged values rounded to TF32 in place
+__device__ __forceinline__ void round4(float* p)
+{
+    float4* q = reinterpret_cast<float4*>(p);
+    float4 v = *q;
+    v.x = __uint_as_float(tf32_rn(v.x)); v.y = __uint_as_float(tf32_rn(v.y));
+    v.z = __uint_as_float(tf32_rn(v.z)); v.w = __uint_as_float(tf32_rn(v.w));
+    *q = v;
+}
+// Warp (dd, dh)'s accumulators into a box's partial o[27][16 ci][16 cj] (its three dw)
+__device__ __forceinline__ void store_acc(float* o, int warp, int g, int tq, const float (&acc)[3][2][4])
+{
+#pragma unroll
+    for (int a = 0; a < 3; ++a)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            float* od = o + (warp * 3 + a) * 256;
+            od[g * 16 + 8 * h + 2 * tq] = acc[a][h][0];
+            od[g * 16 + 8 * h + 2 * tq + 1] = acc[a][h][1];
+            od[(g + 8) * 16 + 8 * h + 2 * tq] = acc[a][h][2];
+            od[(g + 8) * 16 + 8 * h + 2 * tq + 1] = acc[a][h][3];
+        }
+}
 // RPC, NWC: the staged rows (nh + 2) and the box's columns where known at compile time (0: not);
 // NWC = 32 (whole rows of W = 32): 16-byte copies, column w staged at w + 4 (row stride 40, the
 // halo columns 3 and 36 zeroed once); else 4-byte copies, column w at w + 1 (row stride nw + 2).
@@ -177,23 +234,12 @@ __global__ void __launch_bounds__(288, NWC == 1 ? XG_CMIN : 2) box_tc_kernel(Sha
         const int lo = max(slo, B.d0), hi = min(shi, B.d0 + B.nd);
         if (lo >= hi) continue;
         float acc[3][2][4];
-#pragma unroll
-        for (int a = 0; a < 3; ++a)
-#pragma unroll
-            for (int h = 0; h < 2; ++h)
-#pragma unroll
-                for (int i = 0; i < 4; ++i) acc[a][h][i] = 0.f;
+        zero_acc(acc);
         /* column boxes (NWC = 1): the corner lines, its first and last rows, on the side */
         constexpr int NCOR = NWC == 1 ? 2 : 0;
         float cacc[NCOR > 0 ? NCOR : 1][3][2][4];
 #pragma unroll
-        for (int c = 0; c < NCOR; ++c)
-#pragma unroll
-            for (int a = 0; a < 3; ++a)
-#pragma unroll
-                for (int h = 0; h < 2; ++h)
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) cacc[c][a][h][i] = 0.f;
+        for (int c = 0; c < NCOR; ++c) zero_acc(cacc[c]);
         /* the block's (sample, plane) tiles of this class in turn, each staged while the one before computes */
         const int nds = hi - lo, T = B.nn * nds;
         auto stage = [&](int i, int buf) {
@@ -228,11 +274,7 @@ __global__ void __launch_bounds__(288, NWC == 1 ? XG_CMIN : 2) box_tc_kernel(Sha
             if (NWC == 32)
                 for (int e = threadIdx.x; e < CI * 3 * RP * 8; e += blockDim.x) {
                     const int row = e >> 3, c4 = (e & 7) * 4;
-                    float4* q = reinterpret_cast<float4*>(sb + (row / (3 * RP)) * CS + (row % (3 * RP)) * WP + 4 + c4);
-                    float4 v = *q;
-                    v.x = __uint_as_float(tf32_rn(v.x)); v.y = __uint_as_float(tf32_rn(v.y));
-                    v.z = __uint_as_float(tf32_rn(v.z)); v.w = __uint_as_float(tf32_rn(v.w));
-                    *q = v;
+                    round4(sb + (row / (3 * RP)) * CS + (row % (3 * RP)) * WP + 4 + c4);
                 }
             else
                 for (int e = threadIdx.x; e < CI * 3 * RP * WP; e += blockDim.x) {
@@ -257,31 +299,9 @@ __global__ void __launch_bounds__(288, NWC == 1 ? XG_CMIN : 2) box_tc_kernel(Sha
             __syncthreads();
             const float* st = sx + buf * CI * CS;
                 if (XG_PAIRS && NWC == 32 && warp < 9 && (!(XG_SHIFT0 && RPC == 3) || dh == 0)) {
-                    /* whole rows, k index t <-> position 2t, t + 4 <-> 2t + 1 (any order of K serves, the
-                       same for A and B): a lane's two positions are adjacent, one 8-byte load, and the
-                       three dw of a B fragment come from that pair and its two neighbours */
-                    for (int r = 0; r < B.nh; ++r) {
-                        const float* pa = st + g * CS + (RP + r + 1) * WP + C0 + 2 * tq;
-                        const float* pb = st + g * CS + ((1 + dd) * RP + r + 1 + dh) * WP + C0 + 2 * tq;
-#pragma unroll
-                        for (int kk = 0; kk < 4; ++kk) {
-                            const float2 a0 = *reinterpret_cast<const float2*>(pa + 8 * kk);
-                            const float2 a1 = *reinterpret_cast<const float2*>(pa + 8 * CS + 8 * kk);
-                            const uint32_t af[4] = {__float_as_uint(a0.x), __float_as_uint(a1.x), __float_as_uint(a0.y), __float_as_uint(a1.y)};
-#pragma unroll
-                            for (int h = 0; h < 2; ++h) {
-                                const float* q = pb + 8 * h * CS + 8 * kk;
-                                const float2 v = *reinterpret_cast<const float2*>(q);
-                                const float xm = q[-1], xp = q[2];
-                                const uint32_t b0[2] = {__float_as_uint(xm), __float_as_uint(v.x)};
-                                const uint32_t b1[2] = {__float_as_uint(v.x), __float_as_uint(v.y)};
-                                const uint32_t b2[2] = {__float_as_uint(v.y), __float_as_uint(xp)};
-                                mma_tf32(acc[0][h], af, b0);
-                                mma_tf32(acc[1][h], af, b1);
-                                mma_tf32(acc[2][h], af, b2);
-                            }
-                        }
-                    }
+                    for (int r = 0; r < B.nh; ++r) /* whole rows, 8-byte fragment pairs */
+                        pairs_row(st + g * CS + (RP + r + 1) * WP + C0 + 2 * tq,
+                                  st + g * CS + ((1 + dd) * RP + r + 1 + dh) * WP + C0 + 2 * tq, CS, acc);
                 } else if (NWC == 32 && warp < 9 && (!(XG_SHIFT0 && RPC == 3) || dh == 0)) { /* whole rows: a row's 4 k-steps at fixed offsets, no position past the end */
                     for (int r = 0; r < B.nh; ++r) {
                         const float* pa = st + g * CS + (RP + r + 1) * WP + C0 + tq;
@@ -349,31 +369,9 @@ __global__ void __launch_bounds__(288, NWC == 1 ? XG_CMIN : 2) box_tc_kernel(Sha
         if (warp < 9)
 #pragma unroll
             for (int c = 0; c < NCOR; ++c) {
-                float* o = part + (((size_t)bi * 3 + dc) * 3 + 1 + c) * 27 * 256;
-#pragma unroll
-                for (int a = 0; a < 3; ++a)
-#pragma unroll
-                    for (int h = 0; h < 2; ++h) {
-                        float* od = o + (warp * 3 + a) * 256;
-                        od[g * 16 + 8 * h + 2 * tq] = cacc[c][a][h][0];
-                        od[g * 16 + 8 * h + 2 * tq + 1] = cacc[c][a][h][1];
-                        od[(g + 8) * 16 + 8 * h + 2 * tq] = cacc[c][a][h][2];
-                        od[(g + 8) * 16 + 8 * h + 2 * tq + 1] = cacc[c][a][h][3];
-                    }
+                store_acc(part + (((size_t)bi * 3 + dc) * 3 + 1 + c) * 27 * 256, warp, g, tq, cacc[c]);
             }
-        if (warp < 9) {
-            float* o = part + ((size_t)bi * 3 + dc) * 3 * 27 * 256;
-#pragma unroll
-            for (int a = 0; a < 3; ++a)
-#pragma unroll
-                for (int h = 0; h < 2; ++h) {
-                    float* od = o + (warp * 3 + a) * 256;
-                    od[g * 16 + 8 * h + 2 * tq] = acc[a][h][0];
-                    od[g * 16 + 8 * h + 2 * tq + 1] = acc[a][h][1];
-                    od[(g + 8) * 16 + 8 * h + 2 * tq] = acc[a][h][2];
-                    od[(g + 8) * 16 + 8 * h + 2 * tq + 1] = acc[a][h][3];
-                }
-        }
+        if (warp < 9) store_acc(part + ((size_t)bi * 3 + dc) * 3 * 27 * 256, warp, g, tq, acc);
     }
 }
 
@@ -414,35 +412,12 @@ __global__ void __launch_bounds__(288, 2) slide_kernel(Shape S, const float* __r
         float* sb = sx + ((pd + 4) & 3) * SLOT;
         for (int e = threadIdx.x; e < CI * RP * 8; e += blockDim.x) {
             const int row = e >> 3, c4 = (e & 7) * 4;
-            float4* q = reinterpret_cast<float4*>(sb + (row / RP) * CSP + (row % RP) * WP + C0 + c4);
-            float4 v = *q;
-            v.x = __uint_as_float(tf32_rn(v.x)); v.y = __uint_as_float(tf32_rn(v.y));
-            v.z = __uint_as_float(tf32_rn(v.z)); v.w = __uint_as_float(tf32_rn(v.w));
-            *q = v;
+            round4(sb + (row / RP) * CSP + (row % RP) * WP + C0 + c4);
         }
     };
     float acc[3][2][4];
-    auto clear = [&]() {
-#pragma unroll
-        for (int a = 0; a < 3; ++a)
-#pragma unroll
-            for (int h = 0; h < 2; ++h)
-#pragma unroll
-                for (int i = 0; i < 4; ++i) acc[a][h][i] = 0.f;
-    };
-    auto flush = [&](int dc) {
-        float* o = part + ((size_t)bi * 3 + dc) * 3 * 27 * 256;
-#pragma unroll
-        for (int a = 0; a < 3; ++a)
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                float* od = o + (warp * 3 + a) * 256;
-                od[g * 16 + 8 * h + 2 * tq] = acc[a][h][0];
-                od[g * 16 + 8 * h + 2 * tq + 1] = acc[a][h][1];
-                od[(g + 8) * 16 + 8 * h + 2 * tq] = acc[a][h][2];
-                od[(g + 8) * 16 + 8 * h + 2 * tq + 1] = acc[a][h][3];
-            }
-    };
+    auto clear = [&]() { zero_acc(acc); };
+    auto flush = [&](int dc) { store_acc(part + ((size_t)bi * 3 + dc) * 3 * 27 * 256, warp, g, tq, acc); };
     clear();
     stage(B.d0 - 1);
     stage(B.d0);
@@ -460,28 +435,8 @@ __global__ void __launch_bounds__(288, 2) slide_kernel(Shape S, const float* __r
         const int dcl = d == 0 ? 0 : d == D - 1 ? 2 : 1;
         if (dcl != cls) { flush(cls); clear(); cls = dcl; }
         const float* sa = sx + ((d + 4) & 3) * SLOT, * sbp = sx + ((d + dd + 4) & 3) * SLOT;
-        for (int r = 0; r < RH; ++r) {
-            const float* pa = sa + g * CSP + (r + 1) * WP + C0 + 2 * tq;
-            const float* pb = sbp + g * CSP + (r + 1 + dh) * WP + C0 + 2 * tq;
-#pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {
-                const float2 a0 = *reinterpret_cast<const float2*>(pa + 8 * kk);
-                const float2 a1 = *reinterpret_cast<const float2*>(pa + 8 * CSP + 8 * kk);
-                const uint32_t af[4] = {__float_as_uint(a0.x), __float_as_uint(a1.x), __float_as_uint(a0.y), __float_as_uint(a1.y)};
-#pragma unroll
-                for (int h = 0; h < 2; ++h) {
-                    const float* q = pb + 8 * h * CSP + 8 * kk;
-                    const float2 v = *reinterpret_cast<const float2*>(q);
-                    const float xm = q[-1], xp = q[2];
-                    const uint32_t b0[2] = {__float_as_uint(xm), __float_as_uint(v.x)};
-                    const uint32_t b1[2] = {__float_as_uint(v.x), __float_as_uint(v.y)};
-                    const uint32_t b2[2] = {__float_as_uint(v.y), __float_as_uint(xp)};
-                    mma_tf32(acc[0][h], af, b0);
-                    mma_tf32(acc[1][h], af, b1);
-                    mma_tf32(acc[2][h], af, b2);
-                }
-            }
-        }
+        for (int r = 0; r < RH; ++r)
+            pairs_row(sa + g * CSP + (r + 1) * WP + C0 + 2 * tq, sbp + g * CSP + (r + 1 + dh) * WP + C0 + 2 * tq, CSP, acc);
         __syncthreads(); /* before plane d + 3 is staged into plane d - 1's slot */
     }
     flush(cls);
