@@ -25,6 +25,7 @@
 //   -DXG_TD=planes -DXG_CMIN=blocks              boundary boxes: planes, column blocks an SM at least
 //   -DXG_SHIFT0=0|1                              boundary boxes at the shifts their terms use only
 //   -DXG_PREROUNDED=0|1                          x read already rounded to TF32
+//   -DXG_FUSED=0|1                               the sliding boxes sum the boundary classes too
 // Prints each stage's time (CUDA events, L2 flushed before each run, median) and the relative error
 // of the sums of squares and of the variance against a float64 direct computation.
 // The shape is L2/15's (bench/RESULTS.md; ../shared/PROBLEMS.md): x (16, 16, 16, 32, 32), C_out 32,
@@ -57,6 +58,9 @@ constexpr int CI = 16;           // input channels (the fragments' blocking assu
 #ifndef XG_TD
 #define XG_TD 4
 #endif
+#ifndef XG_FUSED
+#define XG_FUSED 1 /* 1: the sliding boxes sum the boundary classes too (no boundary boxes) */
+#endif
 #ifndef XG_SLIDE
 #define XG_SLIDE 1 /* 1: the whole-plane term in boxes that slide along d (slide_kernel) */
 #endif
@@ -74,6 +78,7 @@ constexpr int CI = 16;           // input channels (the fragments' blocking assu
 #endif
 constexpr int RH = XG_RH;        // input rows (h) of a whole-plane box
 static_assert(RH + 2 != 3, "the row boxes are told apart by their 3 staged rows");
+static_assert(!XG_FUSED || XG_SLIDE, "the boundary classes are fused into the sliding boxes");
 constexpr int NBUF = XG_NBUF;    // staging buffers: 2 stages a tile while the one before computes
 struct Shape { int n, co, in[3], k[3], s[3], p[3], out[3]; };
 
@@ -149,8 +154,14 @@ __device__ __forceinline__ void mma_tf32(float* c, const uint32_t* a, const uint
 // (any order of K serves, the same for A and B), so a lane's two positions are adjacent (one 8-byte
 // load) and the three dw of a B fragment come from that pair and its two neighbours. pa, pb: the
 // lane's first A and B positions (channel g, 2 t); cs: the channel stride.
-__device__ __forceinline__ void pairs_row(const float* pa, const float* pb, int cs, float (&acc)[3][2][4])
+// With COLS, the row's first and last columns (positions 0 and 31: k index 0 of lane t = 0 in the
+// first k-step, k index 7 of lane t = 3 in the last) also go, at dw = 0, into cacc[0] and cacc[1]
+// by MMAs with every other k zeroed.
+template <bool COLS = false>
+__device__ __forceinline__ void pairs_row(const float* pa, const float* pb, int cs, float (&acc)[3][2][4],
+                                          float (*cacc)[2][4] = nullptr)
 {
+    const int tq = threadIdx.x & 3;
 #pragma unroll
     for (int kk = 0; kk < 4; ++kk) {
         const float2 a0 = *reinterpret_cast<const float2*>(pa + 8 * kk);
@@ -167,6 +178,16 @@ __device__ __forceinline__ void pairs_row(const float* pa, const float* pb, int 
             mma_tf32(acc[0][h], af, b0);
             mma_tf32(acc[1][h], af, b1);
             mma_tf32(acc[2][h], af, b2);
+            if (COLS && kk == 0) {
+                const bool on = tq == 0;
+                const uint32_t ca[4] = {on ? af[0] : 0u, on ? af[1] : 0u, 0u, 0u}, cb[2] = {on ? b1[0] : 0u, 0u};
+                mma_tf32(cacc[0][h], ca, cb);
+            }
+            if (COLS && kk == 3) {
+                const bool on = tq == 3;
+                const uint32_t ca[4] = {0u, 0u, on ? af[2] : 0u, on ? af[3] : 0u}, cb[2] = {0u, on ? b1[1] : 0u};
+                mma_tf32(cacc[1][h], ca, cb);
+            }
         }
     }
 }
@@ -201,6 +222,17 @@ __device__ __forceinline__ void store_acc(float* o, int warp, int g, int tq, con
             od[(g + 8) * 16 + 8 * h + 2 * tq] = acc[a][h][2];
             od[(g + 8) * 16 + 8 * h + 2 * tq + 1] = acc[a][h][3];
         }
+}
+// a column's accumulators (dw = 0 only) into a box's partial, the other two dw zero
+__device__ __forceinline__ void store_acc0(float* o, int warp, int g, int tq, const float (&c)[2][4])
+{
+    float z[3][2][4];
+    zero_acc(z);
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) z[1][h][i] = c[h][i];
+    store_acc(o, warp, g, tq, z);
 }
 // RPC, NWC: the staged rows (nh + 2) and the box's columns where known at compile time (0: not);
 // NWC = 32 (whole rows of W = 32): 16-byte copies, column w staged at w + 4 (row stride 40, the
@@ -379,6 +411,12 @@ __global__ void __launch_bounds__(288, NWC == 1 ? XG_CMIN : 2) box_tc_kernel(Sha
 // one sample; each plane of x is staged once (into a ring of 4 plane slots, the next one copied
 // two planes ahead of the one that computes) instead of three times. Same warps, fragments (8-byte pairs) and
 // classes as box_tc_kernel's whole rows; the channel stride in a slot is 8 mod 32 words.
+// FUSED: the box also sums its boundary classes itself (no boundary boxes): the first or last row
+// of the input where the box holds it (racc, its MMAs kept apart from acc's), the first and last
+// columns of every row at dw = 0 (cacc) and where they cross that row (kacc); per class of planes
+// it writes part[((block * 3 + class) * 6 + which)]: which 0 the whole box (acc + racc), 1 the row,
+// 2 + e column e (cacc + kacc), 4 + e the corner line of column e.
+template <bool FUSED>
 __global__ void __launch_bounds__(288, 2) slide_kernel(Shape S, const float* __restrict__ x, const Box* __restrict__ boxes,
                                                       float* __restrict__ part)
 {
@@ -416,8 +454,52 @@ __global__ void __launch_bounds__(288, 2) slide_kernel(Shape S, const float* __r
         }
     };
     float acc[3][2][4];
-    auto clear = [&]() { zero_acc(acc); };
-    auto flush = [&](int dc) { store_acc(part + ((size_t)bi * 3 + dc) * 3 * 27 * 256, warp, g, tq, acc); };
+    float racc[3][2][4], cacc[2][2][4], kacc[2][2][4]; /* (unused without FUSED) */
+    const int rb = !FUSED ? -1 : B.h0 == 0 ? 0 : B.h0 + RH == H ? RH - 1 : -1; /* the box's boundary row */
+    auto clear = [&]() {
+        zero_acc(acc);
+        if (FUSED) {
+#pragma unroll
+            for (int a = 0; a < 3; ++a)
+#pragma unroll
+                for (int h = 0; h < 2; ++h)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) racc[a][h][i] = 0.f;
+#pragma unroll
+            for (int c = 0; c < 2; ++c)
+#pragma unroll
+                for (int h = 0; h < 2; ++h)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) cacc[c][h][i] = kacc[c][h][i] = 0.f;
+        }
+    };
+    auto flush = [&](int dc) {
+        if (!FUSED) {
+            store_acc(part + ((size_t)bi * 3 + dc) * 3 * 27 * 256, warp, g, tq, acc);
+            return;
+        }
+        float* o = part + ((size_t)bi * 3 + dc) * 6 * 27 * 256;
+        if (rb >= 0) {
+            store_acc(o + 1 * 27 * 256, warp, g, tq, racc);
+#pragma unroll
+            for (int a = 0; a < 3; ++a)
+#pragma unroll
+                for (int h = 0; h < 2; ++h)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) acc[a][h][i] += racc[a][h][i];
+#pragma unroll
+            for (int c = 0; c < 2; ++c) {
+                store_acc0(o + (4 + c) * 27 * 256, warp, g, tq, kacc[c]);
+#pragma unroll
+                for (int h = 0; h < 2; ++h)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) cacc[c][h][i] += kacc[c][h][i];
+            }
+        }
+        store_acc(o, warp, g, tq, acc);
+#pragma unroll
+        for (int c = 0; c < 2; ++c) store_acc0(o + (2 + c) * 27 * 256, warp, g, tq, cacc[c]);
+    };
     clear();
     stage(B.d0 - 1);
     stage(B.d0);
@@ -435,8 +517,13 @@ __global__ void __launch_bounds__(288, 2) slide_kernel(Shape S, const float* __r
         const int dcl = d == 0 ? 0 : d == D - 1 ? 2 : 1;
         if (dcl != cls) { flush(cls); clear(); cls = dcl; }
         const float* sa = sx + ((d + 4) & 3) * SLOT, * sbp = sx + ((d + dd + 4) & 3) * SLOT;
-        for (int r = 0; r < RH; ++r)
-            pairs_row(sa + g * CSP + (r + 1) * WP + C0 + 2 * tq, sbp + g * CSP + (r + 1 + dh) * WP + C0 + 2 * tq, CSP, acc);
+        for (int r = 0; r < RH; ++r) {
+            const float* pa = sa + g * CSP + (r + 1) * WP + C0 + 2 * tq;
+            const float* pb = sbp + g * CSP + (r + 1 + dh) * WP + C0 + 2 * tq;
+            if (!FUSED) pairs_row(pa, pb, CSP, acc);
+            else if (r != rb) pairs_row<true>(pa, pb, CSP, acc, cacc);
+            else pairs_row<true>(pa, pb, CSP, racc, kacc);
+        }
         __syncthreads(); /* before plane d + 3 is staged into plane d - 1's slot */
     }
     flush(cls);
@@ -560,7 +647,7 @@ int main(int argc, char** argv)
                     boxes.push_back({d, 1, hb * RH, RH, 0, W, g * NG, std::min(NG, S.n - g * NG)});
                     kind.push_back(0); endh.push_back(-1); endw.push_back(-1);
                 }
-    for (int k = 1; k <= 2; ++k)
+    for (int k = 1; k <= (XG_FUSED ? 0 : 2); ++k)
         for (int n = 0; n < S.n; ++n)
             for (int d0 = 0; d0 < D; d0 += TD)
                 for (int e = 0; e < 2; ++e) {
@@ -576,6 +663,20 @@ int main(int argc, char** argv)
         else if (slot < 9) { k = 1; dc = (slot - 3) / 2; eh = (slot - 3) % 2; }
         else if (slot < 15) { k = 2; dc = (slot - 9) / 2; ew = (slot - 9) % 2; }
         else { k = 3; dc = (slot - 15) / 4; eh = (slot - 15) / 2 % 2; ew = (slot - 15) % 2; }
+        if (XG_FUSED) { /* every slot from the sliding boxes' partials (slide_kernel<true>) */
+            for (size_t b = 0; b < boxes.size(); ++b) {
+                const Box& X = boxes[b];
+                const int lo = std::max(dc == 0 ? 0 : dc == 1 ? 1 : D - 1, X.d0), hi = std::min(dc == 0 ? 1 : dc == 1 ? D - 1 : D, X.d0 + X.nd);
+                if (lo >= hi) continue;
+                const int brow = X.h0 == 0 ? 0 : X.h0 + RH == H ? 1 : -1;
+                int which = -1;
+                if (k == 0) which = 0;
+                else if (k == 1) which = brow == eh ? 1 : -1;
+                else if (k == 2) which = 2 + ew;
+                else which = brow == eh ? 4 + ew : -1;
+                if (which >= 0) plist.push_back(((int)b * 3 + dc) * 6 + which);
+            }
+        } else
         for (size_t b = 0; b < boxes.size(); ++b) {
             /* a corner line comes from the column box of its column (which 1 + eh), the rest from their own boxes */
             if (k == 3 ? (kind[b] != 2 || endw[b] != ew) : (kind[b] != k || endh[b] != eh || endw[b] != ew)) continue;
@@ -658,7 +759,7 @@ int main(int argc, char** argv)
     for (const Box& b : boxes) smem = std::max(smem, (size_t)NBUF * CI * (3 * (b.nh + 2) * (b.nw == 32 ? 40 : b.nw + 2) + 31) * sizeof(float));
     smem = std::max(smem, (size_t)144 * 48 * sizeof(float));
     CK(cudaMalloc(&dx, nx * 4)); CK(cudaMalloc(&dw, nw * 4));
-    CK(cudaMalloc(&dpart, boxes.size() * 9 * 27 * 256 * 4)); CK(cudaMalloc(&dpl, plist.size() * sizeof(int))); CK(cudaMalloc(&dR, 27 * 27 * 256 * 8)); CK(cudaMalloc(&dR1, (size_t)27 * MAXRUN * 27 * 256 * 8));
+    CK(cudaMalloc(&dpart, boxes.size() * (XG_FUSED ? 18 : 9) * 27 * 256 * 4)); CK(cudaMalloc(&dpl, plist.size() * sizeof(int))); CK(cudaMalloc(&dR, 27 * 27 * 256 * 8)); CK(cudaMalloc(&dR1, (size_t)27 * MAXRUN * 27 * 256 * 8));
     CK(cudaMalloc(&dRT, terms.size() * 256 * 8)); CK(cudaMalloc(&dpc, S.co * CHUNKS * 8)); CK(cudaMalloc(&ds2, S.co * 8));
     CK(cudaMalloc(&r1, S.co * 8)); CK(cudaMalloc(&r2, S.co * 8));
     CK(cudaMalloc(&dbox, boxes.size() * sizeof(Box))); CK(cudaMalloc(&dterms, terms.size() * sizeof(Term)));
@@ -697,7 +798,7 @@ int main(int argc, char** argv)
     {
     auto kern = box_tc_kernel<RH + 2, 32>;
     const size_t smem_slide = (size_t)4 * CI * ((RH + 2) * 40 + ((8 - ((RH + 2) * 40) % 32) + 32) % 32) * sizeof(float);
-    CK(cudaFuncSetAttribute(slide_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_slide));
+    CK(cudaFuncSetAttribute(slide_kernel<XG_FUSED != 0>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_slide));
     auto kern_rows = box_tc_kernel<3, 32>;
     auto kern_rest = box_tc_kernel<34, 1>;
     std::vector<float> tb, tr, tt, tc, ta, tm, trw;
@@ -707,14 +808,15 @@ int main(int argc, char** argv)
         CK(cudaMemset(flush, it, 256 << 20));
         CK(cudaMemset(ds2, 0xff, S.co * 8)); // poison
         CK(cudaEventRecord(ev[0]));
-        if (XG_SLIDE) slide_kernel<<<(unsigned)nmain, 288, smem_slide>>>(S, dxg, dbox, dpart);
+        if (XG_SLIDE) slide_kernel<XG_FUSED != 0><<<(unsigned)nmain, 288, smem_slide>>>(S, dxg, dbox, dpart);
         else kern<<<(unsigned)nmain, 288, smem>>>(S, dxg, dbox, 0, dpart);
         CK(cudaPeekAtLastError());
         CK(cudaEventRecord(ev[5]));
-        kern_rows<<<(unsigned)nrows, 288, smem>>>(S, dxg, dbox, (int)nmain, dpart);
+        if (nrows) kern_rows<<<(unsigned)nrows, 288, smem>>>(S, dxg, dbox, (int)nmain, dpart);
         CK(cudaPeekAtLastError());
         CK(cudaEventRecord(ev[6]));
-        kern_rest<<<(unsigned)(boxes.size() - nmain - nrows), 288, smem>>>(S, dxg, dbox, (int)(nmain + nrows), dpart);
+        if (boxes.size() > nmain + nrows)
+            kern_rest<<<(unsigned)(boxes.size() - nmain - nrows), 288, smem>>>(S, dxg, dbox, (int)(nmain + nrows), dpart);
         CK(cudaPeekAtLastError());
         CK(cudaEventRecord(ev[1]));
         reduce_kernel<<<dim3(27 / 4 + 1, 27, MAXRUN), 256>>>(dpart, dss, dpl, dR1);
