@@ -459,12 +459,7 @@ __global__ void __launch_bounds__(288, 2) slide_kernel(Shape S, const float* __r
     auto clear = [&]() {
         zero_acc(acc);
         if (FUSED) {
-#pragma unroll
-            for (int a = 0; a < 3; ++a)
-#pragma unroll
-                for (int h = 0; h < 2; ++h)
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) racc[a][h][i] = 0.f;
+            zero_acc(racc);
 #pragma unroll
             for (int c = 0; c < 2; ++c)
 #pragma unroll
