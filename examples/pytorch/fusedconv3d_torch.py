@@ -75,8 +75,9 @@ def load_extension(verbose=False):
             cuda_flags = ["-O2", "-std=c++17"]
             if torch.cuda.is_available() and torch.cuda.get_device_capability() == (9, 0):
                 # Hopper's own image beside PyTorch's sm_90 one: the runtime loads it, and it
-                # carries the wgmma main loop
-                cuda_flags.append("-gencode=arch=compute_90a,code=sm_90a")
+                # carries the wgmma main loop; nvcc compiles the two images side by side
+                # (--threads 0: one thread per image, up to the CPUs)
+                cuda_flags += ["-gencode=arch=compute_90a,code=sm_90a", "--threads=0"]
             _ext = load(name="fusedconv3d_ext", sources=[os.path.join(here, "fc3d_ext.cu")],
                         extra_include_paths=[root], extra_cuda_cflags=cuda_flags,
                         extra_cflags=["-O2"], verbose=verbose)
