@@ -1,0 +1,222 @@
+// Standalone measurement (not the library): what L2/61's GroupNorm read-back would cost if its
+// intermediate (the convolution after the ReLU, about half exact zeros) were stored compacted.
+//
+// y: 16 x 128 x (34 x 34 x 34) floats, values with a random sign and the ReLU applied (exact +0 for
+// the negatives). Segments: 256 consecutive spatial positions of one (n, c) (the haloed tiles' runs
+// of 256 virtual rows on L2/61's shape), 154 a (n, c), the last one partial. A compacted segment
+// keeps its nonzero values, in row order i-major (row 32 i + lane), at the start of its own place in
+// y, and 8 mask words (bit lane of word i: row 32 i + lane is nonzero) in a separate buffer.
+//
+// Timed, each after an L2 flush, median of RUNS (CUDA events):
+//   dense    the read-back as the library runs it: y read, normalised per (n, group), written in place
+//            (16-byte loads and stores)
+//   compact  the compaction itself, from a dense copy (a stand-in for what the convolution's
+//            epilogue would write instead of y: the compacted values and the masks)
+//   expand   the read-back from the compacted form: masks and nonzero values read, every value
+//            normalised and written in place (a warp a segment, its values read before it writes)
+// The expanded output is compared bit for bit with the dense one.
+//
+// Build: nvcc -std=c++17 -O2 -gencode arch=compute_90a,code=sm_90a bench/relu_compact.cu -o build/relu_compact
+// Run:   build/relu_compact [RUNS]
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <vector>
+
+#define CK(x)                                                                                       \
+    do {                                                                                            \
+        cudaError_t e_ = (x);                                                                       \
+        if (e_ != cudaSuccess) {                                                                    \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));      \
+            exit(1);                                                                                \
+        }                                                                                           \
+    } while (0)
+
+static const int N = 16, C = 128, G = 8, S = 34 * 34 * 34, SEG = 256;
+static const int NSEG = (S + SEG - 1) / SEG;
+
+// a hash of the index: the sign and size of each value
+__global__ void fill(float* y, long long n) {
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+        uint32_t h = (uint32_t)i * 2654435761u;
+        h ^= h >> 15;
+        h *= 2246822519u;
+        h ^= h >> 13;
+        const float v = ((int)(h & 0xffffff) - 0x800000) * (1.0f / 0x800000);
+        y[i] = v > 0.f ? v : 0.f;
+    }
+}
+
+__global__ void flush(float* b, long long n) {
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+        b[i] = (float)i;
+}
+
+// (n, c) -> (mean, 1/std) of its group, and the channel's affine
+struct Norm {
+    const float2* stat; // per (n, group)
+    const float* gamma;
+    const float* beta;
+};
+
+// dense: a block per (n, c) slab chunk, 16-byte accesses where the slab allows (S is a multiple of 4)
+__global__ void __launch_bounds__(256) dense(float* y, Norm q) {
+    const int nc = blockIdx.y;
+    float4* p = reinterpret_cast<float4*>(y + (long long)nc * S);
+    const int n4 = S / 4;
+    const float2 st = q.stat[(nc / C) * G + (nc % C) / (C / G)];
+    const float a = st.y * q.gamma[nc % C], b = q.beta[nc % C] - st.x * a;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += gridDim.x * blockDim.x) {
+        float4 v = p[i];
+        v.x = fmaf(v.x, a, b);
+        v.y = fmaf(v.y, a, b);
+        v.z = fmaf(v.z, a, b);
+        v.w = fmaf(v.w, a, b);
+        p[i] = v;
+    }
+}
+
+// compact: a warp a segment, from a dense source into y's own places and the masks
+__global__ void __launch_bounds__(256) compact(const float* src, float* y, uint32_t* mask) {
+    const long long seg = blockIdx.x * 8LL + threadIdx.x / 32;
+    if (seg >= (long long)N * C * NSEG) return;
+    const int lane = threadIdx.x % 32;
+    const long long nc = seg / NSEG;
+    const int t = (int)(seg % NSEG), s0 = t * SEG;
+    const float* a = src + nc * S + s0;
+    float* o = y + nc * S + s0;
+    const unsigned lt = (1u << lane) - 1;
+    int base = 0;
+#pragma unroll
+    for (int i = 0; i < SEG / 32; i++) {
+        const int r = 32 * i + lane;
+        const float v = s0 + r < S ? a[r] : 0.f;
+        const bool nz = __float_as_uint(v) != 0u;
+        const unsigned m = __ballot_sync(0xffffffffu, nz);
+        if (nz) o[base + __popc(m & lt)] = v;
+        if (lane == i) mask[seg * 8 + i] = m;
+        base += __popc(m);
+    }
+}
+
+// expand: a warp a segment; the nonzero values read first (they sit where the segment's outputs go)
+__global__ void __launch_bounds__(256) expand(float* y, const uint32_t* mask, Norm q) {
+    const long long seg = blockIdx.x * 8LL + threadIdx.x / 32;
+    if (seg >= (long long)N * C * NSEG) return;
+    const int lane = threadIdx.x % 32;
+    const long long nc = seg / NSEG;
+    const int t = (int)(seg % NSEG), s0 = t * SEG;
+    float* o = y + nc * S + s0;
+    const uint32_t mw = lane < 8 ? mask[seg * 8 + lane] : 0u;
+    const unsigned lt = (1u << lane) - 1;
+    const float2 st = q.stat[(int)(nc / C) * G + (int)(nc % C) / (C / G)];
+    const float a = st.y * q.gamma[nc % C], b = q.beta[nc % C] - st.x * a;
+    float v[SEG / 32];
+    int base = 0;
+#pragma unroll
+    for (int i = 0; i < SEG / 32; i++) {
+        const unsigned m = __shfl_sync(0xffffffffu, mw, i);
+        v[i] = (m >> lane) & 1u ? o[base + __popc(m & lt)] : 0.f;
+        base += __popc(m);
+    }
+    __syncwarp();
+#pragma unroll
+    for (int i = 0; i < SEG / 32; i++) {
+        const int r = 32 * i + lane;
+        if (s0 + r < S) o[r] = fmaf(v[i], a, b);
+    }
+}
+
+int main(int argc, char** argv) {
+    const int runs = argc > 1 ? atoi(argv[1]) : 20;
+    const long long n = (long long)N * C * S, nseg = (long long)N * C * NSEG;
+    const long long fl = 64LL << 20; // 256 MiB flush
+    float *y, *src, *ref, *fb;
+    uint32_t* mask;
+    float2* stat;
+    float *gamma, *beta;
+    CK(cudaMalloc(&y, n * 4));
+    CK(cudaMalloc(&src, n * 4));
+    CK(cudaMalloc(&ref, n * 4));
+    CK(cudaMalloc(&fb, fl * 4));
+    CK(cudaMalloc(&mask, nseg * 8 * 4));
+    CK(cudaMalloc(&stat, N * G * sizeof(float2)));
+    CK(cudaMalloc(&gamma, C * 4));
+    CK(cudaMalloc(&beta, C * 4));
+    {
+        std::vector<float2> hs(N * G);
+        for (int i = 0; i < N * G; i++) hs[i] = make_float2(0.25f + 0.001f * i, 2.5f - 0.003f * i);
+        std::vector<float> hg(C), hb(C);
+        for (int c = 0; c < C; c++) { hg[c] = 1.0f + 0.01f * c; hb[c] = 0.02f * c - 1.0f; }
+        CK(cudaMemcpy(stat, hs.data(), hs.size() * sizeof(float2), cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(gamma, hg.data(), C * 4, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(beta, hb.data(), C * 4, cudaMemcpyHostToDevice));
+    }
+    const Norm q = {stat, gamma, beta};
+    fill<<<132 * 16, 256>>>(src, n);
+    CK(cudaGetLastError());
+    // the dense reference output
+    CK(cudaMemcpy(ref, src, n * 4, cudaMemcpyDeviceToDevice));
+    dense<<<dim3(8, N * C), 256>>>(ref, q);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    std::vector<float> td, tc, te;
+    const unsigned sgrid = (unsigned)((nseg + 7) / 8);
+    for (int r = 0; r < runs + 2; r++) {
+        float ms;
+        // dense
+        CK(cudaMemcpy(y, src, n * 4, cudaMemcpyDeviceToDevice));
+        flush<<<132 * 8, 256>>>(fb, fl);
+        CK(cudaEventRecord(e0));
+        dense<<<dim3(8, N * C), 256>>>(y, q);
+        CK(cudaEventRecord(e1));
+        CK(cudaEventSynchronize(e1));
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        if (r >= 2) td.push_back(ms);
+        // compact, then expand
+        CK(cudaMemset(y, 0xff, n * 4)); // poison: every output must be written by expand
+        flush<<<132 * 8, 256>>>(fb, fl);
+        CK(cudaEventRecord(e0));
+        compact<<<sgrid, 256>>>(src, y, mask);
+        CK(cudaEventRecord(e1));
+        CK(cudaEventSynchronize(e1));
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        if (r >= 2) tc.push_back(ms);
+        flush<<<132 * 8, 256>>>(fb, fl);
+        CK(cudaEventRecord(e0));
+        expand<<<sgrid, 256>>>(y, mask, q);
+        CK(cudaEventRecord(e1));
+        CK(cudaEventSynchronize(e1));
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        if (r >= 2) te.push_back(ms);
+        CK(cudaGetLastError());
+    }
+    // checks: the expanded output bitwise the dense one; the nonzero count
+    std::vector<float> hy(n), hr(n), hsrc(n);
+    CK(cudaMemcpy(hy.data(), y, n * 4, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(hr.data(), ref, n * 4, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(hsrc.data(), src, n * 4, cudaMemcpyDeviceToHost));
+    long long bad = 0, nz = 0;
+    for (long long i = 0; i < n; i++) {
+        if (memcmp(&hy[i], &hr[i], 4) != 0) bad++;
+        if (hsrc[i] != 0.f) nz++;
+    }
+    auto med = [](std::vector<float> v) { std::sort(v.begin(), v.end()); return v[v.size() / 2]; };
+    const double mb = n * 4 / 1e6, nzmb = nz * 4 / 1e6, maskmb = nseg * 32 / 1e6;
+    printf("y %.1f MB, nonzero %.1f %% (%.1f MB), masks %.1f MB; median of %d runs, L2 flushed\n", mb,
+           100.0 * nz / n, nzmb, maskmb, runs);
+    printf("dense read-back     %.4f ms (%.1f MB moved, %.0f GB/s)\n", med(td), 2 * mb, 2 * mb / med(td));
+    printf("compaction          %.4f ms (%.1f MB read, %.1f MB written)\n", med(tc), mb, nzmb + maskmb);
+    printf("compacted read-back %.4f ms (%.1f MB moved, %.0f GB/s)\n", med(te), nzmb + maskmb + mb,
+           (nzmb + maskmb + mb) / med(te));
+    printf("expanded output against the dense one: %lld of %lld values differ bitwise: %s\n", bad, n, bad ? "FAIL" : "ok");
+    return bad ? 1 : 0;
+}
