@@ -1655,6 +1655,10 @@ static fc3d_step_* _fc3d_add_step(fc3d_plan_private_* pr, int kind, int pass, in
 static unsigned _fc3d_grid(int64_t blocks) {
     return (unsigned)(blocks < 1 ? 1 : blocks < 0x7fffffff ? blocks : 0x7fffffff);
 }
+/* The grid of _FC3D_THREADS-thread blocks that gives each of `units` a warp. */
+static unsigned _fc3d_grid_warps(int64_t units) {
+    return _fc3d_grid((units + _FC3D_THREADS / 32 - 1) / (_FC3D_THREADS / 32));
+}
 
 /* The statistics geometry a pass gathers: its op's, or the per-(n, c) moments. */
 static int _fc3d_gather_of(const fc3d_pass* ps) { return ps->stat_op < 0 ? -1 : ps->moments ? _FC3D_MOMENTS : ps->stat_op; }
@@ -1672,7 +1676,7 @@ static void _fc3d_add_moment_steps(fc3d_plan* p, int pass) {
         if (_fc3d_op_info_of(&p->desc.ops[j])->stats == _FC3D_ST_NONE) continue;
         s = _fc3d_add_step(pr, _FC3D_STEP_MOMENTS, pass, j);
         s->block = _FC3D_THREADS; /* a warp per group (>>finalize) */
-        s->grid = _fc3d_grid((pr->stat[j].groups + _FC3D_THREADS / 32 - 1) / (_FC3D_THREADS / 32));
+        s->grid = _fc3d_grid_warps(pr->stat[j].groups);
         s->arg[0] = fold;                            /* ops [fold, j) fold into the maps first */
         s->arg[1] = j == p->passes[pass].stat_op;    /* the first: maps start as (1, 0) */
         fold = j + 1;
@@ -1686,7 +1690,7 @@ static void _fc3d_add_finalize(fc3d_plan* p, int pass, int i) {
     if (pr->stat[i].slots >= _FC3D_FIN_BLOCK_SLOTS) /* a block per group (>>finalize) */
         s->grid = _fc3d_grid(pr->stat[i].groups);
     else
-        s->grid = _fc3d_grid((pr->stat[i].groups + _FC3D_THREADS / 32 - 1) / (_FC3D_THREADS / 32));
+        s->grid = _fc3d_grid_warps(pr->stat[i].groups);
     if (i == _FC3D_MOMENTS) _fc3d_add_moment_steps(p, pass);
 }
 
@@ -1815,13 +1819,20 @@ static __device__ float _fc3d_apply_ops(const _fc3d_dev_chain& ch, int begin, in
     return v;
 }
 
-/* Fixed-order sum over the block: each warp by a butterfly (lanes combine in a fixed pattern and
-   IEEE addition commutes, so every lane agrees), then warp 0 over the warps in index order. */
-static __device__ double2 _fc3d_block_sum(double2 v, double2* scratch) {
+/* Fixed-order sum over the warp by a butterfly: lanes combine in a fixed pattern and IEEE
+   addition commutes, so every lane holds the same total. Every lane of the warp must call it. */
+static __device__ __forceinline__ double2 _fc3d_warp_sum(double2 v) {
     for (int m = 16; m > 0; m >>= 1) {
         v.x += __shfl_xor_sync(0xffffffffu, v.x, m);
         v.y += __shfl_xor_sync(0xffffffffu, v.y, m);
     }
+    return v;
+}
+
+/* Fixed-order sum over the block: each warp by _fc3d_warp_sum, then warp 0 over the warps in index
+   order. */
+static __device__ double2 _fc3d_block_sum(double2 v, double2* scratch) {
+    v = _fc3d_warp_sum(v);
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, nwarps = blockDim.x / 32;
     if (lane == 0) scratch[warp] = v;
     __syncthreads();
@@ -1883,7 +1894,7 @@ static __device__ void _fc3d_finalize_tail(const _fc3d_finalize_params& F, int64
 
 /* The slots of a group, `lanes` threads from `lane` 0 each summing every lanes-th slot in order.
    A thread's loads are issued _FC3D_FIN_BATCH at a time and then added in that same order: one
-   load in flight a thread made this step a chain of L2 round trips (L2/61's 128 groups of 4,912
+   load in flight a thread made this step a chain of L2 round trips (L2/61's 128 groups of 4,928
    slots: 8.6 us under ncu). */
 #define _FC3D_FIN_BATCH 8
 static __device__ __forceinline__ double2 _fc3d_finalize_sum(const _fc3d_finalize_params& F, int64_t grp, int lane,
@@ -1924,11 +1935,7 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_finalize_kernel(co
     const int64_t warps = (int64_t)gridDim.x * (_FC3D_THREADS / 32);
     /* the loop bound is warp-uniform, so the shuffles always see a whole warp */
     for (int64_t grp = (int64_t)blockIdx.x * (_FC3D_THREADS / 32) + threadIdx.x / 32; grp < F.sg.groups; grp += warps) {
-        double2 s = _fc3d_finalize_sum(F, grp, lane, 32);
-        for (int m = 16; m > 0; m >>= 1) {
-            s.x += __shfl_xor_sync(0xffffffffu, s.x, m);
-            s.y += __shfl_xor_sync(0xffffffffu, s.y, m);
-        }
+        const double2 s = _fc3d_warp_sum(_fc3d_finalize_sum(F, grp, lane, 32));
         if (lane == 0) _fc3d_finalize_tail<T>(F, grp, s);
     }
 }
@@ -1987,10 +1994,7 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_moments_kernel(con
             s.x += a * m.x + b * M.per_cell;
             s.y += a * a * m.y + 2.0 * a * b * m.x + b * b * M.per_cell;
         }
-        for (int m = 16; m > 0; m >>= 1) {
-            s.x += __shfl_xor_sync(0xffffffffu, s.x, m);
-            s.y += __shfl_xor_sync(0xffffffffu, s.y, m);
-        }
+        s = _fc3d_warp_sum(s);
         if (lane == 0) _fc3d_finalize_tail<T>(M.F, grp, s);
         if (M.F.stats == _FC3D_ST_REDUCE) continue;
         __syncwarp(); /* lane 0's (mean, 1/std), as the apply will read them */
@@ -2506,13 +2510,10 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_direct_pass_kernel
         const int lane = threadIdx.x % 32, wpb = _FC3D_THREADS / 32;
         /* the loop bound is warp-uniform: every shuffle below sees the whole warp */
         for (int64_t u = (int64_t)blockIdx.x * wpb + threadIdx.x / 32; u < P.units; u += (int64_t)gridDim.x * wpb) {
-            double2 part = _fc3d_direct_unit<T, SOURCE, MATH>(P, u, lane, 32);
+            const double2 part = _fc3d_direct_unit<T, SOURCE, MATH>(P, u, lane, 32);
             if (!P.gather) continue;
-            for (int m = 16; m > 0; m >>= 1) {
-                part.x += __shfl_xor_sync(0xffffffffu, part.x, m);
-                part.y += __shfl_xor_sync(0xffffffffu, part.y, m);
-            }
-            if (lane == 0) P.partials[_fc3d_direct_unit_partial(P, u)] = part;
+            const double2 sum = _fc3d_warp_sum(part);
+            if (lane == 0) P.partials[_fc3d_direct_unit_partial(P, u)] = sum;
         }
         return;
     }
@@ -2679,8 +2680,7 @@ static void _fc3d_direct_add_pass(fc3d_plan* p, int pass, int source, int op_beg
     if (stream)
         s->grid = _fc3d_grid(g->n * g->cout * chunks);
     else
-        s->grid = _fc3d_grid(s->arg[6] ? (g->n * g->cout * g->d * hu + _FC3D_THREADS / 32 - 1) / (_FC3D_THREADS / 32)
-                                       : g->n * g->cout * g->d * hu);
+        s->grid = s->arg[6] ? _fc3d_grid_warps(g->n * g->cout * g->d * hu) : _fc3d_grid(g->n * g->cout * g->d * hu);
     s->arg[0] = rows;
     s->arg[1] = hu;
     s->arg[2] = g->n * g->cout * g->d * hu;
