@@ -534,6 +534,7 @@ typedef struct fc3d_step_ {           /* one physical step (a kernel launch) */
     int variant;                      /* which instantiation of the kernel */
     unsigned grid, block, smem;
     int64_t arg[8];                   /* built at plan time; meaning per kind */
+    double flops, bytes;              /* what it issues and moves (_fc3d_plan_costs; describe) */
 } fc3d_step_;
 typedef struct fc3d_ws_region_ {
     int id;                           /* which region (>>workspace) */
@@ -580,7 +581,9 @@ typedef struct fc3d_plan {
                                        cores for implicit_gemm, padding of its tiles included), times
                                        the passes that compute the convolution */
     double exec_bytes;              /* device-memory bytes its steps read and write (each tensor once
-                                       per step that streams it; statistics partials included) */
+                                       per step that streams it; statistics partials, the engine's
+                                       operand copies and the sectors of partial stores included;
+                                       with the haloed loop's copies where the plan has that loop) */
     double floor_ms;                /* the time those imply on an H100 (fc3d_plan_floor_ms with 0, 0) */
     fc3d_engine engine;             /* the engine that runs the plan */
     fc3d_strategy strategy;
@@ -1121,8 +1124,15 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    loop: 1.2e11 output values a second, 30 % more with a store, 40 % more per op; the direct engine
    2 TFLOP/s). The least estimate wins, ties in the order linear, materialize/moments,
    recompute/moments, materialize/per op, recompute/per op. exec_bytes against ncu's DRAM bytes
-   (bench/ncu_bytes.sh): 0.94 to 1.06 on four workloads, 1.52 on L1/77, whose stride-2 phase tiles
-   write half sectors (bench/RESULTS.md). The floor alone would take L2/15 to recompute/moments (0.16 against 0.27
+   over one run's kernels (bench/ncu_bytes.sh, H100, TF32): 0.95 / 0.92 / 0.98 / 0.96 / 0.99 on
+   L2/15 / L2/77 / L2/34 / L2/61 / L1/77 (half and FP32 0.88-1.05), once it counted the haloed
+   loop's operand copy of x (written whole by the prep step, read by the convolving step only in
+   the padded planes that hold input: L2/77 reads 91 MB of its 135 MB copy) and, behind a zero
+   fill, the tapped phases' sectors (stride-2 stores write half of each 32-byte sector, which DRAM
+   then reads and writes whole: L1/77 2 x 136 MB for 65 MB of values); without them it had been
+   0.79 on L2/77 and 1.96 on L1/77 (bench/RESULTS.md, 2026-11-27 seventeenth). ncu's wgmma counts
+   give exec_flops' MMA shape exactly (n256, n240 on L2/34's row tiles), its mma.sync count L2/15's
+   6.801 GFLOP. The floor alone would take L2/15 to recompute/moments (0.16 against 0.27
    ms), but this engine's tile rate makes its convolution pass 0.42 ms whatever it stores, and
    measured (example timer, TF32, H100): materialize/moments 0.875 ms, recompute/moments 1.45,
    materialize/per op 1.04; the estimate picks the first. On the block loop (TF32) it still does:
@@ -6960,12 +6970,48 @@ static double _fc3d_passes_floor_ms(const fc3d_pass* ps, int np, double bw, doub
     return t * 1e3;
 }
 
+/* The DRAM bytes of a zero-filling step's stores of its tapped phases (_fc3d_tc_zero_fill), y of
+   element size es already filled: each 32-byte sector those stores touch, written again, and read
+   first where they write part of it (a W stride with tap-less W residues: the sector is completed
+   from DRAM before it is written back). A sector holds 32 / es positions of a row, so every sector
+   of a tapped (d, h) row is touched unless the tapped W positions are sparser than that. L1/77:
+   2 x 136 MB against 65 MB of values (bench/RESULTS.md). */
+static double _fc3d_tc_tapped_sector_bytes(const _fc3d_tc_plan* tp, double es) {
+    const _fc3d_tc_kparams& P = tp->kp;
+    double frac[3] = {1.0, 1.0, 1.0};
+    for (int d = 0; d < 3; ++d) {
+        int64_t pos = 0;
+        if (P.s[d] > 32) continue; /* (no skipping past 32 residues) */
+        for (int r = 0; r < P.s[d] && r < P.out[d]; ++r)
+            if ((P.rtap[d] >> r) & 1u) pos += (P.out[d] - r + P.s[d] - 1) / P.s[d];
+        frac[d] = (double)pos / (double)P.out[d];
+    }
+    const double spw = 32.0 / es, tw = frac[2] * spw < 1.0 ? frac[2] * spw : 1.0;
+    const double touched = (double)P.n * (double)P.cout * (double)P.out[0] * (double)P.out[1] * (double)P.out[2] * es *
+                           frac[0] * frac[1] * tw;
+    return frac[2] < 1.0 ? 2.0 * touched : touched;
+}
+
+/* The bytes of the haloed loop's operand copy of x that its convolving step reads: the padded
+   planes that hold input (a tile skips the d taps that reach only zero planes; the copy's other
+   planes and its slack are written by the prep step and never read). ncu, TF32: L2/77 reads 91 MB
+   of its 135 MB copy (16 of 25 planes), L2/61 155 of 177 (bench/RESULTS.md). */
+static double _fc3d_hx_copy_read_bytes(const _fc3d_tc_plan* tp) {
+    const _fc3d_tc_kparams& P = tp->kp;
+    const double rows = (double)P.in[0] * (double)P.hx_pad[1] * (double)P.hx_pad[2];
+    return P.hx_ps > 0 ? (double)tp->hx_xbytes * (rows < (double)P.hx_ps ? rows / (double)P.hx_ps : 1.0) : 0.0;
+}
+
 /* What the plan's steps cost, per pass and in total (plan.exec_flops, exec_bytes, floor_ms): the
    FLOPs each step issues and the device bytes it reads and writes - x, the weight and its re-laid
-   copy, the bias once per convolution step; the float32 intermediate per read and per store; y;
-   the statistics partials written and read back. Ops' own vectors are not counted. */
+   copy (the haloed loop: its weight pieces and its operand copy of x, written by the prep step,
+   read by the convolving one), the bias once per convolution step; the float32 intermediate per
+   read and per store; y, and the sectors a zero-filling step's partial stores read and write again;
+   the statistics partials written and read back. Ops' own vectors are not counted. Where the plan
+   has the haloed loop (hx_ok), its FLOPs and bytes are counted: the loop an H100 runs from an
+   sm_90a binary. */
 static void _fc3d_plan_costs(fc3d_plan* p) {
-    const fc3d_plan_private_* pr = &p->_private;
+    fc3d_plan_private_* pr = &p->_private;
     const double es = (double)fc3d_dtype_size(p->desc.dtype);
     const double conv_elems = (double)pr->geom.n * (double)pr->geom.cout * (double)pr->geom.d * (double)pr->geom.h *
                               (double)pr->geom.w;
@@ -6980,15 +7026,19 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
         int store = 0;
         const double part = st->stat_op >= 0 ? (double)pr->stat[st->stat_op].groups * (double)pr->stat[st->stat_op].slots * 16.0 : 0.0;
         switch (st->kind) {
-        case _FC3D_STEP_TC_PREP:
-            b = (double)p->weight_elements * es + (double)(tp->bk_ok ? tp->bk_wbytes : tp->ws_bytes);
+        case _FC3D_STEP_TC_PREP: /* the weight read, its re-layout written; the haloed loop's copy of x */
+            b = (double)p->weight_elements * es + (double)(tp->bk_ok ? tp->bk_wbytes : tp->hx_ok ? tp->hx_wbytes : tp->ws_bytes);
+            if (tp->hx_ok) b += (double)p->x_elements * es + (double)tp->hx_xbytes;
             break;
         case _FC3D_STEP_TC_CONV:
             f = _fc3d_tc_issued_flops(tp, (int)st->arg[3]);
-            b = xwb + (double)(tp->bk_ok ? tp->bk_wbytes : tp->ws_bytes) - (double)p->weight_elements * es + part;
+            if (tp->hx_ok) /* the copies instead of x and the weight (units and pieces: once from DRAM) */
+                b = _fc3d_hx_copy_read_bytes(tp) + (double)tp->hx_wbytes + xwb -
+                    ((double)p->x_elements + (double)p->weight_elements) * es + part;
+            else b = xwb + (double)(tp->bk_ok ? tp->bk_wbytes : tp->ws_bytes) - (double)p->weight_elements * es + part;
             store = (int)st->arg[0];
-            if (st->arg[5]) /* the zero fill, and the tapped phases' share stored again below */
-                b += (1.0 - tp->zfrac) * (store == FC3D_STORE_INTERMEDIATE ? conv_elems * 4.0 : (double)p->y_elements * es);
+            if (st->arg[5]) /* the zero fill is the store below; the tapped phases' sectors stored again */
+                b += _fc3d_tc_tapped_sector_bytes(tp, store == FC3D_STORE_INTERMEDIATE ? 4.0 : es);
             break;
         case _FC3D_STEP_DIRECT_PASS:
             if (st->variant / 4 == FC3D_SOURCE_CONV) { f = p->flops; b = xwb; }
@@ -7020,6 +7070,8 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
         }
         if (store == FC3D_STORE_INTERMEDIATE) b += conv_elems * 4.0;
         else if (store == FC3D_STORE_Y) b += (double)p->y_elements * es;
+        pr->steps[i].flops = f;
+        pr->steps[i].bytes = b;
         p->passes[st->pass].flops += f;
         p->passes[st->pass].bytes += b;
         {   /* the estimate: the floor of the step, or what the engine sustains where that is slower */
@@ -7467,13 +7519,16 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                     const fc3d_step_* st = &pr->steps[k];
                     own += st->kind != _FC3D_STEP_TC_PREP;
                     _FC3D_PUT("    step %d: %s, grid %u x %u", k, _fc3d_step_name[st->kind], st->grid, st->block);
+                    if (st->kind == _FC3D_STEP_TC_PREP && ((const _fc3d_tc_plan*)pr->engine_data.bytes)->hx_ok)
+                        _FC3D_PUT(" (the haloed loop's weight pieces and operand copy of x, in grids of their own)");
                     if (st->kind == _FC3D_STEP_TC_CONV)
                         _FC3D_PUT(" (ops [%d,%d)%s%s)", (int)st->arg[1], (int)st->arg[2],
                                   st->arg[3] ? ", whole-row tiles: row statistics in the epilogue" : "",
                                   st->arg[5] ? ", tap-less phases zero-filled, their tiles skipped" : "");
                     if (st->kind == _FC3D_STEP_DIRECT_PASS && st->arg[7])
                         _FC3D_PUT(" (streamed: ops fixed per (n, c), 16-byte loads)");
-                    _FC3D_PUT("\n");
+                    if (st->flops > 0.0) _FC3D_PUT("; %.4g GFLOP", st->flops * 1e-9);
+                    _FC3D_PUT("; %.4g MB\n", st->bytes * 1e-6);
                 }
             if (!own)
                 _FC3D_PUT("    no step of its own: a step above or below covers it (row statistics from whole-row "

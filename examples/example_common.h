@@ -17,7 +17,7 @@
    GB/s    = (x + weight + conv bias + y) elements x element size / time: every tensor read or
              written once, the least traffic any implementation needs (op parameters are ignored).
 
-   Options: [--check-only] [--json] [--runs N | N] [--seed S] [--tf32 | --half] [--materialize |
+   Options: [--check-only] [--json] [--runs N | N] [--seed S] [--tf32 | --half | --fp32] [--materialize |
             --recompute] [--per-op | --moments]
      --check-only  verify only, skip the full-size run
      --json        also print the result as one JSON object
@@ -25,6 +25,7 @@
      --tf32        time the full size with FC3D_MATH_TF32 (PyTorch's default for cuDNN convs); the
                    reduced check is FP32 whatever this says
      --half        time the full size with FC3D_MATH_HALF (16-bit operands, FP32 accumulation)
+     --fp32        time the full size with FC3D_MATH_FP32 (the default: 3xTF32 on tensor cores)
      --materialize, --recompute, --per-op, --moments
                    force desc.strategy / desc.stats_plan in both runs (a chain that cannot take one
                    fails to plan and says why); default: the planner's choice
@@ -83,6 +84,7 @@ static ex_options ex_parse(int argc, char** argv) {
         else if (!strcmp(a, "--json")) o.json = 1;
         else if (!strcmp(a, "--tf32")) o.math = FC3D_MATH_TF32;
         else if (!strcmp(a, "--half")) o.math = FC3D_MATH_HALF;
+        else if (!strcmp(a, "--fp32")) o.math = FC3D_MATH_FP32;
         else if (!strcmp(a, "--materialize")) o.strategy = FC3D_STRATEGY_MATERIALIZE;
         else if (!strcmp(a, "--recompute")) o.strategy = FC3D_STRATEGY_RECOMPUTE;
         else if (!strcmp(a, "--per-op")) o.stats_plan = FC3D_STATS_PLAN_PER_OP;
@@ -92,8 +94,8 @@ static ex_options ex_parse(int argc, char** argv) {
         else if (a[0] >= '0' && a[0] <= '9') o.runs = (int)strtol(a, &end, 10);
         else {
             fprintf(stderr,
-                    "usage: %s [--check-only] [--json] [--runs N | N] [--seed S] [--tf32 | --half] [--materialize | "
-                    "--recompute] [--per-op | --moments]\n",
+                    "usage: %s [--check-only] [--json] [--runs N | N] [--seed S] [--tf32 | --half | --fp32] "
+                    "[--materialize | --recompute] [--per-op | --moments]\n",
                     argv[0]);
             exit(2);
         }

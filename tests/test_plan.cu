@@ -646,6 +646,46 @@ static void test_strategies(void) {
               name, "exec %.6g GFLOP (passes %.6g, useful %.6g x %d), %.6g MB (passes %.6g, least %.6g), floor %.6g ms",
               p.exec_flops * 1e-9, f * 1e-9, p.flops * 1e-9, conv_passes, p.exec_bytes * 1e-6, b * 1e-6, least * 1e-6,
               p.floor_ms);
+        {   /* per step: the steps' costs add up to their passes'; a step that zero-fills y counts y
+               written whole and, where its tapped W positions are every other one (L1/77), the
+               sectors of the tapped (d, h) rows read and written again; the haloed loop's prep
+               step reads x and writes a copy at least x's size (TF32 operands: 4 bytes each).
+               The tapped share is counted here from the geometry, output position by position. */
+            double ps[FC3D_MAX_PASSES] = {0}, pf[FC3D_MAX_PASSES] = {0};
+            int ok = 1;
+            for (int i = 0; i < pr->num_steps; i++) {
+                const fc3d_step_* st = &pr->steps[i];
+                ps[st->pass] += st->bytes;
+                pf[st->pass] += st->flops;
+                ok &= st->bytes >= 0.0 && st->flops >= 0.0;
+                if (st->kind == _FC3D_STEP_TC_PREP && strstr(text, "operand copy of x"))
+                    ok &= st->bytes >= 8.0 * (double)p.x_elements;
+                if (st->kind == _FC3D_STEP_TC_CONV && st->arg[5]) {
+                    double frac[3];
+                    const int64_t I[3] = {d.conv.in_size[0], d.conv.in_size[1], d.conv.in_size[2]};
+                    for (int k = 0; k < 3; k++) {
+                        const int64_t O = p.conv_size[k];
+                        int64_t hit = 0;
+                        for (int64_t o = 0; o < O; o++) {
+                            int reached = 0;
+                            for (int t = 0; t < d.conv.kernel[k] && !reached; t++) {
+                                const int64_t q = o + d.conv.padding[k] - (int64_t)t * d.conv.dilation[k];
+                                reached = q >= 0 && q % d.conv.stride[k] == 0 && q / d.conv.stride[k] < I[k];
+                            }
+                            hit += reached;
+                        }
+                        frac[k] = (double)hit / (double)O;
+                    }
+                    const double yb = 4.0 * (double)p.y_elements;
+                    const double want = yb * (1.0 + (frac[2] < 1.0 ? 2.0 : 1.0) * frac[0] * frac[1]);
+                    ok &= st->bytes >= want && st->bytes <= want + 8.0 * (double)p.x_elements + 8.0 * (double)p.weight_elements;
+                }
+            }
+            for (int i = 0; i < p.num_passes; i++)
+                ok &= fabs(ps[i] - p.passes[i].bytes) <= 1e-9 * p.passes[i].bytes && fabs(pf[i] - p.passes[i].flops) <= 1e-9 * p.passes[i].flops + 1.0;
+            snprintf(name, sizeof name, "cost.%s.steps", wname[w]);
+            check(ok && strstr(text, " MB\n"), name, "step costs do not add up, or miss a copy or a zero fill's sectors; describe:\n%s", text);
+        }
         printf("# cost %s: %s engine, %s / %s, %d passes, %.4g GFLOP executed, %.4g MB, floor %.4g ms\n", wname[w],
                fc3d_engine_name(p.engine), p.strategy == FC3D_STRATEGY_RECOMPUTE ? "recompute" : "materialize",
                p.stats_plan == FC3D_STATS_PLAN_MOMENTS ? "moments" : "per op", p.num_passes, p.exec_flops * 1e-9,
