@@ -1130,7 +1130,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    the padded planes that hold input: L2/77 reads 91 MB of its 135 MB copy) and, behind a zero
    fill, the tapped phases' sectors (stride-2 stores write half of each 32-byte sector, which DRAM
    then reads and writes whole: L1/77 2 x 136 MB for 65 MB of values); without them it had been
-   0.79 on L2/77 and 1.96 on L1/77 (bench/RESULTS.md, 2026-11-27 seventeenth). ncu's wgmma counts
+   3.08 on L2/77, 1.11 on L2/34, 1.24 on L2/61 and 1.41 on L1/77 (bench/RESULTS.md, 2026-11-27
+   seventeenth). ncu's wgmma counts
    give exec_flops' MMA shape exactly (n256, n240 on L2/34's row tiles), its mma.sync count L2/15's
    6.801 GFLOP. The floor alone would take L2/15 to recompute/moments (0.16 against 0.27
    ms), but this engine's tile rate makes its convolution pass 0.42 ms whatever it stores, and
