@@ -26,15 +26,8 @@
 #include <cstdlib>
 #include <vector>
 #include <cuda_runtime.h>
+#include "standalone.h"
 
-#define CK(x)                                                                                   \
-    do {                                                                                        \
-        cudaError_t e_ = (x);                                                                   \
-        if (e_ != cudaSuccess) {                                                                \
-            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));  \
-            exit(1);                                                                            \
-        }                                                                                       \
-    } while (0)
 
 static const int N = 16, C = 128;
 static const long long DHW = 34LL * 34 * 34, SLAB = C * DHW; /* floats a sample */
@@ -99,25 +92,8 @@ int main(int argc, char** argv) {
     std::function<void()> fs[5] = {sA, sB, sC, sD, sF};
     const bool normd[5] = {false, true, true, true, false};
     double med[5];
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
     for (int k = 0; k < 5; k++) {
-        std::vector<float> t;
-        for (int r = 0; r < runs + 2; r++) {
-            CK(cudaMemset(y, 0xff, ybytes)); /* poison */
-            CK(cudaMemsetAsync(flush, r & 0xff, fbytes));
-            CK(cudaEventRecord(e0));
-            fs[k]();
-            CK(cudaEventRecord(e1));
-            CK(cudaEventSynchronize(e1));
-            CK(cudaPeekAtLastError());
-            float ms = 0;
-            CK(cudaEventElapsedTime(&ms, e0, e1));
-            if (r >= 2) t.push_back(ms);
-        }
-        std::sort(t.begin(), t.end());
-        med[k] = t[t.size() / 2];
+        med[k] = standalone_median_ms(runs, flush, fbytes, [&] { CK(cudaMemset(y, 0xff, ybytes)); /* poison */ }, fs[k]);
         const long long bad = check(normd[k]);
         printf("%-30s %.4f ms (median of %d)  %s\n", names[k], med[k], runs, bad ? "WRONG" : "checked");
         if (bad) return 1;

@@ -7,7 +7,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cuda_runtime.h>
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(1); } } while (0)
+#include "standalone.h"
 __global__ void __launch_bounds__(288, 1) k(float* y, int n) {
     extern __shared__ float s[];
     float a[64];

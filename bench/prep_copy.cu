@@ -23,15 +23,8 @@
 #include <cstring>
 #include <vector>
 #include <cuda_runtime.h>
+#include "standalone.h"
 
-#define CK(x)                                                                                   \
-    do {                                                                                        \
-        cudaError_t e_ = (x);                                                                   \
-        if (e_ != cudaSuccess) {                                                                \
-            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));  \
-            exit(1);                                                                            \
-        }                                                                                       \
-    } while (0)
 
 static const int NB = 16, CIN = 64, ID = 32, IH = 32, IW = 32, KG = 4, NG = CIN / KG;
 static const int PD = 36, PH = 34, PW = 34, LO = 2, HPWP = PH * PW, PS = (PD + 1) * HPWP + 512;
@@ -124,31 +117,17 @@ int main(int argc, char** argv) {
         }
         CK(cudaMemcpy(x, h.data(), xn * 4, cudaMemcpyHostToDevice));
     }
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
     const char* names[3] = {"V0 a thread per 16-byte group (the library's)", "V1 a thread per 4 positions",
                             "V2 a warp per padded row"};
     std::vector<char> ref(pn * 16), got(pn * 16);
     for (int k = 0; k < 3; k++) {
         uint4* out = k == 0 ? p0 : p1;
-        std::vector<float> t;
-        for (int r = 0; r < runs + 2; r++) {
-            CK(cudaMemset(out, 0xff, pn * 16)); /* poison */
-            CK(cudaMemsetAsync(flush, r & 0xff, 256u << 20));
-            CK(cudaEventRecord(e0));
-            if (k == 0) v0<<<(unsigned)std::min<size_t>((pn + 255) / 256, 8192), 256>>>(x, out);
-            else if (k == 1) v1<<<(unsigned)std::min<size_t>((pn / 4 + 255) / 256, (size_t)sms * 8), 256>>>(x, out);
-            else v2<<<(unsigned)sms * 8, 256>>>(x, out);
-            CK(cudaEventRecord(e1));
-            CK(cudaEventSynchronize(e1));
-            CK(cudaPeekAtLastError());
-            float ms = 0;
-            CK(cudaEventElapsedTime(&ms, e0, e1));
-            if (r >= 2) t.push_back(ms);
-        }
-        std::sort(t.begin(), t.end());
-        const double med = t[t.size() / 2];
+        const double med = standalone_median_ms(
+            runs, flush, 256u << 20, [&] { CK(cudaMemset(out, 0xff, pn * 16)); /* poison */ }, [&] {
+                if (k == 0) v0<<<(unsigned)std::min<size_t>((pn + 255) / 256, 8192), 256>>>(x, out);
+                else if (k == 1) v1<<<(unsigned)std::min<size_t>((pn / 4 + 255) / 256, (size_t)sms * 8), 256>>>(x, out);
+                else v2<<<(unsigned)sms * 8, 256>>>(x, out);
+            });
         CK(cudaMemcpy(k == 0 ? ref.data() : got.data(), out, pn * 16, cudaMemcpyDeviceToHost));
         const bool same = k == 0 || memcmp(ref.data(), got.data(), pn * 16) == 0;
         printf("%-48s %.4f ms  %.2f TB/s (x read + copy written)  %s\n", names[k], med,

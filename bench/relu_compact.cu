@@ -21,6 +21,7 @@
 // Build: nvcc -std=c++17 -O2 -gencode arch=compute_90a,code=sm_90a bench/relu_compact.cu -o build/relu_compact
 // Run:   build/relu_compact [RUNS]
 #include <cuda_runtime.h>
+#include "standalone.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,14 +30,6 @@
 #include <algorithm>
 #include <vector>
 
-#define CK(x)                                                                                       \
-    do {                                                                                            \
-        cudaError_t e_ = (x);                                                                       \
-        if (e_ != cudaSuccess) {                                                                    \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));      \
-            exit(1);                                                                                \
-        }                                                                                           \
-    } while (0)
 
 static const int N = 16, C = 128, G = 8, S = 34 * 34 * 34, SEG = 256;
 static const int NSEG = (S + SEG - 1) / SEG;

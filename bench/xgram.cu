@@ -39,8 +39,8 @@
 #include <algorithm>
 #include <random>
 #include <cuda_runtime.h>
+#include "standalone.h"
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(1); } } while (0)
 
 constexpr int CI = 16;           // input channels (the fragments' blocking assumes 16)
 #ifndef XG_RH
