@@ -6031,6 +6031,16 @@ static int _fc3d_bk_geometry(_fc3d_tc_kparams* P, int nt8)
    while the first's are kept, so the tile is at most 64 wide (32 for 3xTF32). */
 static int _fc3d_tc_row_bn(int math) { return math == _FC3D_TC_3XTF32 ? 32 : 64; }
 
+/* The share of dim d's output positions in residues with taps (P.rtap; 1 past 32 residues): the
+   zero fill's tap-less share (zfrac) and the sectors its tapped stores touch both derive from it. */
+static double _fc3d_tc_tapped_share(const _fc3d_tc_kparams& P, int d) {
+    if (P.s[d] > 32) return 1.0;
+    int64_t pos = 0;
+    for (int r = 0; r < P.s[d] && r < P.out[d]; ++r)
+        if ((P.rtap[d] >> r) & 1u) pos += ((int64_t)P.out[d] - r + P.s[d] - 1) / P.s[d];
+    return (double)pos / (double)P.out[d];
+}
+
 /* Plan: no CUDA calls. math: _FC3D_TC_*; rows: whole-row tiles will be used (caps the channel
    tile). Returns 0 on success. */
 static int _fc3d_tc_plan_init(_fc3d_tc_plan* pl, const _fc3d_tc_geom* g, int math, int rows)
@@ -6055,17 +6065,14 @@ static int _fc3d_tc_plan_init(_fc3d_tc_plan* pl, const _fc3d_tc_geom* g, int mat
     {   /* the residues with taps, and the share of positions that none reaches */
         double tapped = 1.0;
         for (int d = 0; d < 3; ++d) {
-            int64_t pos = 0;
             P.rtap[d] = 0u;
             for (int r = 0; r < P.s[d] && r < P.out[d] && r < 32; ++r) {
                 int nt, t0, c0, ts, cs;
                 _fc3d_tc_dim_taps(r, P.k[d], P.s[d], P.p[d], P.dl[d], &nt, &t0, &c0, &ts, &cs);
-                if (nt == 0) continue;
-                P.rtap[d] |= 1u << r;
-                pos += (O[d] - r + P.s[d] - 1) / P.s[d];
+                if (nt != 0) P.rtap[d] |= 1u << r;
             }
             if (P.s[d] > 32) P.rtap[d] = 0xffffffffu; /* (no skipping past 32 residues) */
-            tapped *= P.s[d] > 32 ? 1.0 : (double)pos / (double)O[d];
+            tapped *= _fc3d_tc_tapped_share(P, d);
         }
         pl->zfrac = 1.0 - tapped;
     }
@@ -6979,14 +6986,7 @@ static double _fc3d_passes_floor_ms(const fc3d_pass* ps, int np, double bw, doub
    2 x 136 MB against 65 MB of values (bench/RESULTS.md). */
 static double _fc3d_tc_tapped_sector_bytes(const _fc3d_tc_plan* tp, double es) {
     const _fc3d_tc_kparams& P = tp->kp;
-    double frac[3] = {1.0, 1.0, 1.0};
-    for (int d = 0; d < 3; ++d) {
-        int64_t pos = 0;
-        if (P.s[d] > 32) continue; /* (no skipping past 32 residues) */
-        for (int r = 0; r < P.s[d] && r < P.out[d]; ++r)
-            if ((P.rtap[d] >> r) & 1u) pos += (P.out[d] - r + P.s[d] - 1) / P.s[d];
-        frac[d] = (double)pos / (double)P.out[d];
-    }
+    const double frac[3] = {_fc3d_tc_tapped_share(P, 0), _fc3d_tc_tapped_share(P, 1), _fc3d_tc_tapped_share(P, 2)};
     const double spw = 32.0 / es, tw = frac[2] * spw < 1.0 ? frac[2] * spw : 1.0;
     const double touched = (double)P.n * (double)P.cout * (double)P.out[0] * (double)P.out[1] * (double)P.out[2] * es *
                            frac[0] * frac[1] * tw;
@@ -7001,6 +7001,12 @@ static double _fc3d_hx_copy_read_bytes(const _fc3d_tc_plan* tp) {
     const _fc3d_tc_kparams& P = tp->kp;
     const double rows = (double)P.in[0] * (double)P.hx_pad[1] * (double)P.hx_pad[2];
     return P.hx_ps > 0 ? (double)tp->hx_xbytes * (rows < (double)P.hx_ps ? rows / (double)P.hx_ps : 1.0) : 0.0;
+}
+
+/* The bytes of the weight as the implicit GEMM's kernels read it: the block loop's re-layout, the
+   haloed loop's pieces, or the tiled loops' re-layout. */
+static double _fc3d_tc_wcopy_bytes(const _fc3d_tc_plan* tp) {
+    return (double)(tp->bk_ok ? tp->bk_wbytes : tp->hx_ok ? tp->hx_wbytes : tp->ws_bytes);
 }
 
 /* What the plan's steps cost, per pass and in total (plan.exec_flops, exec_bytes, floor_ms): the
@@ -7028,15 +7034,14 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
         const double part = st->stat_op >= 0 ? (double)pr->stat[st->stat_op].groups * (double)pr->stat[st->stat_op].slots * 16.0 : 0.0;
         switch (st->kind) {
         case _FC3D_STEP_TC_PREP: /* the weight read, its re-layout written; the haloed loop's copy of x */
-            b = (double)p->weight_elements * es + (double)(tp->bk_ok ? tp->bk_wbytes : tp->hx_ok ? tp->hx_wbytes : tp->ws_bytes);
+            b = (double)p->weight_elements * es + _fc3d_tc_wcopy_bytes(tp);
             if (tp->hx_ok) b += (double)p->x_elements * es + (double)tp->hx_xbytes;
             break;
-        case _FC3D_STEP_TC_CONV:
+        case _FC3D_STEP_TC_CONV: /* the re-laid weight instead of the weight; the haloed loop's copy of x
+                                    (its planes that hold input) instead of x */
             f = _fc3d_tc_issued_flops(tp, (int)st->arg[3]);
-            if (tp->hx_ok) /* the copies instead of x and the weight (units and pieces: once from DRAM) */
-                b = _fc3d_hx_copy_read_bytes(tp) + (double)tp->hx_wbytes + xwb -
-                    ((double)p->x_elements + (double)p->weight_elements) * es + part;
-            else b = xwb + (double)(tp->bk_ok ? tp->bk_wbytes : tp->ws_bytes) - (double)p->weight_elements * es + part;
+            b = xwb - (double)p->weight_elements * es + _fc3d_tc_wcopy_bytes(tp) + part;
+            if (tp->hx_ok) b += _fc3d_hx_copy_read_bytes(tp) - (double)p->x_elements * es;
             store = (int)st->arg[0];
             if (st->arg[5]) /* the zero fill is the store below; the tapped phases' sectors stored again */
                 b += _fc3d_tc_tapped_sector_bytes(tp, store == FC3D_STORE_INTERMEDIATE ? 4.0 : es);
