@@ -1030,6 +1030,21 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      L2/15 0.41 -> 0.90 ms, L1/77 0.86 -> 1.02. The span's shared memory leaves 2 CTAs an SM with
      half-full GEMMs (L2/15) or one (L1/77), and what such tiles pay for is each GEMM's fixed setup
      (tables, barriers, pipeline fill), not its stores (ncu: 378 M instructions against 219 M).
+     Where a haloed CTA's cycles go (bench/hx_trace.cu: clock64 stamps per CTA under
+     -D_FC3D_HX_TRACE, summed per SM; TF32, H100, bench/RESULTS.md eighteenth entry): L2/77 92 % in
+     its main loop and 3.5 % in its epilogue; L2/61 76 % and 11 % (17 % with the GroupNorm
+     partials: 8,200 -> 13,100 cycles a CTA), 5 % decoding the tile and filling the tables (~3,200
+     cycles from entry); L2/34's row tiles 39 % in the main loop (9,800 cycles for their 8 taps),
+     29 % in the epilogue (50 % in its chain), 13 % decode and tables, 8 % staging, 6 % between
+     CTAs. L2/34's consumers spend a fifth of all warp samples waiting for their weight pieces
+     (ncu source counters): a row tile copies 8 pieces of 16 KB from L2 for ~70 KB of x, and
+     requesting all 8 at once (8 weight slots) left its main loop as long, so the rate at which
+     L2 delivers the pieces bounds it. Measured and not kept: three epilogue warps beside the
+     consumers (conv alone: L2/34 1.009 -> 1.084 ms, L2/77 1.729 -> 1.763, L2/61 0.895 -> 0.887),
+     every other CTA of the first wave started late (no CTA's epilogue got shorter), the barriers
+     made before the tile decode (0.1-1 %), 8 weight slots for the row tiles (0.96 -> 0.99 ms).
+     What would close L2/34's gap: weight pieces shared by the CTAs of a cluster (TMA multicast),
+     or more rows per piece.
      The block loop (FC3D_MAIN_LOOP_BLOCK, >>block-loop) drops the tiles for short K at small
      channel counts: a persistent CTA holds the whole weight in shared memory (re-laid once per
      run in mma.sync's B fragment order, rounded) and walks blocks of output rows (od, oh), every
@@ -4339,6 +4354,30 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
 #define _FC3D_HX_BN_MAX 128 /* 64: 64-channel tiles only (two CTAs an SM where the shared memory allows) */
 #endif
 #define _FC3D_HX_TT 256 /* (h, w) taps of a phase at most */
+/* Measurement only (bench/hx_trace.cu): with _FC3D_HX_TRACE defined, each haloed CTA writes its
+   SM and clock64 stamps of its phases to _fc3d_hx_trace_buf[cta * 16 + i] where that pointer is set
+   (0 SM, 1 entry, 2 tables done, 3 first unit in, 4 warpgroup 0's MMAs done, 5 tile staged, 6 the
+   last warp's epilogue done, 7 the producer's last copy issued, 8 the tile decoded, 9 thread 0's
+   tables written, 10 the producer's barriers made, 11 its first unit's copies issued). Off, the
+   hooks compile to nothing. */
+#ifdef _FC3D_HX_TRACE
+static __device__ unsigned long long* _fc3d_hx_trace_buf;
+#define _FC3D_HX_STAMP(i)                                                                                          \
+    do {                                                                                                           \
+        if (_fc3d_hx_trace_buf)                                                                                    \
+            _fc3d_hx_trace_buf[(blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z)) * 16 + (i)] = \
+                (unsigned long long)clock64();                                                                     \
+    } while (0)
+#define _FC3D_HX_STAMP_MAX(i)                                                                                      \
+    do {                                                                                                           \
+        if (_fc3d_hx_trace_buf)                                                                                    \
+            atomicMax(_fc3d_hx_trace_buf + (blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z)) * 16 + (i), \
+                      (unsigned long long)clock64());                                                              \
+    } while (0)
+#else
+#define _FC3D_HX_STAMP(i) do { } while (0)
+#define _FC3D_HX_STAMP_MAX(i) do { } while (0)
+#endif
 #ifndef _FC3D_HX_X3_TAPS
 #define _FC3D_HX_X3_TAPS 4 /* 3xTF32: (h, w) taps a chunk accumulator sums (x 16 channels: K = 64) */
 #endif
@@ -4988,10 +5027,20 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
     uint4* Z = reinterpret_cast<uint4*>(CM + 8 * _FC3D_HX_CMS); /* row tiles: a zero weight piece */
 
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+#ifdef _FC3D_HX_TRACE
+    if (tid == 0) {
+        _FC3D_HX_STAMP(1);
+        unsigned sm;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+        if (_fc3d_hx_trace_buf)
+            _fc3d_hx_trace_buf[(blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z)) * 16] = sm;
+    }
+#endif
     const int64_t tile = blockIdx.x;
     const int ntile = blockIdx.y % P.ntn, gi = blockIdx.y / P.ntn;
     const int64_t n = blockIdx.z;
     const _fc3d_hx_tile h = ROWS ? _fc3d_hx_rtile_of(P, tile) : _fc3d_hx_tile_of(P, tile);
+    if (tid == 0) _FC3D_HX_STAMP(8);
     const int64_t HpWp = (int64_t)P.hx_pad[1] * P.hx_pad[2];
     const int nunits = h.nseg * (int)(P.cin_g / KC);
     if (!ROWS && P.skip0 && nunits == 0) return; /* y zero-filled, and no tap reaches this tile (_fc3d_tc_zero_fill) */
@@ -5029,6 +5078,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
     if (warp == NWARP) { /* the producer: one lane issues every copy */
         __syncwarp(); /* (the barriers its lanes initialised) */
         asm volatile("bar.arrive 2, %0;\n" ::"n"(C::NT) : "memory");
+        if (lane == 0) _FC3D_HX_STAMP(10);
         if (lane == 0 && nunits > 0) {
             const unsigned char* xb = reinterpret_cast<const unsigned char*>(xp);
             const unsigned char* wb = reinterpret_cast<const unsigned char*>(wp);
@@ -5079,12 +5129,14 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                 ++iw;
             };
             load_unit(0);
+            _FC3D_HX_STAMP(11);
             const int pre = h.T < NB ? h.T : NB;
             for (int u = 0; u < nunits; ++u) { /* the next unit once this one's first pieces are on their way */
                 for (int i = 0; i < pre; ++i) load_piece(u, i);
                 if (u + 1 < nunits) load_unit(u + 1);
                 for (int i = pre; i < h.T; ++i) load_piece(u, i);
             }
+            _FC3D_HX_STAMP(7);
             /* Every copy of this tile issued: the first unit of the CTA that the device will likely
                start next on this SM (CTAs start in index order, hx_ahead at a time) brought into
                L2 while this tile's last MMAs and epilogue run, so that its first copy does not wait
@@ -5107,7 +5159,9 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
         }
         return;
     }
+    if (tid == 0) _FC3D_HX_STAMP(9);
     asm volatile("bar.sync 2, %0;\n" ::"n"(C::NT) : "memory"); /* the barriers and the tables */
+    if (tid == 0) _FC3D_HX_STAMP(2);
 
     /* consumers: warpgroup wg owns output channels wg * 64 .. + 63 of the tile, all NR rows */
     const int wg = warp >> 2;
@@ -5130,6 +5184,9 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
             for (int u = 0; u < nunits; ++u) {
                 const int su = u % NA;
                 _fc3d_mbar_wait(fullU + su, (u / NA) & 1);
+#ifdef _FC3D_HX_TRACE
+                if (tid == 0 && u == 0) _FC3D_HX_STAMP(3);
+#endif
                 const uint32_t ub = u0 + su * (uint32_t)ustage + wg * (NR / 2) * 16;
                 /* (the chunk's sums are read after its taps' loop, on no branch: a read of MMA
                    registers on one path of a branch inside it made ptxas wait for every tap's
@@ -5178,6 +5235,9 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                 for (int u = 0; u < nunits; ++u) {
                     const int su = u % NA;
                     _fc3d_mbar_wait(fullU + su, (u / NA) & 1);
+#ifdef _FC3D_HX_TRACE
+                    if (tid == 0 && u == 0) _FC3D_HX_STAMP(3);
+#endif
                     for (int i = 0; i < h.T; ++i) {
                         const int sw = iw % NB;
                         _fc3d_mbar_wait(fullW + sw, (iw / NB) & 1);
@@ -5226,6 +5286,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
             else mainloop(std::integral_constant<int, 256>());
         }
     }
+    if (tid == 0) _FC3D_HX_STAMP(4);
 
     if (ROWS) { /* ---- row tiles: the two W phases staged as whole output rows, then the rows out */
         asm volatile("bar.sync 1, %0;\n" ::"n"(128 * C::NWG) : "memory");
@@ -5265,6 +5326,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
             }
         }
         asm volatile("bar.sync 1, %0;\n" ::"n"(128 * C::NWG) : "memory");
+        if (tid == 0) _FC3D_HX_STAMP(5);
         const int64_t cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * CB;
         const int nvalid = (int)((P.cout_g - (int64_t)ntile * CB) < CB ? (P.cout_g - (int64_t)ntile * CB) : CB);
         const int Hp = P.hx_pad[1];
@@ -5299,6 +5361,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
         if (P.stats && tile == 0) /* the slots past the haloed row tiles (the plan sizes them by the tiled ones) */
             for (int cl = tid; cl < nvalid; cl += 128 * C::NWG)
                 for (int64_t z = gridDim.x; z < P.hx_parts; ++z) epi.partial(n, cbase + cl, z, P.hx_parts, 0.0, 0.0);
+        if (lane == 0) _FC3D_HX_STAMP_MAX(6);
         return;
     }
 
@@ -5318,6 +5381,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
         }
     }
     asm volatile("bar.sync 1, %0;\n" ::"n"(128 * C::NWG) : "memory");
+    if (tid == 0) _FC3D_HX_STAMP(5);
     const int64_t cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * BN;
     const int nvalid = (int)((P.cout_g - (int64_t)ntile * BN) < BN ? (P.cout_g - (int64_t)ntile * BN) : BN);
     /* statistics slots: the plan sizes them by the tiled loops' tiles (hx_parts >= the haloed
@@ -5506,6 +5570,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
             }
         }
     }
+    if (lane == 0) _FC3D_HX_STAMP_MAX(6);
 #endif
 }
 
