@@ -21,26 +21,12 @@
 // Prints one line per (math, layout, loop): the main loop that ran, passes, median ms, rel-L2.
 #include "examples/example_common.h" /* both implementations, CUDA_OK, ex_conv, ex_fill, ex_time_ms, ... */
 
-static bool cl_listed(const char* list, const char* name) { /* exact item of a comma-separated list */
-    const size_t n = strlen(name);
-    for (const char* q = list; (q = strstr(q, name)) != nullptr; q += n)
-        if ((q == list || q[-1] == ',') && (q[n] == 0 || q[n] == ',')) return true;
-    return false;
-}
-
 static fc3d_plan_desc cl_desc(int n, fc3d_layout layout, int extra) {
     fc3d_plan_desc d;
     memset(&d, 0, sizeof d);
     d.conv = ex_conv(n, 32, 64, 16, 32, 32, 4, 2, 1, 1, 1);
     d.layout = layout;
-    d.ops[0].kind = FC3D_OP_LAYERNORM;
-    d.ops[0].norm_dims = 1;
-    d.ops[0].eps = 1e-5f;
-    d.ops[0].flags = FC3D_OP_AFFINE;
-    d.ops[1].kind = FC3D_OP_GELU;
-    d.ops[2].kind = FC3D_OP_SCALE;
-    d.ops[2].value = 1.0f;
-    d.num_ops = 3;
+    ex_ops_l2_34(&d);
     if (extra == 2 || extra == 5) d.num_ops = 1;
     if (extra == 5) d.ops[0].flags = 0;
     if (extra == 3) {
@@ -73,7 +59,7 @@ int main(int argc, char** argv) {
     static const char* const math_names[3] = {"tf32", "half", "fp32"};
     for (int li = 0; li < 2; li++) {
         const fc3d_layout layout = li ? FC3D_LAYOUT_NDHWC : FC3D_LAYOUT_NCDHW;
-        if (!cl_listed(layouts, li ? "ndhwc" : "ncdhw")) continue;
+        if (!ex_listed(layouts, li ? "ndhwc" : "ncdhw")) continue;
         /* the reference: the direct engine, FP32 math */
         fc3d_plan_desc rd = cl_desc(n, layout, extra);
         rd.engine = FC3D_ENGINE_DIRECT;
@@ -108,9 +94,9 @@ int main(int argc, char** argv) {
         const std::vector<double> ref = ex_download(y, (size_t)rp.y_elements);
         CUDA_OK(cudaFree(rws));
         for (int mi = 0; mi < 3; mi++) {
-            if (!cl_listed(maths, math_names[mi])) continue;
+            if (!ex_listed(maths, math_names[mi])) continue;
             for (int l = 0; l < 4; l++) {
-                if (!cl_listed(loops, loop_names[l])) continue;
+                if (!ex_listed(loops, loop_names[l])) continue;
                 fc3d_plan_desc d = cl_desc(n, layout, extra);
                 d.math = math_modes[mi];
                 d.main_loop = (fc3d_main_loop)l;

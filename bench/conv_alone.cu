@@ -52,13 +52,6 @@ static __global__ void ca_fill(float* p, size_t n, uint32_t seed) {
     }
 }
 
-static bool ca_listed(const char* list, const char* name) { /* exact item of a comma-separated list */
-    const size_t n = strlen(name);
-    for (const char* q = list; (q = strstr(q, name)) != nullptr; q += n)
-        if ((q == list || q[-1] == ',') && (q[n] == 0 || q[n] == ',')) return true;
-    return false;
-}
-
 int main(int argc, char** argv) {
     const int runs = argc > 1 ? atoi(argv[1]) : 20;
     const char* ids = argc > 2 ? argv[2] : "L2/15,L2/77,L2/34,L2/61,L1/77";
@@ -86,7 +79,7 @@ int main(int argc, char** argv) {
     int status = 0;
     void* ws = nullptr; /* the workspace of the plan being timed */
     for (const ca_case& c : ca_cases) {
-        if (!ca_listed(ids, c.id)) continue;
+        if (!ex_listed(ids, c.id)) continue;
         fc3d_plan_desc d;
         memset(&d, 0, sizeof d);
         d.conv = ex_conv(c.n, c.cin, c.cout, c.d, c.h, c.w, c.k, c.s, c.p, c.dil, c.bias);
@@ -114,9 +107,9 @@ int main(int argc, char** argv) {
         }
         for (int mi = 0; mi < 3; ++mi) {
             const char* mname = ex_math_name(math_modes[mi]);
-            if (!ca_listed(maths, mname)) continue;
+            if (!ex_listed(maths, mname)) continue;
             for (int li = 0; li < 5; ++li) {
-                if (!ca_listed(loops, loop_names[li])) continue;
+                if (!ex_listed(loops, loop_names[li])) continue;
                 d.engine = FC3D_ENGINE_IMPLICIT_GEMM;
                 d.math = math_modes[mi];
                 d.main_loop = (fc3d_main_loop)li;

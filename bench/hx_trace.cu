@@ -21,13 +21,6 @@
 #include <algorithm>
 #include <map>
 
-static bool ht_listed(const char* list, const char* name) {
-    const size_t n = strlen(name);
-    for (const char* q = list; (q = strstr(q, name)) != nullptr; q += n)
-        if ((q == list || q[-1] == ',') && (q[n] == 0 || q[n] == ',')) return true;
-    return false;
-}
-
 struct ht_case {
     const char* id;
     int n, cin, cout, d, h, w, k, s, p, bias, chain;
@@ -47,29 +40,14 @@ int main(int argc, char** argv) {
     unsigned long long* buf = nullptr;
     CUDA_OK(cudaMalloc(&buf, cap * 16 * sizeof(unsigned long long)));
     for (const ht_case& c : ht_cases) {
-        if (!ht_listed(ids, c.id)) continue;
+        if (!ex_listed(ids, c.id)) continue;
         fc3d_plan_desc d;
         memset(&d, 0, sizeof d);
         d.conv = ex_conv(c.n, c.cin, c.cout, c.d, c.h, c.w, c.k, c.s, c.p, 1, c.bias);
         d.layout = FC3D_LAYOUT_NCDHW;
         d.math = half ? FC3D_MATH_HALF : FC3D_MATH_TF32;
-        if (c.chain == 61) {
-            d.ops[0].kind = FC3D_OP_RELU;
-            d.ops[1].kind = FC3D_OP_GROUPNORM;
-            d.ops[1].groups = 8;
-            d.ops[1].eps = 1e-5f;
-            d.ops[1].flags = FC3D_OP_AFFINE;
-            d.num_ops = 2;
-        } else if (c.chain == 34) {
-            d.ops[0].kind = FC3D_OP_LAYERNORM;
-            d.ops[0].norm_dims = 1;
-            d.ops[0].eps = 1e-5f;
-            d.ops[0].flags = FC3D_OP_AFFINE;
-            d.ops[1].kind = FC3D_OP_GELU;
-            d.ops[2].kind = FC3D_OP_SCALE;
-            d.ops[2].value = 1.0f;
-            d.num_ops = 3;
-        }
+        if (c.chain == 61) ex_ops_l2_61(&d);
+        else if (c.chain == 34) ex_ops_l2_34(&d);
         const fc3d_plan p = ex_plan(d);
         ex_host hst;
         ex_fill(p, 7, &hst);

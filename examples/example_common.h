@@ -107,6 +107,14 @@ static ex_options ex_parse(int argc, char** argv) {
     return o;
 }
 
+/* Whether name is an exact item of the comma-separated list (the bench programs' id and mode lists). */
+static inline bool ex_listed(const char* list, const char* name) {
+    const size_t n = strlen(name);
+    for (const char* q = list; (q = strstr(q, name)) != nullptr; q += n)
+        if ((q == list || q[-1] == ',') && (q[n] == 0 || q[n] == ',')) return true;
+    return false;
+}
+
 /* ---- descs ------------------------------------------------------------------------------------ */
 /* torch.nn.ConvTranspose3d(cin, cout, k, stride=s, padding=p, dilation=dil, bias=bias) applied to
    an n x cin x d x h x w input: the same value in every spatial dimension, as in all five
@@ -129,6 +137,28 @@ static fc3d_conv_desc ex_conv(int n, int cin, int cout, int d, int h, int w, int
     }
     c.bias = bias;
     return c;
+}
+
+/* The epilogue chains of L2/34 (LayerNorm over W with its affine, the exact GELU, x 1.0) and L2/61
+   (ReLU, GroupNorm of 8 groups with its affine), as the bench programs run them; the examples
+   spell theirs out. */
+static inline void ex_ops_l2_34(fc3d_plan_desc* d) {
+    d->ops[0].kind = FC3D_OP_LAYERNORM;
+    d->ops[0].norm_dims = 1;
+    d->ops[0].eps = 1e-5f;
+    d->ops[0].flags = FC3D_OP_AFFINE;
+    d->ops[1].kind = FC3D_OP_GELU;
+    d->ops[2].kind = FC3D_OP_SCALE;
+    d->ops[2].value = 1.0f;
+    d->num_ops = 3;
+}
+static inline void ex_ops_l2_61(fc3d_plan_desc* d) {
+    d->ops[0].kind = FC3D_OP_RELU;
+    d->ops[1].kind = FC3D_OP_GROUPNORM;
+    d->ops[1].groups = 8;
+    d->ops[1].eps = 1e-5f;
+    d->ops[1].flags = FC3D_OP_AFFINE;
+    d->num_ops = 2;
 }
 
 /* The plan of desc; prints the library's message and exits 1 when the desc is refused. */
