@@ -4362,18 +4362,15 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
    hooks compile to nothing. */
 #ifdef _FC3D_HX_TRACE
 static __device__ unsigned long long* _fc3d_hx_trace_buf;
-#define _FC3D_HX_STAMP(i)                                                                                          \
-    do {                                                                                                           \
-        if (_fc3d_hx_trace_buf)                                                                                    \
-            _fc3d_hx_trace_buf[(blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z)) * 16 + (i)] = \
-                (unsigned long long)clock64();                                                                     \
-    } while (0)
-#define _FC3D_HX_STAMP_MAX(i)                                                                                      \
-    do {                                                                                                           \
-        if (_fc3d_hx_trace_buf)                                                                                    \
-            atomicMax(_fc3d_hx_trace_buf + (blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z)) * 16 + (i), \
-                      (unsigned long long)clock64());                                                              \
-    } while (0)
+/* this CTA's 16 stamps, or null where no buffer is set */
+static __device__ __forceinline__ unsigned long long* _fc3d_hx_trace_cta() {
+    const unsigned long long cta = blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+    return _fc3d_hx_trace_buf ? _fc3d_hx_trace_buf + cta * 16 : nullptr;
+}
+#define _FC3D_HX_STAMP(i) \
+    do { if (unsigned long long* s_ = _fc3d_hx_trace_cta()) s_[i] = (unsigned long long)clock64(); } while (0)
+#define _FC3D_HX_STAMP_MAX(i) \
+    do { if (unsigned long long* s_ = _fc3d_hx_trace_cta()) atomicMax(s_ + (i), (unsigned long long)clock64()); } while (0)
 #else
 #define _FC3D_HX_STAMP(i) do { } while (0)
 #define _FC3D_HX_STAMP_MAX(i) do { } while (0)
@@ -5032,8 +5029,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
         _FC3D_HX_STAMP(1);
         unsigned sm;
         asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-        if (_fc3d_hx_trace_buf)
-            _fc3d_hx_trace_buf[(blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z)) * 16] = sm;
+        if (unsigned long long* s_ = _fc3d_hx_trace_cta()) s_[0] = sm;
     }
 #endif
     const int64_t tile = blockIdx.x;

@@ -28,7 +28,6 @@
 #include <cuda_runtime.h>
 #include "standalone.h"
 
-
 static const int N = 16, C = 128;
 static const long long DHW = 34LL * 34 * 34, SLAB = C * DHW; /* floats a sample */
 

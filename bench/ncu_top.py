@@ -6,11 +6,10 @@
 # (index in the listing, share, SASS, times executed). bench/RESULTS.md, eighteenth entry.
 import csv, sys, re
 rows = list(csv.reader(open(sys.argv[1], errors='replace')))
-# find header row
+# the header row
 hi = next(i for i, r in enumerate(rows) if any('Source' == c.strip() for c in r))
 h = rows[hi]
 src = h.index('Source')
-cols = {c: i for i, c in enumerate(h)}
 samp = next(i for i, c in enumerate(h) if c.startswith('Warp Stall Sampling (All'))
 execi = next((i for i, c in enumerate(h) if c.startswith('Instructions Executed')), None)
 data = []
@@ -20,7 +19,6 @@ for r in rows[hi + 1:]:
     except ValueError: continue
     data.append((v, r))
 tot = sum(v for v, _ in data)
-print('columns:', [c for c in h][:40])
 print('total samples', tot, 'instructions', len(data))
 # per-opcode totals
 op = {}

@@ -25,7 +25,6 @@
 #include <cuda_runtime.h>
 #include "standalone.h"
 
-
 static const int NB = 16, CIN = 64, ID = 32, IH = 32, IW = 32, KG = 4, NG = CIN / KG;
 static const int PD = 36, PH = 34, PW = 34, LO = 2, HPWP = PH * PW, PS = (PD + 1) * HPWP + 512;
 static const long long IDHW = (long long)ID * IH * IW;
