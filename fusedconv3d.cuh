@@ -811,7 +811,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      streams its A and B chunks from L2, 8.8 GB for L2/61's 232 GFLOP (38 bytes per kFLOP), and
      ncu put L2 throughput at 77 % once the gathers were cheap. What the rest needs is fewer operand
      bytes per FLOP: the haloed input block per channel chunk in shared memory, reused by every
-     tap (A: 6-13x less), and M = 256 per CTA or a 2-CTA cluster multicasting B (B: 2x less); then
+     tap (A: 6-13x less), and M = 256 per CTA (a 2-CTA cluster multicasting B, 2x less, was later
+     measured slower on the haloed loop: bench/RESULTS.md, nineteenth entry); then
      a producer (TMA) on an mbarrier ring and a persistent grid. A loop built that way, measured
      outside the library so far (bench/halo_loop.cu; bench/RESULTS.md, seventh entry): x copied once
      per run into a zero-padded channel-grouped operand copy, a phase's positions numbered as rows of
@@ -1043,8 +1044,15 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      consumers (conv alone: L2/34 1.009 -> 1.084 ms, L2/77 1.729 -> 1.763, L2/61 0.895 -> 0.887),
      every other CTA of the first wave started late (no CTA's epilogue got shorter), the barriers
      made before the tile decode (0.1-1 %), 8 weight slots for the row tiles (0.96 -> 0.99 ms).
-     What would close L2/34's gap: weight pieces shared by the CTAs of a cluster (TMA multicast),
-     or more rows per piece.
+     Measured and not kept (bench/RESULTS.md, nineteenth entry): the pieces shared by the two CTAs
+     of a cluster whose tiles copy the same ones, each CTA multicasting half of each piece into both
+     and refilling a slot once both have released it (L2's piece bytes halved): every workload
+     slower, L2/34 0.97-1.00 -> 1.12-1.14 ms, L2/61 0.89-0.91 -> 0.92-0.94, L2/77 1.74 -> 1.79
+     (clusters alone cost 1-3 %; six slots changed nothing): a pair runs at the pace of its later
+     CTA. Not L2's bandwidth: ncu puts 7.8 % of L2/34's samples on the wait for the x unit, 14.6 %
+     on the pieces, 14.4 % before the first wgmma, the start-up of a short CTA (first copies ~3,800
+     cycles after it starts). What would close it: a CTA that copies its next tile's operands while
+     the last one's epilogue runs, or a cheaper start (decoded tiles from a table).
      The block loop (FC3D_MAIN_LOOP_BLOCK, >>block-loop) drops the tiles for short K at small
      channel counts: a persistent CTA holds the whole weight in shared memory (re-laid once per
      run in mma.sync's B fragment order, rounded) and walks blocks of output rows (od, oh), every
