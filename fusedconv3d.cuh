@@ -4366,8 +4366,9 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
    SM and clock64 stamps of its phases to _fc3d_hx_trace_buf[cta * 16 + i] where that pointer is set
    (0 SM, 1 entry, 2 tables done, 3 first unit in, 4 warpgroup 0's MMAs done, 5 tile staged, 6 the
    last warp's epilogue done, 7 the producer's last copy issued, 8 the tile decoded, 9 thread 0's
-   tables written, 10 the producer's barriers made, 11 its first unit's copies issued). Off, the
-   hooks compile to nothing. */
+   tables written, 10 the producer's barriers made, 11 its first unit's copies issued, 12 the
+   producer's tile decoded, 13 its barriers initialised, 14 the producer's entry). Off, the hooks
+   compile to nothing. */
 #ifdef _FC3D_HX_TRACE
 static __device__ unsigned long long* _fc3d_hx_trace_buf;
 /* this CTA's 16 stamps, or null where no buffer is set */
@@ -5033,6 +5034,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
 
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
 #ifdef _FC3D_HX_TRACE
+    if (warp == NWARP && lane == 0) _FC3D_HX_STAMP(14);
     if (tid == 0) {
         _FC3D_HX_STAMP(1);
         unsigned sm;
@@ -5045,6 +5047,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
     const int64_t n = blockIdx.z;
     const _fc3d_hx_tile h = ROWS ? _fc3d_hx_rtile_of(P, tile) : _fc3d_hx_tile_of(P, tile);
     if (tid == 0) _FC3D_HX_STAMP(8);
+    if (warp == NWARP && lane == 0) _FC3D_HX_STAMP(12);
     const int64_t HpWp = (int64_t)P.hx_pad[1] * P.hx_pad[2];
     const int nunits = h.nseg * (int)(P.cin_g / KC);
     if (!ROWS && P.skip0 && nunits == 0) return; /* y zero-filled, and no tap reaches this tile (_fc3d_tc_zero_fill) */
@@ -5063,6 +5066,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
     } else if (lane < 2 * (NA + NB)) { /* a lane a barrier: full and empty of the unit ring, then of the weight ring */
         _fc3d_mbar_init(bars + lane, (lane < 2 * NA ? lane >= NA : lane >= 2 * NA + NB) ? C::NWG : 1);
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+        if (lane == 0) _FC3D_HX_STAMP(13);
     }
     if (ROWS && warp < NWARP) /* row m of the tile: output row m / Wp, ow = 2 (m % Wp) + phase, dropped
                                  for a padding row or past W (phase 1) */

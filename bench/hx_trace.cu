@@ -11,7 +11,8 @@
 //                scale); default all five
 //          MATH  tf32 (default) or half
 // The tables phase is split further: the tile decoded, thread 0's tables, the wait at the barrier
-// for the producer; the producer's barrier set-up and its first unit's copies.
+// for the producer; the producer's barrier set-up and its first unit's copies; the producer lane's
+// own entry, tile decode and barrier initialisation (its mbarrier.init and fence).
 // Each case runs once untraced (warm-up) and once traced; the traced run's wall time is printed
 // beside an untraced median of 10 (the stamps' stores cost a little). clock64 is per SM, so only
 // differences of stamps taken on one SM are used: phases within a CTA, and the gap from a CTA's
@@ -82,7 +83,7 @@ int main(int argc, char** argv) {
         if (ctas == cap) printf("%s: more CTAs than the trace holds (%zu)\n", c.id, cap);
         /* phases, cycles summed over all CTAs: gap before (same SM), tables, first unit, main, stage, epilogue */
         double sum[6] = {0, 0, 0, 0, 0, 0}, span = 0.0, prod_lead = 0.0;
-        std::vector<double> main_c, epi_c, gap_c, first_c, dec_c, tab_c, bar_c, pbar_c, punit_c;
+        std::vector<double> main_c, epi_c, gap_c, first_c, dec_c, tab_c, bar_c, pbar_c, punit_c, pe_c, pd_c, pi_c;
         for (auto& kv : per_sm) {
             std::vector<size_t>& v = kv.second;
             std::sort(v.begin(), v.end(), [&](size_t x, size_t y) { return h[x * 16 + 1] < h[y * 16 + 1]; });
@@ -101,6 +102,9 @@ int main(int argc, char** argv) {
                 bar_c.push_back((double)(t[2] - t[9]));
                 if (t[10]) pbar_c.push_back((double)t[10] - (double)t[1]);
                 if (t[11]) punit_c.push_back((double)t[11] - (double)t[10]);
+                if (t[14]) pe_c.push_back((double)t[14] - (double)t[1]);
+                if (t[12]) pd_c.push_back((double)t[12] - (double)t[1]);
+                if (t[13]) pi_c.push_back((double)t[13] - (double)t[1]);
                 if (mma) {
                     sum[2] += (double)(t[3] - t[2]);
                     sum[3] += (double)(t[4] - t[3]);
@@ -135,6 +139,8 @@ int main(int argc, char** argv) {
         printf("  tables, median cycles: tile decoded %.0f after entry, thread 0's tables %.0f, then the barrier %.0f;"
                " the producer's barriers made %.0f after entry, its first unit's copies issued %.0f later\n",
                med_of(dec_c), med_of(tab_c), med_of(bar_c), med_of(pbar_c), med_of(punit_c));
+        printf("  median cycles after thread 0's entry: the producer's entry %.0f, its tile decoded %.0f, its barriers initialised %.0f\n",
+               med_of(pe_c), med_of(pd_c), med_of(pi_c));
         CUDA_OK(cudaEventDestroy(e0));
         CUDA_OK(cudaEventDestroy(e1));
         ex_free(&dev);
