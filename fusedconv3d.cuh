@@ -1051,7 +1051,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      (clusters alone cost 1-3 %; six slots changed nothing): a pair runs at the pace of its later
      CTA. Not L2's bandwidth: ncu puts 7.8 % of L2/34's samples on the wait for the x unit, 14.6 %
      on the pieces, 14.4 % before the first wgmma, the start-up of a short CTA (first copies ~3,800
-     cycles after it starts). What would close it: a CTA that copies its next tile's operands while
+     cycles after it starts). Of that start, the barriers' set-up (mbarrier.init and its fence) takes
+     ~1,300 cycles between the producer's decode and its first copy, with either fence; made by the
+     last consumer warp beside the decode it made ptxas spill in the row kernels (L2/34's chain 1.38
+     -> 1.44 ms), so it stays. What would close it: a CTA that copies its next tile's operands while
      the last one's epilogue runs, or a cheaper start (decoded tiles from a table).
      The block loop (FC3D_MAIN_LOOP_BLOCK, >>block-loop) drops the tiles for short K at small
      channel counts: a persistent CTA holds the whole weight in shared memory (re-laid once per
