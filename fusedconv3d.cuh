@@ -1054,8 +1054,11 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      cycles after it starts). Of that start, the barriers' set-up (mbarrier.init and its fence) takes
      ~1,300 cycles between the producer's decode and its first copy, with either fence; made by the
      last consumer warp beside the decode it made ptxas spill in the row kernels (L2/34's chain 1.38
-     -> 1.44 ms), so it stays. What would close it: a CTA that copies its next tile's operands while
-     the last one's epilogue runs, or a cheaper start (decoded tiles from a table).
+     -> 1.44 ms), so it stays; a CTA walking four row tiles one after the other (the switch between
+     CTAs and the set-up paid once) spilled 76 / 244 bytes and took that chain to 1.50 ms. What would
+     close it: a CTA that walks tiles with its tile state out of registers, or that copies its next
+     tile's operands while the last one's epilogue runs, or a cheaper start (decoded tiles from a
+     table).
      The block loop (FC3D_MAIN_LOOP_BLOCK, >>block-loop) drops the tiles for short K at small
      channel counts: a persistent CTA holds the whole weight in shared memory (re-laid once per
      run in mma.sync's B fragment order, rounded) and walks blocks of output rows (od, oh), every
