@@ -1057,8 +1057,23 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      -> 1.44 ms), so it stays; a CTA walking four row tiles one after the other (the switch between
      CTAs and the set-up paid once) spilled 76 / 244 bytes and took that chain to 1.50 ms. What would
      close it: a CTA that walks tiles with its tile state out of registers, or that copies its next
-     tile's operands while the last one's epilogue runs, or a cheaper start (decoded tiles from a
-     table).
+     tile's operands while the last one's epilogue runs, or a cheaper start. Phase tiles now read
+     their decoded tile from a table the prep step writes (_fc3d_hx_prep_tab, workspace region 2):
+     the decode, loads at run-time indices and 64-bit divisions by every warp, took ~2,700 cycles
+     of a CTA's start on L2/61 and L2/77, the table load ~700 (bench/hx_trace.cu); untraced,
+     three rounds: L2/61 0.902-0.910 -> 0.887-0.888 ms, L2/77 1.763-1.778 -> 1.745-1.747, L2/61's
+     chain 1.180 -> 1.166, L1/77 (zero fill) 0.421 -> 0.413 (bench/RESULTS.md, twentieth entry).
+     Row tiles keep their decode: read from the table, the tile's fields that the decode derives
+     from the launch's constants stayed in registers and the row kernels spilled into their main
+     loop (32 / 44 bytes), L2/34 1.5 % slower. The NCDHW epilogue loads a channel's staged values
+     one channel ahead (_FC3D_HX_EPI_AHEAD: L2/77 1 %, L2/61 0.5 %); the same for the row
+     epilogue's quads spilled (16 / 20 bytes) and took L2/34's chain 1.44 -> 1.49 ms. What bounds
+     the epilogues' stores: an SM sends at most 32 bytes a clock to L2 (bench/store_rate.cu, one
+     CTA alone: 16-byte, 4-byte and bulk copies alike), all SMs at once 17 (L2-resident) or 13.3
+     (to DRAM, 3.25 TB/s); the haloed epilogues store a tile at ~16 bytes a clock (128 KB in
+     ~8,200 cycles on L2/61 and L2/77, 115 KB in ~7,200 on L2/34's row tiles), so a perfect
+     store path would take half their epilogue, and only a tile's stores beside the next tile's
+     MMAs would take it all.
      The block loop (FC3D_MAIN_LOOP_BLOCK, >>block-loop) drops the tiles for short K at small
      channel counts: a persistent CTA holds the whole weight in shared memory (re-laid once per
      run in mma.sync's B fragment order, rounded) and walks blocks of output rows (od, oh), every
@@ -2846,6 +2861,8 @@ typedef struct _fc3d_tc_kparams {
     int64_t hx_parts;      /* statistics slots per (n, c) at launch: the tiled loops' tiles */
     int64_t hx_ahead;      /* launch time: the CTAs the device holds at once (0: no prefetch, _FC3D_HX_PREFETCH) */
     int hx_pfu;            /* launch time: the units of the next CTA's tile the producer prefetches into L2 */
+    const void* hx_tab;    /* launch time: this launch's decoded tiles (_fc3d_hx_prep_tab), or NULL: each
+                              CTA decodes its own */
     /* haloed row tiles (W stride 2, a LayerNorm over W): hx_rpt consecutive (qd, qh) rows of
        the padded plane of one (rd, rh) phase pair, both W phases (a warpgroup each) */
     int hx_rows;           /* the plan's row passes take them */
@@ -4400,6 +4417,9 @@ static __device__ __forceinline__ unsigned long long* _fc3d_hx_trace_cta() {
 #ifndef _FC3D_HX_SWZ
 #define _FC3D_HX_SWZ 1 /* 0: row tiles staged unswizzled (measurement) */
 #endif
+#ifndef _FC3D_HX_EPI_AHEAD
+#define _FC3D_HX_EPI_AHEAD 1 /* 0: the NCDHW epilogue loads a channel's staged values when it gets to it (measurement) */
+#endif
 
 /* Bytes an operand element of the haloed loop takes in its copies, its parts together (TF32 4,
    half 2, 3xTF32 8: a big and a small TF32 part), and its consumer warpgroups: one per 64 output
@@ -4530,11 +4550,11 @@ typedef struct _fc3d_hx_tile {
 } _fc3d_hx_tile;
 static __host__ __device__ inline void _fc3d_hx_span(const _fc3d_tc_kparams& P, _fc3d_hx_tile* h, int qd_lo, int qd_hi,
                                                      int np);
-static __host__ __device__ inline _fc3d_hx_tile _fc3d_hx_tile_of(const _fc3d_tc_kparams& P, int64_t t)
+static __host__ __device__ inline _fc3d_hx_tile _fc3d_hx_tile_of(const _fc3d_tc_kparams& P, int64_t t, int skip0)
 {
     _fc3d_hx_tile h;
     int c = 0;
-    const int64_t* cstart = P.skip0 ? P.hx_zcls_start : P.hx_cls_start;
+    const int64_t* cstart = skip0 ? P.hx_zcls_start : P.hx_cls_start;
     while (c < 7 && t >= cstart[c + 1]) ++c;
     const int64_t local = t - cstart[c];
     const int64_t tpp = P.hx_cls_tpp[c] > 0 ? P.hx_cls_tpp[c] : 1;
@@ -4549,7 +4569,7 @@ static __host__ __device__ inline _fc3d_hx_tile _fc3d_hx_tile_of(const _fc3d_tc_
         h.v0 = tl * _FC3D_HX_NR;
         h.nv = _FC3D_HX_NR;
     }
-    if (P.skip0) { /* ph counts the class's tapped phases: per dim, the k-th tapped residue of its range */
+    if (skip0) { /* ph counts the class's tapped phases: per dim, the k-th tapped residue of its range */
         for (int d = 2; d >= 0; --d) {
             const unsigned m = (P.rtap[d] >> P.cls_base[c][d]) & ((1u << P.cls_cnt[c][d]) - 1u);
             int nd = 0;
@@ -4577,6 +4597,10 @@ static __host__ __device__ inline _fc3d_hx_tile _fc3d_hx_tile_of(const _fc3d_tc_
     h.vrow0 = 0;
     _fc3d_hx_span(P, &h, (int)(h.v0 / HpWp), (int)((h.v0 + h.nv - 1) / HpWp), 1);
     return h;
+}
+static __host__ __device__ inline _fc3d_hx_tile _fc3d_hx_tile_of(const _fc3d_tc_kparams& P, int64_t t)
+{
+    return _fc3d_hx_tile_of(P, t, P.skip0);
 }
 
 /* The d taps a tile's rows (planes qd_lo..qd_hi) reach, its (h, w) tap counts and the rows of
@@ -4638,6 +4662,34 @@ static __host__ __device__ inline _fc3d_hx_tile _fc3d_hx_rtile_of(const _fc3d_tc
     }
     _fc3d_hx_span(P, &h, h.vrow0 / P.hx_pad[1], (h.vrow0 + P.hx_rpt - 1) / P.hx_pad[1], 2);
     return h;
+}
+
+/* The decoded phase tiles of a run's haloed launches (engine workspace region 2, written by the
+   prep step): a sample's tiles, then a zero-filling step's (its tapped phases only). A CTA reads
+   its tile there instead of decoding it: the decode (loads at run-time indices from the
+   parameters, 64-bit divisions, the span's loops, by every warp) took ~2,700 cycles of a CTA's
+   start on L2/61 and L2/77, ~700 from the table (bench/hx_trace.cu; bench/RESULTS.md, twentieth
+   entry). Row tiles decode their own: read from the table, the tile's fields, constants of the
+   launch where the decode derives them, stay in registers, and the row kernels spilled into their
+   main loop (32 / 44 bytes; L2/34 1.5 % slower). _fc3d_hx_tab_count: where each kind starts (k =
+   0, 1) and, for k = 2, the tiles in all. */
+static __host__ __device__ inline int64_t _fc3d_hx_tab_count(const _fc3d_tc_kparams& P, int k)
+{
+    return (k > 0 ? P.hx_tiles : 0) + (k > 1 ? P.hx_zcls_start[8] : 0);
+}
+static __global__ void _fc3d_hx_prep_tab(_fc3d_tc_kparams P, _fc3d_hx_tile* __restrict__ tab)
+{
+    const int64_t a = _fc3d_hx_tab_count(P, 1), total = _fc3d_hx_tab_count(P, 2);
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < total; i += (int64_t)gridDim.x * blockDim.x)
+        tab[i] = i < a ? _fc3d_hx_tile_of(P, i, 0) : _fc3d_hx_tile_of(P, i - a, 1);
+}
+/* a CTA's tile t: a phase tile from the table where the launch has one */
+template <bool ROWS>
+static __device__ __forceinline__ _fc3d_hx_tile _fc3d_hx_tile_at(const _fc3d_tc_kparams& P, int64_t t)
+{
+    if (ROWS) return _fc3d_hx_rtile_of(P, t);
+    if (P.hx_tab) return reinterpret_cast<const _fc3d_hx_tile*>(P.hx_tab)[t];
+    return _fc3d_hx_tile_of(P, t);
 }
 
 /* The tile order of the haloed loop for wgmmas of rn rows and, for plane-row tiles, prows rows qh
@@ -5051,7 +5103,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
     const int64_t tile = blockIdx.x;
     const int ntile = blockIdx.y % P.ntn, gi = blockIdx.y / P.ntn;
     const int64_t n = blockIdx.z;
-    const _fc3d_hx_tile h = ROWS ? _fc3d_hx_rtile_of(P, tile) : _fc3d_hx_tile_of(P, tile);
+    const _fc3d_hx_tile h = _fc3d_hx_tile_at<ROWS>(P, tile);
     if (tid == 0) _FC3D_HX_STAMP(8);
     if (warp == NWARP && lane == 0) _FC3D_HX_STAMP(12);
     const int64_t HpWp = (int64_t)P.hx_pad[1] * P.hx_pad[2];
@@ -5161,8 +5213,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                 if (lin < per_z * gridDim.z) {
                     const int64_t n2 = lin / per_z, r2 = lin - n2 * per_z;
                     const int y2 = (int)(r2 / gridDim.x);
-                    const _fc3d_hx_tile h2 = ROWS ? _fc3d_hx_rtile_of(P, r2 - (int64_t)y2 * gridDim.x)
-                                                  : _fc3d_hx_tile_of(P, r2 - (int64_t)y2 * gridDim.x);
+                    const _fc3d_hx_tile h2 = _fc3d_hx_tile_at<ROWS>(P, r2 - (int64_t)y2 * gridDim.x);
                     const int nu2 = h2.T > 0 ? h2.nseg * (int)ncb : 0;
                     const int64_t g2 = (n2 * P.cin + (int64_t)(y2 / P.ntn) * P.cin_g) / C::KG;
                     for (int u2 = 0; u2 < P.hx_pfu && u2 < nu2; ++u2)
@@ -5435,6 +5486,11 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
            only the row offsets) */
         T* const yc0 = y + (n * P.cout + cbase) * P.odhw;
         float* const yf0 = reinterpret_cast<float*>(y) + (n * P.cout + cbase) * P.odhw;
+        /* the warp's next channel's staged values are loaded before this channel's stores, so that
+           their latency hides behind the stores and sums (_FC3D_HX_EPI_AHEAD) */
+        float raw[NR / 32];
+#pragma unroll
+        for (int i = 0; i < NR / 32; ++i) raw[i] = _FC3D_HX_EPI_AHEAD && warp < nvalid ? Cs[warp * CS + lane + 32 * i] : 0.f;
         for (int cl = warp, j = 0; cl < nvalid; cl += NWARP, ++j) {
             const int64_t cg = cbase + cl;
             const float bv = __shfl_sync(0xffffffffu, bl, j);
@@ -5443,7 +5499,11 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
             float* cs = Cs + cl * CS + lane;
             float vc[NR / 32];
 #pragma unroll
-            for (int i = 0; i < NR / 32; ++i) vc[i] = cs[32 * i] + bv;
+            for (int i = 0; i < NR / 32; ++i) vc[i] = (_FC3D_HX_EPI_AHEAD ? raw[i] : cs[32 * i]) + bv;
+            if (_FC3D_HX_EPI_AHEAD && cl + NWARP < nvalid) {
+#pragma unroll
+                for (int i = 0; i < NR / 32; ++i) raw[i] = cs[NWARP * CS + 32 * i];
+            }
             if (k1 == FC3D_OP_RELU) {
 #pragma unroll
                 for (int i = 0; i < NR / 32; ++i) vc[i] = _fc3d_uop<_FC3D_UOP_RELU>(r1, vc[i]);
@@ -6653,7 +6713,7 @@ static void _fc3d_igemm_workspace(fc3d_plan* p) {
     if (!_fc3d_tc_convolves(p)) return;
     /* region 0: the re-laid weight (the tiled loops'), the haloed loop's weight pieces or the block
        loop's fragment-ordered weight, whichever the run takes; region 1: the haloed loop's operand
-       copy of x */
+       copy of x; region 2: its decoded tiles (_fc3d_hx_prep_tab) */
     if (tp->bk_ok) {
         _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 0, tp->bk_wbytes);
         return;
@@ -6661,6 +6721,12 @@ static void _fc3d_igemm_workspace(fc3d_plan* p) {
     const size_t wb = _fc3d_tc_workspace_bytes(tp);
     _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 0, tp->hx_ok && tp->hx_wbytes > wb ? tp->hx_wbytes : wb);
     if (tp->hx_ok) _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 1, tp->hx_xbytes);
+    /* (only where some convolving step runs phase tiles: row tiles decode their own) */
+    int phase_steps = 0;
+    for (int i = 0; i < p->_private.num_steps; i++)
+        phase_steps |= p->_private.steps[i].kind == _FC3D_STEP_TC_CONV && p->_private.steps[i].arg[3] == 0;
+    if (tp->hx_ok && phase_steps)
+        _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 2, (size_t)_fc3d_hx_tab_count(tp->kp, 2) * sizeof(_fc3d_hx_tile));
 }
 
 /* The epilogue the GEMM tiles apply before their one store: the pass's ops, and the statistics
@@ -7946,11 +8012,11 @@ static int _fc3d_tc_wgmma_runs(const _fc3d_tc_plan* tp) {
 /* The haloed loop's launches: float32 tensors only (the plan sees to it). */
 template <typename T>
 struct _fc3d_hx_run {
-    static cudaError_t prep(const _fc3d_tc_plan*, const T*, const T*, void*, void*, cudaStream_t) {
+    static cudaError_t prep(const _fc3d_tc_plan*, const T*, const T*, void*, void*, void*, cudaStream_t) {
         return cudaErrorInvalidValue;
     }
-    static cudaError_t conv(const _fc3d_tc_plan*, const _fc3d_tc_kparams&, int, const void*, const void*, const T*, T*,
-                            const _fc3d_tc_epi&, cudaStream_t) {
+    static cudaError_t conv(const _fc3d_tc_plan*, const _fc3d_tc_kparams&, int, const void*, const void*, const void*,
+                            const T*, T*, const _fc3d_tc_epi&, cudaStream_t) {
         return cudaErrorInvalidValue;
     }
 };
@@ -8021,9 +8087,15 @@ struct _fc3d_hx_run<float> {
         P.hx_parts = row ? tp->row_tiles_per_sample : tp->tiles_per_sample;
         return P;
     }
-    static cudaError_t prep(const _fc3d_tc_plan* tp, const float* x, const float* w, void* xp, void* wp,
+    static cudaError_t prep(const _fc3d_tc_plan* tp, const float* x, const float* w, void* xp, void* wp, void* tab,
                             cudaStream_t st) {
         const _fc3d_tc_kparams P = params(tp, tp->kp, 0);
+        const int64_t nt = _fc3d_hx_tab_count(P, 2);
+        if (tab && nt > 0) { /* the decoded tiles */
+            _fc3d_hx_prep_tab<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(P, (_fc3d_hx_tile*)tab);
+            const cudaError_t e = cudaPeekAtLastError();
+            if (e != cudaSuccess) return e;
+        }
         if (tp->math == _FC3D_TC_3XTF32) return prep_as<_FC3D_TC_3XTF32, 64, 16>(P, x, w, xp, wp, st);
         if (tp->math == _FC3D_TC_HALF && P.hx_kc == 64)
             return tp->hx_bn == 128 ? prep_as<_FC3D_TC_HALF, 128, 64>(P, x, w, xp, wp, st)
@@ -8035,8 +8107,13 @@ struct _fc3d_hx_run<float> {
                                 : prep_as<_FC3D_TC_TF32, 64, 32>(P, x, w, xp, wp, st);
     }
     static cudaError_t conv(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp, int row, const void* xp,
-                            const void* wp, const float* bias, float* y, const _fc3d_tc_epi& e, cudaStream_t st) {
-        const _fc3d_tc_kparams P = params(tp, kp, row);
+                            const void* wp, const void* tab, const float* bias, float* y, const _fc3d_tc_epi& e,
+                            cudaStream_t st) {
+        _fc3d_tc_kparams P = params(tp, kp, row);
+        /* this launch's part of the decoded tiles: a zero-filling step's or the phase tiles (row
+           tiles decode their own) */
+        P.hx_tab = tab && !row ? (const void*)((const _fc3d_hx_tile*)tab + _fc3d_hx_tab_count(P, P.skip0 ? 1 : 0))
+                               : nullptr;
         if (row) /* (a plan with row passes took 64-channel tiles: tp->hx_bn is 64) */
             return tp->math != _FC3D_TC_HALF ? conv_rows_as<_FC3D_TC_TF32, 32>(P, xp, wp, bias, y, e, st)
                    : P.hx_kc == 64           ? conv_rows_as<_FC3D_TC_HALF, 64>(P, xp, wp, bias, y, e, st)
@@ -8124,7 +8201,8 @@ static fc3d_result _fc3d_launch_tc_prep(const _fc3d_bound* b, const fc3d_step_* 
     }
     if (_fc3d_tc_halo_runs(tp)) {
         const cudaError_t e = _fc3d_hx_run<T>::prep(tp, (const T*)b->args->x, w,
-                                                    _fc3d_ws_at(pr, b->base, _FC3D_WS_ENGINE + 1), ws, b->stream);
+                                                    _fc3d_ws_at(pr, b->base, _FC3D_WS_ENGINE + 1), ws,
+                                                    _fc3d_ws_at(pr, b->base, _FC3D_WS_ENGINE + 2), b->stream);
         if (e != cudaSuccess) return _fc3d_fail(msg, FC3D_ERROR_CUDA, "haloed loop copies: %s", cudaGetErrorString(e));
         return FC3D_SUCCESS;
     }
@@ -8210,8 +8288,8 @@ static fc3d_result _fc3d_launch_tc_conv(const _fc3d_bound* b, const fc3d_step_* 
         return FC3D_SUCCESS;
     }
     if (tp->hx_ok && wg) { /* (row passes: the haloed row tiles) */
-        err = _fc3d_hx_run<T>::conv(tp, kp, row, _fc3d_ws_at(pr, b->base, _FC3D_WS_ENGINE + 1), ws, bias, (T*)y, e,
-                                    b->stream);
+        err = _fc3d_hx_run<T>::conv(tp, kp, row, _fc3d_ws_at(pr, b->base, _FC3D_WS_ENGINE + 1), ws,
+                                    _fc3d_ws_at(pr, b->base, _FC3D_WS_ENGINE + 2), bias, (T*)y, e, b->stream);
         if (err != cudaSuccess) return _fc3d_fail(msg, FC3D_ERROR_CUDA, "haloed loop kernel: %s", cudaGetErrorString(err));
         return FC3D_SUCCESS;
     }
