@@ -1052,7 +1052,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      CTA. Not L2's bandwidth: ncu puts 7.8 % of L2/34's samples on the wait for the x unit, 14.6 %
      on the pieces, 14.4 % before the first wgmma, the start-up of a short CTA (first copies ~3,800
      cycles after it starts). Of that start, the barriers' set-up (mbarrier.init and its fence) takes
-     ~1,300 cycles between the producer's decode and its first copy, with either fence; made by the
+     ~1,300 cycles between the producer's decode and its first copy, with either fence (as the
+     trace measures it: the fence's release waits for the trace's own stamp stores); made by the
      last consumer warp beside the decode it made ptxas spill in the row kernels (L2/34's chain 1.38
      -> 1.44 ms), so it stays; a CTA walking four row tiles one after the other (the switch between
      CTAs and the set-up paid once) spilled 76 / 244 bytes and took that chain to 1.50 ms. What would
@@ -1065,7 +1066,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      chain 1.180 -> 1.166, L1/77 (zero fill) 0.421 -> 0.413 (bench/RESULTS.md, twentieth entry).
      Row tiles keep their decode: read from the table, the tile's fields that the decode derives
      from the launch's constants stayed in registers and the row kernels spilled into their main
-     loop (32 / 44 bytes), L2/34 1.5 % slower. The NCDHW epilogue loads a channel's staged values
+     loop (32 / 44 bytes), L2/34 1.5 % slower; held in shared memory and read where used, their
+     fields lengthened the main loop (9,700 -> 13,300 cycles a CTA, L2/34 1.03 -> 1.18 ms). The
+     epilogue's row offsets carried 32 rows at a time instead of two divisions a row spilled more
+     and measured the same (not kept). The NCDHW epilogue loads a channel's staged values
      one channel ahead (_FC3D_HX_EPI_AHEAD: L2/77 1 %, L2/61 0.5 %); the same for the row
      epilogue's quads spilled (16 / 20 bytes) and took L2/34's chain 1.44 -> 1.49 ms. What bounds
      the epilogues' stores: an SM sends at most 32 bytes a clock to L2 (bench/store_rate.cu, one
