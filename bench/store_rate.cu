@@ -80,23 +80,28 @@ __global__ void __launch_bounds__(NT, 1) k_lds_stg(float* out, int reps, int str
     if (threadIdx.x == 0) cyc[blockIdx.x] = clock64() - t0;
 }
 
-__global__ void __launch_bounds__(NT, 1) k_bulk(float* out, int reps, int stream, int piece, long long* cyc) {
-    extern __shared__ float4 sm[];
+/* the tile staged in shared memory for the bulk copies, made visible to the async proxy */
+__device__ __forceinline__ uint32_t stage_tile(float4* sm) {
     for (int i = threadIdx.x; i < TILE / 16; i += NT) sm[i] = make_float4((float)i, 1.f, 2.f, 3.f);
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     __syncthreads();
+    return (uint32_t)__cvta_generic_to_shared(sm);
+}
+/* pieces first, first + step, ... of the tile to b, then wait until the shared memory is read */
+__device__ __forceinline__ void bulk_tile(char* b, uint32_t s0, int first, int step, int piece) {
+    for (int o = first; o < TILE; o += step)
+        asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(b + o), "r"(s0 + o), "r"(piece)
+                     : "memory");
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+}
+
+__global__ void __launch_bounds__(NT, 1) k_bulk(float* out, int reps, int stream, int piece, long long* cyc) {
+    extern __shared__ float4 sm[];
+    const uint32_t s0 = stage_tile(sm);
     long long t0 = clock64();
     if (threadIdx.x == 0) {
-        const uint32_t s0 = (uint32_t)__cvta_generic_to_shared(sm);
-        for (int r = 0; r < reps; ++r) {
-            char* b = reinterpret_cast<char*>(region(out, stream, r));
-            for (int o = 0; o < TILE; o += piece)
-                asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(b + o), "r"(s0 + o),
-                             "r"(piece)
-                             : "memory");
-            asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-            asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-        }
+        for (int r = 0; r < reps; ++r) bulk_tile(reinterpret_cast<char*>(region(out, stream, r)), s0, 0, piece, piece);
         asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
     }
     __syncthreads();
@@ -106,22 +111,11 @@ __global__ void __launch_bounds__(NT, 1) k_bulk(float* out, int reps, int stream
 /* the same with 8 threads issuing (a lane of each warp), pieces split among them */
 __global__ void __launch_bounds__(NT, 1) k_bulk8(float* out, int reps, int stream, int piece, long long* cyc) {
     extern __shared__ float4 sm[];
-    for (int i = threadIdx.x; i < TILE / 16; i += NT) sm[i] = make_float4((float)i, 1.f, 2.f, 3.f);
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-    __syncthreads();
+    const uint32_t s0 = stage_tile(sm);
     long long t0 = clock64();
     const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    const uint32_t s0 = (uint32_t)__cvta_generic_to_shared(sm);
     for (int r = 0; r < reps; ++r) {
-        if (lane == 0) {
-            char* b = reinterpret_cast<char*>(region(out, stream, r));
-            for (int o = w * piece; o < TILE; o += 8 * piece)
-                asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(b + o), "r"(s0 + o),
-                             "r"(piece)
-                             : "memory");
-            asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-            asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-        }
+        if (lane == 0) bulk_tile(reinterpret_cast<char*>(region(out, stream, r)), s0, w * piece, 8 * piece, piece);
         __syncwarp(); /* (bar.sync is warp-aligned: the whole warp reaches it together) */
         asm volatile("bar.sync 1, 256;" ::: "memory");
     }
