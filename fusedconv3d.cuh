@@ -1064,10 +1064,13 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      of a CTA's start on L2/61 and L2/77, the table load ~700 (bench/hx_trace.cu); untraced,
      three rounds: L2/61 0.902-0.910 -> 0.887-0.888 ms, L2/77 1.763-1.778 -> 1.745-1.747, L2/61's
      chain 1.180 -> 1.166, L1/77 (zero fill) 0.421 -> 0.413 (bench/RESULTS.md, twentieth entry).
-     Row tiles keep their decode: read from the table, the tile's fields that the decode derives
-     from the launch's constants stayed in registers and the row kernels spilled into their main
-     loop (32 / 44 bytes), L2/34 1.5 % slower; held in shared memory and read where used, their
-     fields lengthened the main loop (9,700 -> 13,300 cycles a CTA, L2/34 1.03 -> 1.18 ms). The
+     Row tiles read only the fields their index decides (_fc3d_hx_rtab) and make the rest from the
+     parameters as the decode does: read whole, the fields that the decode derives from the
+     launch's constants stayed in registers and the row kernels spilled into their main loop (32
+     / 44 bytes), L2/34 1.5 % slower; held in shared memory and read where used, the fields
+     lengthened the main loop (9,700 -> 13,300 cycles a CTA, L2/34 1.03 -> 1.18 ms); read in part,
+     the decode 1,650 -> 660 cycles, L2/34 1.032-1.034 -> 1.005-1.006 ms, its chain 1.429-1.431 ->
+     1.413-1.415 (three rounds; half 0.917 -> 0.907 and 1.312 -> 1.325, one round). The
      epilogue's row offsets carried 32 rows at a time instead of two divisions a row spilled more
      and measured the same (not kept). The NCDHW epilogue loads a channel's staged values
      one channel ahead (_FC3D_HX_EPI_AHEAD: L2/77 1 %, L2/61 0.5 %); the same for the row
@@ -4668,32 +4671,71 @@ static __host__ __device__ inline _fc3d_hx_tile _fc3d_hx_rtile_of(const _fc3d_tc
     return h;
 }
 
-/* The decoded phase tiles of a run's haloed launches (engine workspace region 2, written by the
-   prep step): a sample's tiles, then a zero-filling step's (its tapped phases only). A CTA reads
-   its tile there instead of decoding it: the decode (loads at run-time indices from the
-   parameters, 64-bit divisions, the span's loops, by every warp) took ~2,700 cycles of a CTA's
-   start on L2/61 and L2/77, ~700 from the table (bench/hx_trace.cu; bench/RESULTS.md, twentieth
-   entry). Row tiles decode their own: read from the table, the tile's fields, constants of the
-   launch where the decode derives them, stay in registers, and the row kernels spilled into their
-   main loop (32 / 44 bytes; L2/34 1.5 % slower). _fc3d_hx_tab_count: where each kind starts (k =
-   0, 1) and, for k = 2, the tiles in all. */
+/* The decoded tiles of a run's haloed launches (engine workspace region 2, written by the prep
+   step): a sample's phase tiles, then a zero-filling step's (its tapped phases only), then its row
+   tiles (_fc3d_hx_rtab). A CTA reads its tile there instead of decoding it: the decode (loads at
+   run-time indices from the parameters, 64-bit divisions, the span's loops, by every warp) took
+   ~2,700 cycles of a CTA's start on L2/61 and L2/77 and ~1,650 on L2/34's row tiles, ~700 from the
+   table (bench/hx_trace.cu; bench/RESULTS.md, twentieth entry). _fc3d_hx_tab_count: where the
+   phase tiles' kinds start (k = 0, 1) and, for k = 2, how many they are. */
 static __host__ __device__ inline int64_t _fc3d_hx_tab_count(const _fc3d_tc_kparams& P, int k)
 {
     return (k > 0 ? P.hx_tiles : 0) + (k > 1 ? P.hx_zcls_start[8] : 0);
 }
+/* Row tiles (after the phase tiles, _FC3D_HX_RTAB_AT) keep only the fields their tile index
+   decides; the rest, constants of the launch, are made from the parameters as the decode makes
+   them, so that ptxas can rematerialise them rather than hold them (_fc3d_hx_tile_at). */
+typedef struct _fc3d_hx_rtab {
+    int r[2], Q[2], vrow0, jlo, nseg, T, wT[2], offmin, R;
+} _fc3d_hx_rtab;
+#define _FC3D_HX_RTAB_AT(P) (_fc3d_hx_tab_count(P, 2) * (int64_t)sizeof(_fc3d_hx_tile))
+static __host__ __device__ inline int64_t _fc3d_hx_tab_bytes(const _fc3d_tc_kparams& P)
+{
+    return _FC3D_HX_RTAB_AT(P) + (P.hx_rows ? P.hx_rcls_start[4] : 0) * (int64_t)sizeof(_fc3d_hx_rtab);
+}
 static __global__ void _fc3d_hx_prep_tab(_fc3d_tc_kparams P, _fc3d_hx_tile* __restrict__ tab)
 {
-    const int64_t a = _fc3d_hx_tab_count(P, 1), total = _fc3d_hx_tab_count(P, 2);
-    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < total; i += (int64_t)gridDim.x * blockDim.x)
-        tab[i] = i < a ? _fc3d_hx_tile_of(P, i, 0) : _fc3d_hx_tile_of(P, i - a, 1);
+    const int64_t a = _fc3d_hx_tab_count(P, 1), b = _fc3d_hx_tab_count(P, 2);
+    const int64_t total = b + (P.hx_rows ? P.hx_rcls_start[4] : 0);
+    _fc3d_hx_rtab* rt = reinterpret_cast<_fc3d_hx_rtab*>(reinterpret_cast<char*>(tab) + _FC3D_HX_RTAB_AT(P));
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < total; i += (int64_t)gridDim.x * blockDim.x) {
+        if (i < b) {
+            tab[i] = i < a ? _fc3d_hx_tile_of(P, i, 0) : _fc3d_hx_tile_of(P, i - a, 1);
+            continue;
+        }
+        const _fc3d_hx_tile h = _fc3d_hx_rtile_of(P, i - b);
+        _fc3d_hx_rtab e;
+        e.r[0] = h.r[0]; e.r[1] = h.r[1]; e.Q[0] = h.Q[0]; e.Q[1] = h.Q[1];
+        e.vrow0 = h.vrow0; e.jlo = h.jlo; e.nseg = h.nseg; e.T = h.T; e.wT[0] = h.wT[0]; e.wT[1] = h.wT[1];
+        e.offmin = h.offmin; e.R = h.R;
+        rt[i - b] = e;
+    }
 }
-/* a CTA's tile t: a phase tile from the table where the launch has one */
+/* a CTA's tile t: from the table where the launch has one */
 template <bool ROWS>
 static __device__ __forceinline__ _fc3d_hx_tile _fc3d_hx_tile_at(const _fc3d_tc_kparams& P, int64_t t)
 {
-    if (ROWS) return _fc3d_hx_rtile_of(P, t);
-    if (P.hx_tab) return reinterpret_cast<const _fc3d_hx_tile*>(P.hx_tab)[t];
-    return _fc3d_hx_tile_of(P, t);
+    if (!ROWS) return P.hx_tab ? reinterpret_cast<const _fc3d_hx_tile*>(P.hx_tab)[t] : _fc3d_hx_tile_of(P, t);
+    if (!P.hx_tab) return _fc3d_hx_rtile_of(P, t);
+    const _fc3d_hx_rtab e = reinterpret_cast<const _fc3d_hx_rtab*>(P.hx_tab)[t];
+    _fc3d_hx_tile h; /* as _fc3d_hx_rtile_of makes it */
+    h.vrow0 = e.vrow0;
+    h.v0 = (int64_t)h.vrow0 * P.hx_pad[2];
+    h.nv = _FC3D_HX_NR;
+    h.r[0] = e.r[0]; h.r[1] = e.r[1]; h.r[2] = 0;
+    for (int d = 0; d < 3; ++d) {
+        const int* x = P.hx_dt[d][d < 2 ? h.r[d] : 0];
+        h.Q[d] = d < 2 ? e.Q[d] : (P.out[2] + 1) / 2;
+        h.nt[d] = x[0]; h.t0[d] = x[1]; h.tstep[d] = x[2]; h.c0[d] = x[3]; h.cstep[d] = x[4];
+    }
+    for (int p = 0; p < 2; ++p) {
+        const int* x = P.hx_dt[2][p];
+        h.wnt[p] = x[0]; h.wt0[p] = x[1]; h.wts[p] = x[2]; h.wc0[p] = x[3]; h.wcs[p] = x[4];
+        h.wQ[p] = (P.out[2] - p + 1) / 2;
+        h.wT[p] = e.wT[p];
+    }
+    h.jlo = e.jlo; h.nseg = e.nseg; h.T = e.T; h.offmin = e.offmin; h.R = e.R;
+    return h;
 }
 
 /* The tile order of the haloed loop for wgmmas of rn rows and, for plane-row tiles, prows rows qh
@@ -6725,12 +6767,7 @@ static void _fc3d_igemm_workspace(fc3d_plan* p) {
     const size_t wb = _fc3d_tc_workspace_bytes(tp);
     _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 0, tp->hx_ok && tp->hx_wbytes > wb ? tp->hx_wbytes : wb);
     if (tp->hx_ok) _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 1, tp->hx_xbytes);
-    /* (only where some convolving step runs phase tiles: row tiles decode their own) */
-    int phase_steps = 0;
-    for (int i = 0; i < p->_private.num_steps; i++)
-        phase_steps |= p->_private.steps[i].kind == _FC3D_STEP_TC_CONV && p->_private.steps[i].arg[3] == 0;
-    if (tp->hx_ok && phase_steps)
-        _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 2, (size_t)_fc3d_hx_tab_count(tp->kp, 2) * sizeof(_fc3d_hx_tile));
+    if (tp->hx_ok) _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 2, (size_t)_fc3d_hx_tab_bytes(tp->kp));
 }
 
 /* The epilogue the GEMM tiles apply before their one store: the pass's ops, and the statistics
@@ -8094,7 +8131,7 @@ struct _fc3d_hx_run<float> {
     static cudaError_t prep(const _fc3d_tc_plan* tp, const float* x, const float* w, void* xp, void* wp, void* tab,
                             cudaStream_t st) {
         const _fc3d_tc_kparams P = params(tp, tp->kp, 0);
-        const int64_t nt = _fc3d_hx_tab_count(P, 2);
+        const int64_t nt = _fc3d_hx_tab_count(P, 2) + (P.hx_rows ? P.hx_rcls_start[4] : 0);
         if (tab && nt > 0) { /* the decoded tiles */
             _fc3d_hx_prep_tab<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(P, (_fc3d_hx_tile*)tab);
             const cudaError_t e = cudaPeekAtLastError();
@@ -8114,10 +8151,11 @@ struct _fc3d_hx_run<float> {
                             const void* wp, const void* tab, const float* bias, float* y, const _fc3d_tc_epi& e,
                             cudaStream_t st) {
         _fc3d_tc_kparams P = params(tp, kp, row);
-        /* this launch's part of the decoded tiles: a zero-filling step's or the phase tiles (row
-           tiles decode their own) */
-        P.hx_tab = tab && !row ? (const void*)((const _fc3d_hx_tile*)tab + _fc3d_hx_tab_count(P, P.skip0 ? 1 : 0))
-                               : nullptr;
+        /* this launch's part of the decoded tiles: the row tiles', a zero-filling step's or the
+           phase tiles' */
+        P.hx_tab = !tab || (row && !P.hx_rows) ? nullptr
+                   : row ? (const void*)((const char*)tab + _FC3D_HX_RTAB_AT(P))
+                         : (const void*)((const _fc3d_hx_tile*)tab + _fc3d_hx_tab_count(P, P.skip0 ? 1 : 0));
         if (row) /* (a plan with row passes took 64-channel tiles: tp->hx_bn is 64) */
             return tp->math != _FC3D_TC_HALF ? conv_rows_as<_FC3D_TC_TF32, 32>(P, xp, wp, bias, y, e, st)
                    : P.hx_kc == 64           ? conv_rows_as<_FC3D_TC_HALF, 64>(P, xp, wp, bias, y, e, st)
