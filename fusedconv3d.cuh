@@ -4640,6 +4640,27 @@ static __host__ __device__ inline void _fc3d_hx_span(const _fc3d_tc_kparams& P, 
 
 /* Row tile t of a sample (class by class, (rd, rh) pair by pair, tile by tile; _fc3d_hx_plan):
    hx_rpt rows of the padded plane from vrow0, both W phases (W stride 2) */
+/* A row tile's fields from its (d, h) residues r0, r1, their extents q0, q1 and its first row:
+   the rest are constants of the launch (the decode below, and a tile read from the table,
+   _fc3d_hx_tile_at); the span's fields are left to the caller. */
+static __host__ __device__ inline void _fc3d_hx_rtile_fill(const _fc3d_tc_kparams& P, _fc3d_hx_tile* h, int r0, int r1,
+                                                           int q0, int q1, int vrow0)
+{
+    h->vrow0 = vrow0;
+    h->v0 = (int64_t)vrow0 * P.hx_pad[2];
+    h->nv = _FC3D_HX_NR; /* (the CM table drops the rows past the tile's) */
+    h->r[0] = r0; h->r[1] = r1; h->r[2] = 0;
+    h->Q[0] = q0; h->Q[1] = q1; h->Q[2] = (P.out[2] + 1) / 2;
+    for (int d = 0; d < 3; ++d) {
+        const int* e = P.hx_dt[d][h->r[d]];
+        h->nt[d] = e[0]; h->t0[d] = e[1]; h->tstep[d] = e[2]; h->c0[d] = e[3]; h->cstep[d] = e[4];
+    }
+    for (int p = 0; p < 2; ++p) {
+        const int* e = P.hx_dt[2][p];
+        h->wnt[p] = e[0]; h->wt0[p] = e[1]; h->wts[p] = e[2]; h->wc0[p] = e[3]; h->wcs[p] = e[4];
+        h->wQ[p] = (P.out[2] - p + 1) / 2;
+    }
+}
 static __host__ __device__ inline _fc3d_hx_tile _fc3d_hx_rtile_of(const _fc3d_tc_kparams& P, int64_t t)
 {
     _fc3d_hx_tile h;
@@ -4651,22 +4672,8 @@ static __host__ __device__ inline _fc3d_hx_tile _fc3d_hx_rtile_of(const _fc3d_tc
     /* 32-bit: the plan keeps a sample's row tiles x _FC3D_HX_NR below 2^31 (a 64-bit division was
        a fifth of the tile's prologue) */
     const int ph = (int)local / (int)tpp;
-    h.vrow0 = ((int)local - ph * (int)tpp) * P.hx_rpt;
-    h.v0 = (int64_t)h.vrow0 * P.hx_pad[2];
-    h.nv = _FC3D_HX_NR; /* (the CM table drops the rows past the tile's) */
-    h.r[1] = P.cls_base[c8][1] + ph % P.cls_cnt[c8][1];
-    h.r[0] = P.cls_base[c8][0] + ph / P.cls_cnt[c8][1];
-    h.r[2] = 0;
-    for (int d = 0; d < 3; ++d) {
-        const int* e = P.hx_dt[d][d < 2 ? h.r[d] : 0];
-        h.Q[d] = d < 2 ? P.cls_q[c8][d] : (P.out[2] + 1) / 2;
-        h.nt[d] = e[0]; h.t0[d] = e[1]; h.tstep[d] = e[2]; h.c0[d] = e[3]; h.cstep[d] = e[4];
-    }
-    for (int p = 0; p < 2; ++p) {
-        const int* e = P.hx_dt[2][p];
-        h.wnt[p] = e[0]; h.wt0[p] = e[1]; h.wts[p] = e[2]; h.wc0[p] = e[3]; h.wcs[p] = e[4];
-        h.wQ[p] = (P.out[2] - p + 1) / 2;
-    }
+    _fc3d_hx_rtile_fill(P, &h, P.cls_base[c8][0] + ph / P.cls_cnt[c8][1], P.cls_base[c8][1] + ph % P.cls_cnt[c8][1],
+                        P.cls_q[c8][0], P.cls_q[c8][1], ((int)local - ph * (int)tpp) * P.hx_rpt);
     _fc3d_hx_span(P, &h, h.vrow0 / P.hx_pad[1], (h.vrow0 + P.hx_rpt - 1) / P.hx_pad[1], 2);
     return h;
 }
@@ -4689,14 +4696,19 @@ typedef struct _fc3d_hx_rtab {
     int r[2], Q[2], vrow0, jlo, nseg, T, wT[2], offmin, R;
 } _fc3d_hx_rtab;
 #define _FC3D_HX_RTAB_AT(P) (_fc3d_hx_tab_count(P, 2) * (int64_t)sizeof(_fc3d_hx_tile))
+/* the row tiles the table holds (those of the plan's row passes) */
+static __host__ __device__ inline int64_t _fc3d_hx_tab_rows(const _fc3d_tc_kparams& P)
+{
+    return P.hx_rows ? P.hx_rcls_start[4] : 0;
+}
 static __host__ __device__ inline int64_t _fc3d_hx_tab_bytes(const _fc3d_tc_kparams& P)
 {
-    return _FC3D_HX_RTAB_AT(P) + (P.hx_rows ? P.hx_rcls_start[4] : 0) * (int64_t)sizeof(_fc3d_hx_rtab);
+    return _FC3D_HX_RTAB_AT(P) + _fc3d_hx_tab_rows(P) * (int64_t)sizeof(_fc3d_hx_rtab);
 }
 static __global__ void _fc3d_hx_prep_tab(_fc3d_tc_kparams P, _fc3d_hx_tile* __restrict__ tab)
 {
     const int64_t a = _fc3d_hx_tab_count(P, 1), b = _fc3d_hx_tab_count(P, 2);
-    const int64_t total = b + (P.hx_rows ? P.hx_rcls_start[4] : 0);
+    const int64_t total = b + _fc3d_hx_tab_rows(P);
     _fc3d_hx_rtab* rt = reinterpret_cast<_fc3d_hx_rtab*>(reinterpret_cast<char*>(tab) + _FC3D_HX_RTAB_AT(P));
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < total; i += (int64_t)gridDim.x * blockDim.x) {
         if (i < b) {
@@ -4718,22 +4730,9 @@ static __device__ __forceinline__ _fc3d_hx_tile _fc3d_hx_tile_at(const _fc3d_tc_
     if (!ROWS) return P.hx_tab ? reinterpret_cast<const _fc3d_hx_tile*>(P.hx_tab)[t] : _fc3d_hx_tile_of(P, t);
     if (!P.hx_tab) return _fc3d_hx_rtile_of(P, t);
     const _fc3d_hx_rtab e = reinterpret_cast<const _fc3d_hx_rtab*>(P.hx_tab)[t];
-    _fc3d_hx_tile h; /* as _fc3d_hx_rtile_of makes it */
-    h.vrow0 = e.vrow0;
-    h.v0 = (int64_t)h.vrow0 * P.hx_pad[2];
-    h.nv = _FC3D_HX_NR;
-    h.r[0] = e.r[0]; h.r[1] = e.r[1]; h.r[2] = 0;
-    for (int d = 0; d < 3; ++d) {
-        const int* x = P.hx_dt[d][d < 2 ? h.r[d] : 0];
-        h.Q[d] = d < 2 ? e.Q[d] : (P.out[2] + 1) / 2;
-        h.nt[d] = x[0]; h.t0[d] = x[1]; h.tstep[d] = x[2]; h.c0[d] = x[3]; h.cstep[d] = x[4];
-    }
-    for (int p = 0; p < 2; ++p) {
-        const int* x = P.hx_dt[2][p];
-        h.wnt[p] = x[0]; h.wt0[p] = x[1]; h.wts[p] = x[2]; h.wc0[p] = x[3]; h.wcs[p] = x[4];
-        h.wQ[p] = (P.out[2] - p + 1) / 2;
-        h.wT[p] = e.wT[p];
-    }
+    _fc3d_hx_tile h;
+    _fc3d_hx_rtile_fill(P, &h, e.r[0], e.r[1], e.Q[0], e.Q[1], e.vrow0);
+    h.wT[0] = e.wT[0]; h.wT[1] = e.wT[1];
     h.jlo = e.jlo; h.nseg = e.nseg; h.T = e.T; h.offmin = e.offmin; h.R = e.R;
     return h;
 }
@@ -8131,7 +8130,7 @@ struct _fc3d_hx_run<float> {
     static cudaError_t prep(const _fc3d_tc_plan* tp, const float* x, const float* w, void* xp, void* wp, void* tab,
                             cudaStream_t st) {
         const _fc3d_tc_kparams P = params(tp, tp->kp, 0);
-        const int64_t nt = _fc3d_hx_tab_count(P, 2) + (P.hx_rows ? P.hx_rcls_start[4] : 0);
+        const int64_t nt = _fc3d_hx_tab_count(P, 2) + _fc3d_hx_tab_rows(P);
         if (tab && nt > 0) { /* the decoded tiles */
             _fc3d_hx_prep_tab<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(P, (_fc3d_hx_tile*)tab);
             const cudaError_t e = cudaPeekAtLastError();
