@@ -1081,6 +1081,32 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      ~8,200 cycles on L2/61 and L2/77, 115 KB in ~7,200 on L2/34's row tiles), so a perfect
      store path would take half their epilogue, and only a tile's stores beside the next tile's
      MMAs would take it all.
+     Warp-specialized row tiles (_fc3d_hx_rows_ws): a plain row pass (no ops, no statistics:
+     L2/34's convolution alone; float32 NCDHW, rows of 16, 32, 64 or 128) runs on a persistent
+     CTA an SM of four warpgroups. Two consumer warpgroups run the MMAs and stage the tile with
+     its bias; an epilogue warpgroup copies the staged rows out while the consumers run the next
+     tile's MMAs; the producer's lane issues the copies of every tile of the CTA, its rings'
+     counters running across tiles. The staging (119 KB on L2/34) lies apart from the rings,
+     which leaves 2 weight slots in TF32 (4 in half); one staging buffer between consumers and
+     epilogue (mbarriers: 256 consumer arrivals full, 128 epilogue arrivals empty). The launch
+     gives 128 registers a thread (512 threads) and setmaxnreg splits them: producer 24,
+     consumers 176, epilogue 136. ptxas refuses an instruction that alone needs more than the
+     launch's cap even after setmaxnreg.inc (one m64n240 or m64n256 wgmma asks ~154: C7602), so
+     the consumers issue a K step as two n120 (n128) wgmmas over the rows' halves, whose
+     accumulators lie as the one wgmma's. Measured on L2/34's convolution alone (H200,
+     bench/conv_alone.cu, two rounds each): TF32 0.971-0.973 -> 0.879-0.880 ms (141 -> 156
+     useful TFLOP/s), half 0.868-0.869 -> 0.655 (158 -> 210); rel-L2 against the direct engine
+     unchanged (2.60e-4). What bounds it now (ncu): the consumers wait for weight pieces (TF32's
+     two slots: 19 % of the kernel's stall samples at that wait; the consumers alone, rows not
+     written, take 0.76 ms TF32 and 0.535 half). On the way: the first form ran the whole-row
+     epilogue (_fc3d_tc_rows_out) on the epilogue warpgroup: it needs ~200 registers a thread to
+     run without spills (ptxas: 572 bytes spilled at 120, with the shared memory taking all but
+     ~23 KB of L1 the spills went to L2), and four warps of it were slower than eight
+     (convolution alone 1.197 ms, L2/34's chain 2.30 against 1.385); a copy loop with a division
+     per row 0.975; a copy loop without divisions, four rows' loads before their stores, 0.880
+     (TF32). So chains with ops or statistics keep _fc3d_hx_main's row tiles; one unit slot (for 4
+     weight slots in TF32) deadlocks this producer order (it copies unit u + 1 before unit u's
+     last pieces) and was not pursued.
      The block loop (FC3D_MAIN_LOOP_BLOCK, >>block-loop) drops the tiles for short K at small
      channel counts: a persistent CTA holds the whole weight in shared memory (re-laid once per
      run in mma.sync's B fragment order, rounded) and walks blocks of output rows (od, oh), every
@@ -3423,14 +3449,15 @@ static __host__ __device__ inline int _fc3d_row_cs(int RS, int L, int wout) {
    is fixed: reproducible. */
 /* the staging swizzle of channel c's rows (SWZ below): column ow lies at ow ^ _fc3d_row_swz(c) */
 static __device__ __forceinline__ int _fc3d_row_swz(int c) { return (c >> 1) & 3; }
-template <typename T, int NTHR, bool SWZ, typename Epi, typename RowOf>
+/* NTHR threads from TID0 on run it; the NDHWC write-back's named barrier is BAR */
+template <typename T, int NTHR, bool SWZ, int TID0 = 0, int BAR = 1, typename Epi, typename RowOf>
 static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams& P, const T* __restrict__ bias,
                                                          T* __restrict__ y, const Epi& epi, float* Cs, int CS, int nrows,
                                                          int64_t cbase, int nvalid, int64_t n, int64_t tile,
                                                          int64_t tiles, RowOf rowof)
 {
     constexpr int NW = NTHR / 32;
-    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int tid = (int)threadIdx.x - TID0, lane = tid & 31, warp = tid >> 5;
     const int wout = P.out[2];
     int L = 1;
     while (L * _FC3D_TC_ROW_EPL < wout) L <<= 1;
@@ -3544,7 +3571,7 @@ static __device__ __forceinline__ void _fc3d_tc_rows_out(const _fc3d_tc_kparams&
     };
     if (!(full && _fc3d_if_full<std::is_same<T, float>::value>::run(walk))) walk(std::integral_constant<bool, false>());
     if (!P.store || P.layout == 1) return;
-    asm volatile("bar.sync 1, %0;\n" ::"n"(NTHR) : "memory");
+    asm volatile("bar.sync %0, %1;\n" ::"n"(BAR), "n"(NTHR) : "memory");
     for (int idx = warp; idx < RS; idx += NW) {
         const int rr = idx / wout, ow = idx - rr * wout;
         int64_t od, oh, roff;
@@ -4832,6 +4859,52 @@ static __host__ __device__ inline size_t _fc3d_hx_smem(const _fc3d_tc_kparams& P
            (rows ? 8 * _FC3D_HX_TT + 32 * _FC3D_HX_CMS + (size_t)64 * kc * eb : 4 * _FC3D_HX_TT);
 }
 
+/* Warp-specialized row tiles (_fc3d_hx_rows_ws): a persistent CTA of four warpgroups - two
+   consumer warpgroups (the MMAs, one W phase each, then the tile's staging), the producer's (one
+   lane issues the copies) and an epilogue warpgroup that writes the staged rows out while the
+   consumers run the next tile's MMAs. Its shared memory keeps the staging apart from the rings:
+   [units NA][weight slots _FC3D_HX_WS_NB][staging][barriers 128 B][the staging table][a zero
+   weight piece where the W phases' tap counts differ]. The registers are split by setmaxnreg
+   from the launch's 128 a thread: producer _FC3D_HX_WS_PREG, consumers _FC3D_HX_WS_CREG,
+   epilogue the rest of the SM's 65536. */
+#ifndef _FC3D_HX_WS
+#define _FC3D_HX_WS 1 /* 0: row tiles on _fc3d_hx_main only (measurement) */
+#endif
+#ifndef _FC3D_HX_WS_NB
+#define _FC3D_HX_WS_NB 4 /* weight slots at most (as many as the shared memory holds, 2 at least) */
+#endif
+#ifndef _FC3D_HX_WS_CREG
+#define _FC3D_HX_WS_CREG 176 /* registers of a consumer thread */
+#endif
+#define _FC3D_HX_WS_PREG 24
+#define _FC3D_HX_WS_EREG (512 - _FC3D_HX_WS_PREG - 2 * _FC3D_HX_WS_CREG)
+/* the staging's channel stride (floats) and bytes */
+static __host__ __device__ inline int _fc3d_hx_ws_cs(const _fc3d_tc_kparams& P)
+{
+    int L = 1;
+    while (L * _FC3D_TC_ROW_EPL < P.out[2]) L <<= 1;
+    return _fc3d_row_cs(P.hx_rpt * P.out[2], L, P.out[2]);
+}
+static __host__ __device__ inline size_t _fc3d_hx_ws_stg(const _fc3d_tc_kparams& P)
+{
+    return (size_t)64 * _fc3d_hx_ws_cs(P) * 4;
+}
+/* shared memory with nb weight slots */
+static __host__ __device__ inline size_t _fc3d_hx_ws_smem_nb(const _fc3d_tc_kparams& P, int eb, int kc, int nb)
+{
+    const size_t nkg = (size_t)kc * eb / 16;
+    const bool z = P.hx_dt[2][0][0] != P.hx_dt[2][1][0];
+    return _FC3D_HX_NA * nkg * P.hx_rrmax * 16 + (size_t)nb * 128 * kc * eb + _fc3d_hx_ws_stg(P) + 128 +
+           32 * _FC3D_HX_CMS + (z ? (size_t)64 * kc * eb : 0);
+}
+/* the weight slots the kernel takes (0: it does not fit) */
+static __host__ __device__ inline int _fc3d_hx_ws_nb(const _fc3d_tc_kparams& P, int eb, int kc)
+{
+    for (int nb = _FC3D_HX_WS_NB; nb >= 2; --nb)
+        if (_fc3d_hx_ws_smem_nb(P, eb, kc, nb) <= 227 * 1024) return nb;
+    return 0;
+}
+
 /* The per-dim residue table of the haloed and block loops (hx_dt: taps nt, t0, tstep, c0, cstep per
    residue); 0 where a stride is past its 8 residues. */
 static int _fc3d_tc_fill_dt(_fc3d_tc_kparams* P)
@@ -5000,6 +5073,10 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
     "%106,%107,%108,%109,%110,%111,%112,%113,%114,%115,%116,%117,%118,%119"
 #define _FC3D_HX_O120 _FC3D_HX_O32(0), _FC3D_HX_O32(32), _FC3D_HX_O32(64), _FC3D_HX_O16(96), _FC3D_HX_O4(112), \
     _FC3D_HX_O4(116)
+#define _FC3D_HX_L60 _FC3D_HX_L32 ",%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47," \
+                                  "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59"
+#define _FC3D_HX_O64 _FC3D_HX_O32(0), _FC3D_HX_O32(32)
+#define _FC3D_HX_O60 _FC3D_HX_O32(0), _FC3D_HX_O16(32), _FC3D_HX_O4(48), _FC3D_HX_O4(52), _FC3D_HX_O4(56)
 /* one wgmma of N rows: LIST / OUTS the N / 2 accumulators, AB the operands' descriptors, P the scale-d flag */
 #define _FC3D_HX_FN(NAME, KIND, TAIL, LIST, OUTS, AB, P)                                                    \
     static __device__ __forceinline__ void NAME(float* d, uint64_t da, uint64_t db)                          \
@@ -5015,6 +5092,15 @@ _FC3D_HX_FN(_fc3d_hx_bf16, "m64n256k16.f32.bf16.bf16", ", 0, 0", _FC3D_HX_L128, 
 _FC3D_HX_FN(_fc3d_hx_tf32_240, "m64n240k8.f32.tf32.tf32", "", _FC3D_HX_L120, _FC3D_HX_O120, "%120, %121", "%122")
 _FC3D_HX_FN(_fc3d_hx_f16_240, "m64n240k16.f32.f16.f16", ", 0, 0", _FC3D_HX_L120, _FC3D_HX_O120, "%120, %121", "%122")
 _FC3D_HX_FN(_fc3d_hx_bf16_240, "m64n240k16.f32.bf16.bf16", ", 0, 0", _FC3D_HX_L120, _FC3D_HX_O120, "%120, %121", "%122")
+/* half a tile's rows in one wgmma (the warp-specialized row tiles, whose launch cap of 128 registers
+   a thread is below what one m64n256 or m64n240 asks for): n128 / n120, the accumulators of the
+   rows' first or second half exactly as the full wgmma holds them */
+_FC3D_HX_FN(_fc3d_hx_tf32_h128, "m64n128k8.f32.tf32.tf32", "", _FC3D_HX_L64, _FC3D_HX_O64, "%64, %65", "%66")
+_FC3D_HX_FN(_fc3d_hx_f16_h128, "m64n128k16.f32.f16.f16", ", 0, 0", _FC3D_HX_L64, _FC3D_HX_O64, "%64, %65", "%66")
+_FC3D_HX_FN(_fc3d_hx_bf16_h128, "m64n128k16.f32.bf16.bf16", ", 0, 0", _FC3D_HX_L64, _FC3D_HX_O64, "%64, %65", "%66")
+_FC3D_HX_FN(_fc3d_hx_tf32_h120, "m64n120k8.f32.tf32.tf32", "", _FC3D_HX_L60, _FC3D_HX_O60, "%60, %61", "%62")
+_FC3D_HX_FN(_fc3d_hx_f16_h120, "m64n120k16.f32.f16.f16", ", 0, 0", _FC3D_HX_L60, _FC3D_HX_O60, "%60, %61", "%62")
+_FC3D_HX_FN(_fc3d_hx_bf16_h120, "m64n120k16.f32.bf16.bf16", ", 0, 0", _FC3D_HX_L60, _FC3D_HX_O60, "%60, %61", "%62")
 /* 3xTF32's m64n128 (half the tile's rows a warpgroup), its scale-d flag a register: 0 restarts the
    chunk accumulator */
 static __device__ __forceinline__ void _fc3d_hx_tf32_128(float* d, uint64_t da, uint64_t db, int accumulate)
@@ -5025,6 +5111,9 @@ static __device__ __forceinline__ void _fc3d_hx_tf32_128(float* d, uint64_t da, 
                  : "l"(da), "l"(db), "r"(accumulate));
 }
 #undef _FC3D_HX_FN
+#undef _FC3D_HX_O60
+#undef _FC3D_HX_O64
+#undef _FC3D_HX_L60
 #undef _FC3D_HX_O120
 #undef _FC3D_HX_L120
 #undef _FC3D_HX_O128
@@ -5690,6 +5779,317 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
         }
     }
     if (lane == 0) _FC3D_HX_STAMP_MAX(6);
+#endif
+}
+
+/* Whether a pass's rows are a plain copy for the warp-specialized epilogue: float y in NCDHW,
+   16-byte aligned, rows of 16, 32, 64 or 128 floats (whole swizzled quads: _fc3d_tc_rows_out's FULL
+   rows), a store with no ops or statistics; the consumers then add the bias before the staging */
+template <typename T, typename Epi>
+static __host__ __device__ inline bool _fc3d_hx_ws_plain(const _fc3d_tc_kparams& P, const Epi& epi, const T* y)
+{
+    const int w = P.out[2];
+    return std::is_same<T, float>::value && (w == 16 || w == 32 || w == 64 || w == 128) && P.store && !P.out_f32 &&
+           !P.stats && P.layout == 1 && epi.op_begin == epi.op_end && ((uintptr_t)y & 15u) == 0;
+}
+/* Warp-specialized persistent row tiles (see _fc3d_hx_ws_smem_nb): CTA b takes the row tiles b, b +
+   gridDim.x, ... of the launch (x: a sample's tiles, then the channel tiles and groups, then the
+   samples, as _fc3d_hx_main's grid). Rings as _fc3d_hx_main's, their slot counters running across
+   the CTA's tiles; the staging is one buffer between the consumers and the epilogue warpgroup
+   (barriers sfull: 256 consumer arrivals, sempty: 128 epilogue arrivals). The consumers compute
+   a tap's row offset in the unit as they go (no tap table to rebuild per tile). */
+template <typename T, int MATH, int KC, typename Epi>
+static __global__ void __launch_bounds__(512, 1)
+_fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __restrict__ wp,
+                 const T* __restrict__ bias, T* __restrict__ y, Epi epi)
+{
+#if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    __trap(); /* sm_90a code only; the run launches it only there */
+#else
+    typedef _fc3d_hx_cfg<MATH, 128, KC> C;
+    static_assert(C::NWG == 2 && C::NU == 1, "row tiles: two consumer warpgroups, one operand part");
+    constexpr int NR = _FC3D_HX_NR, NA = _FC3D_HX_NA, MB = _FC3D_HX_WS_NB;
+    /* (two unit slots at least: the producer copies unit u + 1 before unit u's last pieces, which
+       the consumers need before they release unit u) */
+    static_assert(NA >= 2, "the warp-specialized row tiles need two unit slots");
+    constexpr int PW = 64 * KC * C::EB; /* bytes of one W phase's weight piece */
+    const int NB = _fc3d_hx_ws_nb(P, C::EB, KC); /* weight slots (the launch's) */
+    static_assert(8 * (2 * (NA + MB) + 2) <= 128, "the barriers' 128 bytes");
+    constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
+    extern __shared__ __align__(128) unsigned char _fc3d_hx_sm[];
+    const size_t ustage = (size_t)C::NKG * P.hx_rrmax * 16;
+    unsigned char* Us = _fc3d_hx_sm;
+    unsigned char* Ws = Us + NA * ustage;
+    float* Cs = reinterpret_cast<float*>(Ws + (size_t)NB * C::PIECE);
+    unsigned char* tail = reinterpret_cast<unsigned char*>(Cs) + _fc3d_hx_ws_stg(P);
+    uint64_t* bars = reinterpret_cast<uint64_t*>(tail);
+    uint64_t *fullU = bars, *emptyU = bars + NA, *fullW = bars + 2 * NA, *emptyW = bars + 2 * NA + MB;
+    uint64_t *sfull = bars + 2 * (NA + MB), *sempty = sfull + 1;
+    int* CM = reinterpret_cast<int*>(tail + 128); /* as _fc3d_hx_main's */
+    uint4* Z = reinterpret_cast<uint4*>(CM + 8 * _FC3D_HX_CMS);
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    const int64_t per = P.hx_rcls_start[4], ny = (int64_t)P.groups * P.ntn, total = per * ny * P.n;
+    const int64_t HpWp = (int64_t)P.hx_pad[1] * P.hx_pad[2];
+    auto tile_of = [&](int64_t lin, int64_t* t, int* ntile, int* gi, int64_t* n) {
+        *t = lin % per;
+        const int64_t r = lin / per;
+        const int yy = (int)(r % ny);
+        *n = r / ny;
+        *ntile = yy % P.ntn;
+        *gi = yy / P.ntn;
+    };
+
+    if (warp == 8) { /* a lane a barrier */
+        if (lane < 2 * (NA + MB) + 2) { /* (slots past NB initialised, unused) */
+            const int cnt = lane == 2 * (NA + MB) ? 256 : lane == 2 * (NA + MB) + 1 ? 128
+                          : (lane < 2 * NA ? lane >= NA : lane >= 2 * NA + MB) ? C::NWG : 1;
+            _fc3d_mbar_init(bars + lane, cnt);
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    } else if (warp < 8) {
+        const int wq0 = (P.out[2] + 1) / 2; /* W phase 0's extent, the same in every row tile */
+        for (int i = tid; i < 2 * NR; i += 256) {
+            const int p = i / NR, t = (i / (NR / 4)) & 3, j = i & (NR / 4 - 1);
+            const int m = (j >> 1) * 8 + 2 * t + (j & 1);
+            const int rr = m / P.hx_pad[2], qw = m - rr * P.hx_pad[2], x = rr * P.out[2] + 2 * qw;
+            const bool ok = rr < P.hx_rpt && qw < wq0 && 2 * qw + p < P.out[2];
+            CM[(p * 4 + t) * _FC3D_HX_CMS + j] = ok ? 4 * (x + p) : -1;
+        }
+        if (P.hx_dt[2][0][0] != P.hx_dt[2][1][0]) {
+            for (int i = tid; i < PW / 16; i += 256) Z[i] = make_uint4(0u, 0u, 0u, 0u);
+            asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+        }
+    }
+    __syncthreads();
+
+    if (warp >= 8 && warp < 12) { /* ---- the producer: one lane issues every copy */
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(_FC3D_HX_WS_PREG));
+        if (warp != 8 || lane != 0) return;
+        const unsigned char* xb = reinterpret_cast<const unsigned char*>(xp);
+        const unsigned char* wb = reinterpret_cast<const unsigned char*>(wp);
+        const int64_t kt = (int64_t)P.k[0] * P.k[1] * P.k[2], ncb = P.cin_g / KC;
+        int ug = 0, iw = 0;
+        for (int64_t lin = blockIdx.x; lin < total; lin += gridDim.x) {
+            int64_t tile, n;
+            int ntile, gi;
+            tile_of(lin, &tile, &ntile, &gi, &n);
+            const _fc3d_hx_tile h = _fc3d_hx_tile_at<true>(P, tile);
+            const int nunits = h.T > 0 ? h.nseg * (int)ncb : 0;
+            const int64_t grp0 = (n * P.cin + (int64_t)gi * P.cin_g) / C::KG;
+            auto load_unit = [&](int u) {
+                const int s = ug % NA, cb = u / h.nseg, sg = u - cb * h.nseg;
+                _fc3d_mbar_wait(emptyU + s, ((ug / NA) & 1) ^ 1);
+                _fc3d_mbar_expect(fullU + s, (uint32_t)C::NKG * h.R * 16);
+                const int cd = h.c0[0] - (h.jlo + sg) * h.cstep[0];
+                const int64_t row = h.v0 + (int64_t)(cd + P.hx_plo[0]) * HpWp + h.offmin;
+                for (int kg = 0; kg < C::NKG; ++kg)
+                    _fc3d_bulk_copy(Us + s * ustage + (size_t)kg * h.R * 16,
+                                    xb + ((grp0 + (int64_t)cb * C::NKG + kg) * P.hx_ps + row) * 16, (uint32_t)h.R * 16,
+                                    fullU + s);
+                ++ug;
+            };
+            auto load_piece = [&](int u, int i) {
+                const int s = iw % NB, cb = u / h.nseg, sg = u - cb * h.nseg;
+                const int td = h.t0[0] + (h.jlo + sg) * h.tstep[0];
+                _fc3d_mbar_wait(emptyW + s, ((iw / NB) & 1) ^ 1);
+                const int64_t pc0 = (((int64_t)gi * P.ntn + ntile) * ncb + cb) * kt + (int64_t)td * P.k[1] * P.k[2];
+                _fc3d_mbar_expect(fullW + s, (i < h.wT[0] ? PW : 0) + (i < h.wT[1] ? PW : 0));
+                for (int p = 0; p < 2; ++p)
+                    if (i < h.wT[p]) {
+                        const int wnt = p ? h.wnt[1] : h.wnt[0], jh = i / wnt, jw = i - jh * wnt;
+                        const int tap = (h.t0[1] + jh * h.tstep[1]) * P.k[2] +
+                                        (p ? h.wt0[1] + jw * h.wts[1] : h.wt0[0] + jw * h.wts[0]);
+                        _fc3d_bulk_copy(Ws + (size_t)s * C::PIECE + p * PW, wb + (pc0 + tap) * PW, PW, fullW + s);
+                    }
+                ++iw;
+            };
+            if (nunits == 0) continue;
+            load_unit(0);
+            const int pre = h.T < NB ? h.T : NB;
+            for (int u = 0; u < nunits; ++u) {
+                for (int i = 0; i < pre; ++i) load_piece(u, i);
+                if (u + 1 < nunits) load_unit(u + 1);
+                for (int i = pre; i < h.T; ++i) load_piece(u, i);
+            }
+        }
+        return;
+    }
+
+    if (warp < 8) { /* ---- the consumers: warpgroup wg computes W phase wg of the tile's 64 channels */
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(_FC3D_HX_WS_CREG));
+        const int wg = warp >> 2;
+        const uint32_t u0 = _fc3d_tc_smem(Us), w0 = _fc3d_tc_smem(Ws), z0 = _fc3d_tc_smem(Z);
+        const int wout = P.out[2];
+        int L = 1;
+        while (L * _FC3D_TC_ROW_EPL < wout) L <<= 1;
+        const int CS = _fc3d_row_cs(P.hx_rpt * wout, L, wout);
+        const int w4 = warp & 3, g = lane >> 2, t = lane & 3, co = w4 * 16 + g;
+        const int4* cm = reinterpret_cast<const int4*>(CM + (wg * 4 + t) * _FC3D_HX_CMS);
+        const int fx = _FC3D_HX_SWZ && std::is_same<T, float>::value && wout == L * _FC3D_TC_ROW_EPL
+                           ? 4 * _fc3d_row_swz(co) : 0;
+        unsigned char* c0 = reinterpret_cast<unsigned char*>(Cs + co * CS);
+        unsigned char* c1 = reinterpret_cast<unsigned char*>(Cs + (co + 8) * CS);
+        const int64_t ncb = P.cin_g / KC;
+        auto run = [&](auto rn) {
+            int ug = 0, iw = 0, k = 0;
+            for (int64_t lin = blockIdx.x; lin < total; lin += gridDim.x, ++k) {
+                int64_t tile, n;
+                int ntile, gi;
+                tile_of(lin, &tile, &ntile, &gi, &n);
+                const _fc3d_hx_tile h = _fc3d_hx_tile_at<true>(P, tile);
+                const int nunits = h.T > 0 ? h.nseg * (int)ncb : 0;
+                /* this warpgroup's W phase (selected: an index by wg put the tile in local memory) */
+                const int myT = wg ? h.wT[1] : h.wT[0], wnt = wg ? h.wnt[1] : h.wnt[0];
+                const int wc0 = wg ? h.wc0[1] : h.wc0[0], wcs = wg ? h.wcs[1] : h.wcs[0];
+                const int wn = wnt > 0 ? wnt : 1;
+                const int rbase = (h.c0[1] + P.hx_plo[1]) * P.hx_pad[2] + wc0 + P.hx_plo[2] - h.offmin;
+                float acc[NR / 2];
+#pragma unroll
+                for (int i = 0; i < NR / 2; ++i) acc[i] = 0.f;
+                _fc3d_wg_keep<NR / 2>(acc);
+                int prevW = -1, prevU = -1;
+                for (int u = 0; u < nunits; ++u, ++ug) {
+                    const int su = ug % NA;
+                    _fc3d_mbar_wait(fullU + su, (ug / NA) & 1);
+                    for (int i = 0; i < h.T; ++i) {
+                        const int sw = iw % NB;
+                        _fc3d_mbar_wait(fullW + sw, (iw / NB) & 1);
+                        /* the tap's rows in the unit; the zero piece past this phase's taps */
+                        const bool tap = i < myT;
+                        const int jh = i / wn, jw = i - jh * wn;
+                        const uint32_t off = (uint32_t)(rbase - jh * h.cstep[1] * P.hx_pad[2] - jw * wcs) * 16;
+                        const uint32_t xa = u0 + su * (uint32_t)ustage + (tap ? off : 0);
+                        const uint32_t wa = tap ? w0 + sw * C::PIECE + wg * PW : z0;
+                        const uint64_t dw0 = _fc3d_wg_desc(wa, 128, C::NKG * 128), dx0 = _fc3d_wg_desc(xa, h.R * 16, 128);
+                        asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+                        for (int kk = 0; kk < KC / C::KS; ++kk) {
+                            const uint64_t dw = dw0 + (uint64_t)(kk * 16);
+                            const uint64_t dx = dx0 + (uint64_t)(kk * 2 * h.R);
+                            /* the rows' two halves (their second half rn / 2 rows of 16 bytes on) */
+                            constexpr int HN = decltype(rn)::value / 2;
+                            const uint64_t dx2 = dx + (uint64_t)HN;
+                            if (HN == 120) {
+                                if (MATH != _FC3D_TC_HALF) { _fc3d_hx_tf32_h120(acc, dw, dx); _fc3d_hx_tf32_h120(acc + 60, dw, dx2); }
+                                else if (BF) { _fc3d_hx_bf16_h120(acc, dw, dx); _fc3d_hx_bf16_h120(acc + 60, dw, dx2); }
+                                else { _fc3d_hx_f16_h120(acc, dw, dx); _fc3d_hx_f16_h120(acc + 60, dw, dx2); }
+                            } else {
+                                if (MATH != _FC3D_TC_HALF) { _fc3d_hx_tf32_h128(acc, dw, dx); _fc3d_hx_tf32_h128(acc + 64, dw, dx2); }
+                                else if (BF) { _fc3d_hx_bf16_h128(acc, dw, dx); _fc3d_hx_bf16_h128(acc + 64, dw, dx2); }
+                                else { _fc3d_hx_f16_h128(acc, dw, dx); _fc3d_hx_f16_h128(acc + 64, dw, dx2); }
+                            }
+                        }
+                        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+                        asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+                        if ((tid & 127) == 0) {
+                            if (prevW >= 0) _fc3d_mbar_arrive(emptyW + prevW);
+                            if (prevU >= 0) _fc3d_mbar_arrive(emptyU + prevU);
+                        }
+                        prevW = sw;
+                        prevU = i == h.T - 1 ? su : -1;
+                        ++iw;
+                    }
+                }
+                asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+                _fc3d_wg_keep<NR / 2>(acc);
+                if ((tid & 127) == 0) { /* the tile's last slots */
+                    if (prevW >= 0) _fc3d_mbar_arrive(emptyW + prevW);
+                    if (prevU >= 0) _fc3d_mbar_arrive(emptyU + prevU);
+                }
+                if (bias) { /* the bias here: the epilogue's rows are a copy */
+                    const int64_t cb = (int64_t)gi * P.cout_g + (int64_t)ntile * 64, cv = P.cout_g - (int64_t)ntile * 64;
+                    const float b0 = co < cv ? _fc3d_tc_tof(bias[cb + co]) : 0.f;
+                    const float b1 = co + 8 < cv ? _fc3d_tc_tof(bias[cb + co + 8]) : 0.f;
+#pragma unroll
+                    for (int i = 0; i < NR / 2; i += 4) {
+                        acc[i] += b0; acc[i + 1] += b0; acc[i + 2] += b1; acc[i + 3] += b1;
+                    }
+                }
+                /* the staging, once the epilogue is done with the last tile's */
+                _fc3d_mbar_wait(sempty, (k & 1) ^ 1);
+                int4 cur = cm[0];
+#pragma unroll
+                for (int kq = 0; kq < NR / 16; ++kq) {
+                    const int4 nx = cm[kq + 1 < NR / 16 ? kq + 1 : kq];
+                    const int xs[4] = {cur.x, cur.y, cur.z, cur.w};
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) {
+                        const int ni = 2 * kq + (j >> 1), e = j & 1;
+                        if (xs[j] < 0) continue;
+                        const int x = xs[j] ^ fx;
+                        *reinterpret_cast<float*>(c0 + x) = acc[ni * 4 + e];
+                        *reinterpret_cast<float*>(c1 + x) = acc[ni * 4 + 2 + e];
+                    }
+                    cur = nx;
+                }
+                _fc3d_mbar_arrive(sfull);
+            }
+        };
+        if (P.hx_rrn == 240) run(std::integral_constant<int, 240>());
+        else run(std::integral_constant<int, 256>());
+        return;
+    }
+
+    /* ---- the epilogue warpgroup: the staged rows out, tile by tile (a copy: plain rows only) */
+    if (_FC3D_HX_WS_EREG < 128) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(_FC3D_HX_WS_EREG));
+    else if (_FC3D_HX_WS_EREG > 128) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(_FC3D_HX_WS_EREG));
+    const int wout = P.out[2], Hp = P.hx_pad[1];
+    int L = 1;
+    while (L * _FC3D_TC_ROW_EPL < wout) L <<= 1;
+    const int CS = _fc3d_row_cs(P.hx_rpt * wout, L, wout);
+    int k = 0;
+    for (int64_t lin = blockIdx.x; lin < total; lin += gridDim.x, ++k) {
+        int64_t tile, n;
+        int ntile, gi;
+        tile_of(lin, &tile, &ntile, &gi, &n);
+        const _fc3d_hx_tile h = _fc3d_hx_tile_at<true>(P, tile);
+        const int64_t cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * 64;
+        const int nvalid = (int)((P.cout_g - (int64_t)ntile * 64) < 64 ? (P.cout_g - (int64_t)ntile * 64) : 64);
+        int rod = -1, roh = 0; /* as _fc3d_hx_main's row tiles */
+        {
+            const int row = h.vrow0 + lane, qd = row / Hp, qh = row - qd * Hp;
+            if (lane < P.hx_rpt && qd < h.Q[0] && qh < h.Q[1]) {
+                rod = P.s[0] * qd + h.r[0];
+                roh = P.s[1] * qh + h.r[1];
+            }
+        }
+        _fc3d_mbar_wait(sfull, k & 1);
+        {
+            /* a row (channel c, row rr of the tile) is wout / 4 quads, a lane each, JW rows a warp
+               instruction; warp ew takes channels ew + 4 i, each one's rows in JW-row groups, four
+               (channel, row group) jobs at a time (their loads before their stores) */
+            const int QR = wout >> 2, JW = 32 / QR, jl = lane / QR, ql = lane - jl * QR;
+            const int ew = (tid - 384) >> 5, rpt = P.hx_rpt, RG = (rpt + JW - 1) / JW, nci = (nvalid - ew + 3) >> 2;
+            const int roffl = rod >= 0 ? (rod * P.out[1] + roh) * wout : -1; /* row `lane`'s offset in a slab */
+            float* const yb = reinterpret_cast<float*>(y) + (n * P.cout + cbase) * P.odhw + 4 * ql;
+            const float* const sb = Cs + 4 * ql;
+            int ci = 0, rg = 0;
+            while (ci < nci) {
+                float4 q[4];
+                int64_t dst[4];
+#pragma unroll
+                for (int u = 0; u < 4; ++u) {
+                    const int c = ew + 4 * ci, rr = rg * JW + jl;
+                    const bool ok = ci < nci && rr < rpt;
+                    const int ro = __shfl_sync(0xffffffffu, roffl, rr & 31);
+                    dst[u] = ok && ro >= 0 ? (int64_t)c * P.odhw + ro : -1;
+                    float4 v = ok ? *reinterpret_cast<const float4*>(sb + c * CS + rr * wout) : make_float4(0.f, 0.f, 0.f, 0.f);
+                    if (_FC3D_HX_SWZ) { /* element i of the quad holds column i ^ swz */
+                        const int swz = _fc3d_row_swz(c);
+                        const bool s1 = swz & 1, s2 = (swz & 2) != 0;
+                        const float a0 = s1 ? v.y : v.x, a1 = s1 ? v.x : v.y, a2 = s1 ? v.w : v.z, a3 = s1 ? v.z : v.w;
+                        v = make_float4(s2 ? a2 : a0, s2 ? a3 : a1, s2 ? a0 : a2, s2 ? a1 : a3);
+                    }
+                    q[u] = v;
+                    if (++rg == RG) { rg = 0; ++ci; }
+                }
+#pragma unroll
+                for (int u = 0; u < 4; ++u)
+                    if (dst[u] >= 0) *reinterpret_cast<float4*>(yb + dst[u]) = q[u];
+            }
+        }
+        _fc3d_mbar_arrive(sempty);
+    }
 #endif
 }
 
@@ -8111,9 +8511,24 @@ struct _fc3d_hx_run<float> {
     static cudaError_t conv_rows_as(const _fc3d_tc_kparams& P, const void* xp, const void* wp, const float* bias,
                                     float* y, const _fc3d_tc_epi& e, cudaStream_t st) {
         typedef _fc3d_hx_cfg<MATH, 128, KC> C;
+        cudaError_t err;
+        const int wnb = _fc3d_hx_ws_nb(P, C::EB, KC);
+        if (_FC3D_HX_WS && wnb > 0 && P.hx_rpt <= 32 && _fc3d_hx_ws_plain<float>(P, e, y)) {
+            const size_t wsm = _fc3d_hx_ws_smem_nb(P, C::EB, KC, wnb);
+            /* plain rows: warp-specialized, persistent, a CTA an SM */
+            auto kern = _fc3d_hx_rows_ws<float, MATH, KC, _fc3d_tc_epi>;
+            if ((err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)wsm)) != cudaSuccess)
+                return err;
+            int dev = 0, sms = 0;
+            if ((err = cudaGetDevice(&dev)) != cudaSuccess) return err;
+            if ((err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) return err;
+            const int64_t total = P.hx_rcls_start[4] * P.groups * P.ntn * P.n;
+            kern<<<(unsigned)(total < sms ? total : sms), 512, wsm, st>>>(P, xp, wp, bias, y, e);
+            return cudaPeekAtLastError();
+        }
         auto kern = _fc3d_hx_main<float, MATH, 128, KC, true, _fc3d_tc_epi>;
         const size_t smem = _fc3d_hx_smem(P, C::EB, KC, 64, 1);
-        cudaError_t err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
         if (err != cudaSuccess) return err;
         const dim3 grid((unsigned)P.hx_rcls_start[4], (unsigned)(P.groups * P.ntn), (unsigned)P.n);
         _fc3d_tc_kparams Q = P;
@@ -8170,6 +8585,18 @@ struct _fc3d_hx_run<float> {
                                 : conv_as<_FC3D_TC_TF32, 64, 32>(P, xp, wp, bias, y, e, st);
     }
 };
+
+/* Whether a plain row pass of this plan (no ops, no statistics: a convolution alone) runs the
+   warp-specialized row tiles (the launch asks the same of the pass, _fc3d_hx_ws_plain; the tests
+   ask here) */
+static inline int _fc3d_hx_ws_takes(const _fc3d_tc_plan* tp)
+{
+    if (!_FC3D_HX_WS || !tp->hx_ok || !tp->kp.hx_rows || tp->math == _FC3D_TC_3XTF32) return 0;
+    const _fc3d_tc_kparams P = _fc3d_hx_run<float>::params(tp, tp->kp, 1);
+    const int half = tp->math == _FC3D_TC_HALF, w = P.out[2];
+    return _fc3d_hx_ws_nb(P, half ? 2 : 4, half && P.hx_kc == 64 ? 64 : 32) > 0 && P.hx_rpt <= 32 && P.layout == 1 &&
+           (w == 16 || w == 32 || w == 64 || w == 128);
+}
 
 /* Whether the run takes the haloed loop: the plan chose it and the run takes wgmma. */
 static int _fc3d_tc_halo_runs(const _fc3d_tc_plan* tp) { return tp->hx_ok && _fc3d_tc_wgmma_runs(tp); }

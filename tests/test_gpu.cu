@@ -1094,34 +1094,40 @@ static void test_halo_plane_rows(void) {
    _fc3d_tc_plan_of): L2/34-like shapes (k4 s2 p1, W 32 -> 64; k3 s2 p1 with output padding, an
    odd W and W phases of 1 and 2 taps), the convolution alone, with a GELU and a scale, with a
    ReLU; TF32 and half, NCDHW and NDHWC; each forced onto the haloed loop and compared with the
-   direct engine within twice the math mode's bound (y poisoned before every run). */
+   direct engine within twice the math mode's bound (y poisoned before every run). Cases 6-9 are
+   convolutions alone that the warp-specialized row tiles take (_fc3d_hx_ws_takes): W 32, 128, 64
+   and 16, without a bias, 40 channels (a part tile), more tiles than SMs (a CTA's tile loop, its
+   rings across tiles). */
 static void test_halo_rows_store(void) {
     if (!wgmma_here()) {
         printf("# halo_rows_store: skipped, no haloed loop on this device with this binary\n");
         return;
     }
-    int runs = 0;
-    for (int k = 0; k < 6; k++) {
+    static const int ws_w[4] = {16, 64, 32, 8}, ws_c[4] = {64, 40, 128, 64};
+    int runs = 0, ws = 0;
+    for (int k = 0; k < 10; k++) {
         host_case hc;
         memset(&hc, 0, sizeof hc);
         fc3d_plan_desc* d = &hc.desc;
-        const int odd = k % 3 == 2;
-        d->conv.batch = 2;
+        const int odd = k % 3 == 2 && k < 6, wsk = k >= 6;
+        d->conv.batch = k == 8 ? 3 : 2;
         d->conv.in_channels = 32;
-        d->conv.out_channels = k % 2 ? 96 : 64;
+        d->conv.out_channels = wsk ? ws_c[k - 6] : k % 2 ? 96 : 64;
         for (int i = 0; i < 3; i++) {
-            d->conv.in_size[i] = i == 2 ? (odd ? 29 : 32) : 4 + i;
+            d->conv.in_size[i] = wsk ? (i == 2 ? ws_w[k - 6] : k == 8 ? 8 * (i + 1) : 4 + i)
+                                 : i == 2 ? (odd ? 29 : 32) : 4 + i;
             d->conv.kernel[i] = odd ? 3 : 4;
             d->conv.stride[i] = 2;
             d->conv.padding[i] = 1;
             d->conv.output_padding[i] = odd && i == 1 ? 1 : 0;
             d->conv.dilation[i] = 1;
         }
-        d->conv.bias = 1;
+        d->conv.bias = k != 6;
         d->math = k % 2 ? FC3D_MATH_HALF : FC3D_MATH_TF32;
         d->layout = k == 4 ? FC3D_LAYOUT_NDHWC : FC3D_LAYOUT_NCDHW;
         int o = 0;
-        if (k % 3 == 1) {
+        if (wsk) {
+        } else if (k % 3 == 1) {
             d->ops[o++].kind = FC3D_OP_GELU;
             d->ops[o].kind = FC3D_OP_SCALE;
             d->ops[o++].value = 1.5f;
@@ -1135,7 +1141,7 @@ static void test_halo_rows_store(void) {
         snprintf(name, sizeof name, "halo_rows_store.%d.%s.c%d.w%d_k%d.%s.%s", k,
                  d->math == FC3D_MATH_HALF ? "half" : "tf32", d->conv.out_channels, d->conv.in_size[2],
                  d->conv.kernel[0], d->layout == FC3D_LAYOUT_NDHWC ? "ndhwc" : "ncdhw",
-                 k % 3 == 0 ? "conv" : k % 3 == 1 ? "gelu_scale" : "relu");
+                 k % 3 == 0 || wsk ? "conv" : k % 3 == 1 ? "gelu_scale" : "relu");
         if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) {
             check(0, name, "plan: %s", hc.plan.message);
             continue;
@@ -1144,10 +1150,15 @@ static void test_halo_rows_store(void) {
         const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)hc.plan._private.engine_data.bytes;
         check(tp->rows_store && tp->kp.hx_rows, name, "the haloed row tiles: rows_store %d, hx_rows %d",
               tp->rows_store, tp->kp.hx_rows);
+        if (wsk) {
+            ws += _fc3d_hx_ws_takes(tp);
+            check(_fc3d_hx_ws_takes(tp), name, "the warp-specialized row tiles take it");
+        }
         runs += halo_vs_direct(name, &hc);
         host_case_free(&hc);
     }
-    check(runs == 6, "halo_rows_store.exercised", "%d of 6 cases ran on the haloed loop", runs);
+    check(runs == 10, "halo_rows_store.exercised", "%d of 10 cases ran on the haloed loop, %d of 4 on the "
+          "warp-specialized row tiles", runs, ws);
 }
 
 /* ---- 3a''''. LayerNorm over W on the haloed row tiles: the row program and the op walk -------- */
