@@ -1081,11 +1081,12 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      ~8,200 cycles on L2/61 and L2/77, 115 KB in ~7,200 on L2/34's row tiles), so a perfect
      store path would take half their epilogue, and only a tile's stores beside the next tile's
      MMAs would take it all.
-     Warp-specialized row tiles (_fc3d_hx_rows_ws): a plain row pass (no ops, no statistics:
-     L2/34's convolution alone; float32 NCDHW, rows of 16, 32, 64 or 128) runs on a persistent
-     CTA an SM of four warpgroups. Two consumer warpgroups run the MMAs and stage the tile with
-     its bias; an epilogue warpgroup copies the staged rows out while the consumers run the next
-     tile's MMAs; the producer's lane issues the copies of every tile of the CTA, its rings'
+     Warp-specialized row tiles (_fc3d_hx_rows_ws): a row pass with no statistics whose rows are a
+     copy (no ops: L2/34's convolution alone) or a row program (_fc3d_tc_epi::row_prog: L2/34's
+     LayerNorm, GELU, x 1), float32 NCDHW, rows of 16, 32, 64 or 128 (_fc3d_hx_ws_kind), runs on a
+     persistent CTA an SM of four warpgroups. Two consumer warpgroups run the MMAs and stage the
+     tile (a copy's with its bias); an epilogue warpgroup writes the staged rows out while the
+     consumers run the next tile's MMAs; the producer's lane issues the copies of every tile of the CTA, its rings'
      counters running across tiles. The staging (119 KB on L2/34) lies apart from the rings,
      which leaves 2 weight slots in TF32 (4 in half); one staging buffer between consumers and
      epilogue (mbarriers: 256 consumer arrivals full, 128 epilogue arrivals empty). The launch
@@ -1104,9 +1105,15 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      ~23 KB of L1 the spills went to L2), and four warps of it were slower than eight
      (convolution alone 1.197 ms, L2/34's chain 2.30 against 1.385); a copy loop with a division
      per row 0.975; a copy loop without divisions, four rows' loads before their stores, 0.880
-     (TF32). So chains with ops or statistics keep _fc3d_hx_main's row tiles; one unit slot (for 4
-     weight slots in TF32) deadlocks this producer order (it copies unit u + 1 before unit u's
-     last pieces) and was not pursued.
+     (TF32). The row program on the epilogue warpgroup (a row in a group of L lanes as
+     _fc3d_tc_rows_out holds it, the LayerNorm's W-affine read once into 32 registers a lane
+     instead of per row: with the shared memory taking all but ~23 KB of L1, the per-row reads
+     went to L2): L2/34's chain (bench/chain_loops.cu, two rounds) 1.376 -> 1.171 ms TF32, 1.264
+     -> 1.049 half, rel-L2 against the direct engine unchanged (3.49e-4); the affine read per row
+     1.372 / 1.217, the next rows' quads loaded ahead 1.400 / 1.247 (16 bytes spilled). Other
+     chains (ops walked per row, statistics, NDHWC, odd W) keep _fc3d_hx_main's row tiles. One unit
+     slot (for 4 weight slots in TF32) deadlocks this producer order (it copies unit u + 1 before
+     unit u's last pieces) and is refused by a static_assert.
      The block loop (FC3D_MAIN_LOOP_BLOCK, >>block-loop) drops the tiles for short K at small
      channel counts: a persistent CTA holds the whole weight in shared memory (re-laid once per
      run in mma.sync's B fragment order, rounded) and walks blocks of output rows (od, oh), every
@@ -2475,7 +2482,7 @@ static __device__ __forceinline__ float _fc3d_apply_unit_ops(const _fc3d_unit_op
 /* The op kinds that read nothing of (n, c) but their scalar value (ReLU, scale, GELU): applied
    straight from the op, with no per-channel resolution (_fc3d_straight_op_regs: false for any
    other kind, the values untouched). */
-static __device__ __forceinline__ bool _fc3d_straight_kind(int kind) {
+static __host__ __device__ inline bool _fc3d_straight_kind(int kind) {
     return kind == FC3D_OP_RELU || kind == FC3D_OP_SCALE || kind == FC3D_OP_GELU || kind == FC3D_OP_GELU_TANH;
 }
 template <int E>
@@ -5132,6 +5139,14 @@ static __device__ __forceinline__ void _fc3d_mbar_arrive(uint64_t* b)
 {
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(_fc3d_tc_smem(b)) : "memory");
 }
+/* a warpgroup's release of the ring slots its retired MMAs read (-1: none), by its first thread */
+static __device__ __forceinline__ void _fc3d_hx_release(int tid, uint64_t* emptyW, int w, uint64_t* emptyU, int u)
+{
+    if ((tid & 127) == 0) {
+        if (w >= 0) _fc3d_mbar_arrive(emptyW + w);
+        if (u >= 0) _fc3d_mbar_arrive(emptyU + u);
+    }
+}
 static __device__ __forceinline__ void _fc3d_mbar_expect(uint64_t* b, uint32_t bytes)
 {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(_fc3d_tc_smem(b)), "r"(bytes) : "memory");
@@ -5181,6 +5196,43 @@ static __device__ __forceinline__ bool _fc3d_hx_row(const _fc3d_tc_kparams& P, c
     *ospat = (((int64_t)P.s[0] * q[0] + h.r[0]) * P.out[1] + ((int64_t)P.s[1] * q[1] + h.r[1])) * P.out[2] +
              ((int64_t)P.s[2] * q[2] + h.r[2]);
     return q[0] < h.Q[0] && q[1] < h.Q[1] && q[2] < h.Q[2] && v - (int)h.v0 < h.nv;
+}
+
+/* Row tiles: the staging table CM (thread i of n fills entries i, i + n, ...): the staged place
+   in bytes (-1: none) of row m of the tile, output row m / Wp, ow = 2 (m % Wp) + phase, dropped for
+   a padding row or past W (phase 1); wq0 is W phase 0's extent */
+static __device__ __forceinline__ void _fc3d_hx_cm_fill(const _fc3d_tc_kparams& P, int* CM, int wq0, int i, int n)
+{
+    for (; i < 2 * _FC3D_HX_NR; i += n) {
+        const int p = i / _FC3D_HX_NR, t = (i / (_FC3D_HX_NR / 4)) & 3, j = i & (_FC3D_HX_NR / 4 - 1);
+        const int m = (j >> 1) * 8 + 2 * t + (j & 1);
+        const int rr = m / P.hx_pad[2], qw = m - rr * P.hx_pad[2], x = rr * P.out[2] + 2 * qw;
+        const bool ok = rr < P.hx_rpt && qw < wq0 && 2 * qw + p < P.out[2];
+        CM[(p * 4 + t) * _FC3D_HX_CMS + j] = ok ? 4 * (x + p) : -1;
+    }
+}
+/* Row tiles: a consumer lane's accumulators (channels c0, c1 = c0 + 8 of its W phase) into the
+   staging at the byte offsets of its CM row cm, swizzled by fx; the table read four entries at a
+   time, one load ahead */
+template <int NR>
+static __device__ __forceinline__ void _fc3d_hx_row_stage(const float* acc, const int4* cm, unsigned char* c0,
+                                                          unsigned char* c1, int fx)
+{
+    int4 cur = cm[0];
+#pragma unroll
+    for (int k = 0; k < NR / 16; ++k) {
+        const int4 nx = cm[k + 1 < NR / 16 ? k + 1 : k];
+        const int xs[4] = {cur.x, cur.y, cur.z, cur.w};
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            const int ni = 2 * k + (j >> 1), e = j & 1;
+            if (xs[j] < 0) continue;
+            const int x = xs[j] ^ fx;
+            *reinterpret_cast<float*>(c0 + x) = acc[ni * 4 + e];
+            *reinterpret_cast<float*>(c1 + x) = acc[ni * 4 + 2 + e];
+        }
+        cur = nx;
+    }
 }
 
 /* The haloed main loop and its epilogue (the mma.sync loop's, over the tile's valid rows). Shared
@@ -5260,15 +5312,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
         if (lane == 0) _FC3D_HX_STAMP(13);
     }
-    if (ROWS && warp < NWARP) /* row m of the tile: output row m / Wp, ow = 2 (m % Wp) + phase, dropped
-                                 for a padding row or past W (phase 1) */
-        for (int i = tid; i < 2 * NR; i += NC) {
-            const int p = i / NR, t = (i / (NR / 4)) & 3, j = i & (NR / 4 - 1);
-            const int m = (j >> 1) * 8 + 2 * t + (j & 1);
-            const int rr = m / P.hx_pad[2], qw = m - rr * P.hx_pad[2], x = rr * P.out[2] + 2 * qw;
-            const bool ok = rr < P.hx_rpt && qw < h.wQ[0] && 2 * qw + p < P.out[2];
-            CM[(p * 4 + t) * _FC3D_HX_CMS + j] = ok ? 4 * (x + p) : -1;
-        }
+    if (ROWS && warp < NWARP) _fc3d_hx_cm_fill(P, CM, h.wQ[0], tid, NC); /* the staging table */
     if (ROWS && h.wT[0] != h.wT[1] && warp < NWARP) {
         for (int i = tid; i < PW / 16; i += NC) Z[i] = make_uint4(0u, 0u, 0u, 0u);
         /* the zeros, written through the generic proxy, visible to the wgmmas' reads (async proxy) */
@@ -5466,10 +5510,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                         }
                         asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
                         asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory"); /* the previous tap's MMAs are done */
-                        if ((tid & 127) == 0) {
-                            if (prevW >= 0) _fc3d_mbar_arrive(emptyW + prevW);
-                            if (prevU >= 0) _fc3d_mbar_arrive(emptyU + prevU);
-                        }
+                        _fc3d_hx_release(tid, emptyW, prevW, emptyU, prevU);
                         prevW = sw;
                         prevU = i == h.T - 1 ? su : -1;
                         ++iw;
@@ -5506,23 +5547,8 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
             /* (the condition of _fc3d_tc_rows_out's FULL rows; channel co + 8 has co's swizzle) */
             const int fx = _FC3D_HX_SWZ && std::is_same<T, float>::value && wout == L * _FC3D_TC_ROW_EPL
                                ? 4 * _fc3d_row_swz(co) : 0;
-            unsigned char* c0 = reinterpret_cast<unsigned char*>(Cs + co * CS);
-            unsigned char* c1 = reinterpret_cast<unsigned char*>(Cs + (co + 8) * CS);
-            int4 cur = cm[0];
-#pragma unroll
-            for (int k = 0; k < NR / 16; ++k) {
-                const int4 nx = cm[k + 1 < NR / 16 ? k + 1 : k];
-                const int xs[4] = {cur.x, cur.y, cur.z, cur.w};
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {
-                    const int ni = 2 * k + (j >> 1), e = j & 1;
-                    if (xs[j] < 0) continue;
-                    const int x = xs[j] ^ fx;
-                    *reinterpret_cast<float*>(c0 + x) = acc[ni * 4 + e];
-                    *reinterpret_cast<float*>(c1 + x) = acc[ni * 4 + 2 + e];
-                }
-                cur = nx;
-            }
+            _fc3d_hx_row_stage<NR>(acc, cm, reinterpret_cast<unsigned char*>(Cs + co * CS),
+                                   reinterpret_cast<unsigned char*>(Cs + (co + 8) * CS), fx);
         }
         asm volatile("bar.sync 1, %0;\n" ::"n"(128 * C::NWG) : "memory");
         if (tid == 0) _FC3D_HX_STAMP(5);
@@ -5782,15 +5808,21 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
 #endif
 }
 
-/* Whether a pass's rows are a plain copy for the warp-specialized epilogue: float y in NCDHW,
-   16-byte aligned, rows of 16, 32, 64 or 128 floats (whole swizzled quads: _fc3d_tc_rows_out's FULL
-   rows), a store with no ops or statistics; the consumers then add the bias before the staging */
+/* What the warp-specialized row tiles make of a pass's rows: 0 not theirs, 1 a copy (no ops: the
+   consumers add the bias before the staging), 2 the pass's row program (_fc3d_tc_epi::row_prog: a
+   LayerNorm or mean subtraction over W first, the bias cancelled, then at most two of ReLU, scale,
+   GELU). Both for a store with no statistics of float y in NCDHW, 16-byte aligned, rows of 16, 32,
+   64 or 128 floats (whole swizzled quads: _fc3d_tc_rows_out's FULL rows). */
 template <typename T, typename Epi>
-static __host__ __device__ inline bool _fc3d_hx_ws_plain(const _fc3d_tc_kparams& P, const Epi& epi, const T* y)
+static __host__ __device__ inline int _fc3d_hx_ws_kind(const _fc3d_tc_kparams& P, const Epi& epi, const T* y)
 {
     const int w = P.out[2];
-    return std::is_same<T, float>::value && (w == 16 || w == 32 || w == 64 || w == 128) && P.store && !P.out_f32 &&
-           !P.stats && P.layout == 1 && epi.op_begin == epi.op_end && ((uintptr_t)y & 15u) == 0;
+    if (!(std::is_same<T, float>::value && (w == 16 || w == 32 || w == 64 || w == 128) && P.store && !P.out_f32 &&
+          !P.stats && P.layout == 1 && ((uintptr_t)y & 15u) == 0))
+        return 0;
+    if (epi.op_begin == epi.op_end) return 1;
+    typename Epi::row_prog_t rp;
+    return epi.row_prog(rp) ? 2 : 0;
 }
 /* Warp-specialized persistent row tiles (see _fc3d_hx_ws_smem_nb): CTA b takes the row tiles b, b +
    gridDim.x, ... of the launch (x: a sample's tiles, then the channel tiles and groups, then the
@@ -5847,14 +5879,7 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
         }
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
     } else if (warp < 8) {
-        const int wq0 = (P.out[2] + 1) / 2; /* W phase 0's extent, the same in every row tile */
-        for (int i = tid; i < 2 * NR; i += 256) {
-            const int p = i / NR, t = (i / (NR / 4)) & 3, j = i & (NR / 4 - 1);
-            const int m = (j >> 1) * 8 + 2 * t + (j & 1);
-            const int rr = m / P.hx_pad[2], qw = m - rr * P.hx_pad[2], x = rr * P.out[2] + 2 * qw;
-            const bool ok = rr < P.hx_rpt && qw < wq0 && 2 * qw + p < P.out[2];
-            CM[(p * 4 + t) * _FC3D_HX_CMS + j] = ok ? 4 * (x + p) : -1;
-        }
+        _fc3d_hx_cm_fill(P, CM, (P.out[2] + 1) / 2, tid, 256); /* (W phase 0's extent: every row tile's) */
         if (P.hx_dt[2][0][0] != P.hx_dt[2][1][0]) {
             for (int i = tid; i < PW / 16; i += 256) Z[i] = make_uint4(0u, 0u, 0u, 0u);
             asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
@@ -5930,6 +5955,7 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
         unsigned char* c0 = reinterpret_cast<unsigned char*>(Cs + co * CS);
         unsigned char* c1 = reinterpret_cast<unsigned char*>(Cs + (co + 8) * CS);
         const int64_t ncb = P.cin_g / KC;
+        const int kind = _fc3d_hx_ws_kind(P, epi, y);
         auto run = [&](auto rn) {
             int ug = 0, iw = 0, k = 0;
             for (int64_t lin = blockIdx.x; lin < total; lin += gridDim.x, ++k) {
@@ -5981,10 +6007,7 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                         }
                         asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
                         asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
-                        if ((tid & 127) == 0) {
-                            if (prevW >= 0) _fc3d_mbar_arrive(emptyW + prevW);
-                            if (prevU >= 0) _fc3d_mbar_arrive(emptyU + prevU);
-                        }
+                        _fc3d_hx_release(tid, emptyW, prevW, emptyU, prevU);
                         prevW = sw;
                         prevU = i == h.T - 1 ? su : -1;
                         ++iw;
@@ -5992,11 +6015,8 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                 }
                 asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
                 _fc3d_wg_keep<NR / 2>(acc);
-                if ((tid & 127) == 0) { /* the tile's last slots */
-                    if (prevW >= 0) _fc3d_mbar_arrive(emptyW + prevW);
-                    if (prevU >= 0) _fc3d_mbar_arrive(emptyU + prevU);
-                }
-                if (bias) { /* the bias here: the epilogue's rows are a copy */
+                _fc3d_hx_release(tid, emptyW, prevW, emptyU, prevU); /* the tile's last slots */
+                if (kind == 1 && bias) { /* the bias here: the epilogue's rows are a copy */
                     const int64_t cb = (int64_t)gi * P.cout_g + (int64_t)ntile * 64, cv = P.cout_g - (int64_t)ntile * 64;
                     const float b0 = co < cv ? _fc3d_tc_tof(bias[cb + co]) : 0.f;
                     const float b1 = co + 8 < cv ? _fc3d_tc_tof(bias[cb + co + 8]) : 0.f;
@@ -6007,21 +6027,7 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                 }
                 /* the staging, once the epilogue is done with the last tile's */
                 _fc3d_mbar_wait(sempty, (k & 1) ^ 1);
-                int4 cur = cm[0];
-#pragma unroll
-                for (int kq = 0; kq < NR / 16; ++kq) {
-                    const int4 nx = cm[kq + 1 < NR / 16 ? kq + 1 : kq];
-                    const int xs[4] = {cur.x, cur.y, cur.z, cur.w};
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) {
-                        const int ni = 2 * kq + (j >> 1), e = j & 1;
-                        if (xs[j] < 0) continue;
-                        const int x = xs[j] ^ fx;
-                        *reinterpret_cast<float*>(c0 + x) = acc[ni * 4 + e];
-                        *reinterpret_cast<float*>(c1 + x) = acc[ni * 4 + 2 + e];
-                    }
-                    cur = nx;
-                }
+                _fc3d_hx_row_stage<NR>(acc, cm, c0, c1, fx);
                 _fc3d_mbar_arrive(sfull);
             }
         };
@@ -6030,13 +6036,28 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
         return;
     }
 
-    /* ---- the epilogue warpgroup: the staged rows out, tile by tile (a copy: plain rows only) */
+    /* ---- the epilogue warpgroup: the staged rows out, tile by tile (a copy or the row program) */
     if (_FC3D_HX_WS_EREG < 128) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(_FC3D_HX_WS_EREG));
     else if (_FC3D_HX_WS_EREG > 128) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(_FC3D_HX_WS_EREG));
     const int wout = P.out[2], Hp = P.hx_pad[1];
     int L = 1;
     while (L * _FC3D_TC_ROW_EPL < wout) L <<= 1;
     const int CS = _fc3d_row_cs(P.hx_rpt * wout, L, wout);
+    const int kind = _fc3d_hx_ws_kind(P, epi, y);
+    typename Epi::row_prog_t rp;
+    if (kind == 2) epi.row_prog(rp);
+    const int G = 32 / L, grp = lane / L, sub = lane - grp * L;
+    /* a LayerNorm's W-affine, the lane's 16 columns of it held in registers for every row */
+    float aw[_FC3D_TC_ROW_EPL], ab[_FC3D_TC_ROW_EPL];
+    const _fc3d_dev_op& op0 = epi.chain.ops[epi.op_begin < epi.op_end ? epi.op_begin : 0];
+    const bool affr = kind == 2 && (rp.code & 3u) == 2u && (((uintptr_t)op0.weight | (uintptr_t)op0.bias) & 15u) == 0;
+#pragma unroll
+    for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq) {
+        const float4 a = affr ? __ldg(reinterpret_cast<const float4*>(op0.weight) + kq * L + sub) : make_float4(0.f, 0.f, 0.f, 0.f);
+        const float4 b = affr ? __ldg(reinterpret_cast<const float4*>(op0.bias) + kq * L + sub) : make_float4(0.f, 0.f, 0.f, 0.f);
+        aw[4 * kq] = a.x; aw[4 * kq + 1] = a.y; aw[4 * kq + 2] = a.z; aw[4 * kq + 3] = a.w;
+        ab[4 * kq] = b.x; ab[4 * kq + 1] = b.y; ab[4 * kq + 2] = b.z; ab[4 * kq + 3] = b.w;
+    }
     int k = 0;
     for (int64_t lin = blockIdx.x; lin < total; lin += gridDim.x, ++k) {
         int64_t tile, n;
@@ -6054,7 +6075,54 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
             }
         }
         _fc3d_mbar_wait(sfull, k & 1);
-        {
+        if (kind == 2) {
+            /* the row program: a row (channel c, row rr) in a group of L lanes as
+               _fc3d_tc_rows_out's FULL rows hold it (lane sub: quads k L + sub), G rows a warp at
+               once (the next rows' quads loaded ahead spilled and measured slower) */
+            const int jobs = nvalid * P.hx_rpt, ew = (tid - 384) >> 5;
+            const int roffl = rod >= 0 ? (rod * P.out[1] + roh) * wout : -1; /* row `lane`'s offset in a slab */
+            float* const yc0 = reinterpret_cast<float*>(y) + (n * P.cout + cbase) * P.odhw;
+            auto load = [&](int j0, float (&v)[_FC3D_TC_ROW_EPL], int& c, int& rr, bool& act) {
+                const int j = j0 + grp;
+                act = j < jobs;
+                c = act ? j / P.hx_rpt : 0;
+                rr = act ? j - c * P.hx_rpt : 0;
+                const float* vr = Cs + c * CS + rr * wout;
+                const int swz = _FC3D_HX_SWZ ? _fc3d_row_swz(c) : 0;
+#pragma unroll
+                for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq) {
+                    float4 q = act ? *reinterpret_cast<const float4*>(vr + (kq * L + sub) * 4) : make_float4(0.f, 0.f, 0.f, 0.f);
+                    if (swz & 1) q = make_float4(q.y, q.x, q.w, q.z);
+                    if (swz & 2) q = make_float4(q.z, q.w, q.x, q.y);
+                    v[4 * kq] = q.x; v[4 * kq + 1] = q.y; v[4 * kq + 2] = q.z; v[4 * kq + 3] = q.w;
+                }
+            };
+            for (int j0 = ew * G; j0 < jobs; j0 += 4 * G) {
+                float v[_FC3D_TC_ROW_EPL];
+                int c, rr;
+                bool act;
+                load(j0, v, c, rr, act);
+                const int ro = __shfl_sync(0xffffffffu, roffl, rr);
+                if (affr) { /* the W-affine from registers; the same arithmetic as _fc3d_row_affine */
+                    const float is = epi.template row_centre<true>(v, wout, sub, L, grp * L, false, rp.eps);
+#pragma unroll
+                    for (int e = 0; e < _FC3D_TC_ROW_EPL; ++e) v[e] = v[e] * is * aw[e] + ab[e];
+#pragma unroll
+                    for (int i = 0; i < 2; ++i) {
+                        if (i >= (int)((rp.code >> 2) & 3u)) break;
+                        _fc3d_straight_op_regs((int)((rp.code >> (4 + 4 * i)) & 15u), rp.value[i], v);
+                    }
+                } else {
+                    epi.template apply_row_prog<true>(v, wout, sub, L, grp * L, rp); /* (every lane: shuffles) */
+                }
+                if (act && ro >= 0) {
+                    float4* yq = reinterpret_cast<float4*>(yc0 + (int64_t)c * P.odhw + ro) + sub;
+#pragma unroll
+                    for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq, yq += L)
+                        *yq = make_float4(v[4 * kq], v[4 * kq + 1], v[4 * kq + 2], v[4 * kq + 3]);
+                }
+            }
+        } else {
             /* a row (channel c, row rr of the tile) is wout / 4 quads, a lane each, JW rows a warp
                instruction; warp ew takes channels ew + 4 i, each one's rows in JW-row groups, four
                (channel, row group) jobs at a time (their loads before their stores) */
@@ -7313,7 +7381,7 @@ typedef struct _fc3d_tc_epi {
                           bits 2-3 the ops after it, bits 4-7 and 8-11 their kinds */
         float eps, value[2];
     };
-    __device__ bool row_prog(row_prog_t& rp) const {
+    __host__ __device__ bool row_prog(row_prog_t& rp) const {
         if (op_begin >= op_end || !((rowops >> op_begin) & 1u)) return false;
         const _fc3d_dev_op& op = chain.ops[op_begin];
         const bool aff = (op.flags & FC3D_OP_AFFINE) != 0, per_c = op.affine == _FC3D_AFF_CHANNEL;
@@ -8513,9 +8581,9 @@ struct _fc3d_hx_run<float> {
         typedef _fc3d_hx_cfg<MATH, 128, KC> C;
         cudaError_t err;
         const int wnb = _fc3d_hx_ws_nb(P, C::EB, KC);
-        if (_FC3D_HX_WS && wnb > 0 && P.hx_rpt <= 32 && _fc3d_hx_ws_plain<float>(P, e, y)) {
+        if (_FC3D_HX_WS && wnb > 0 && P.hx_rpt <= 32 && _fc3d_hx_ws_kind<float>(P, e, y) > 0) {
             const size_t wsm = _fc3d_hx_ws_smem_nb(P, C::EB, KC, wnb);
-            /* plain rows: warp-specialized, persistent, a CTA an SM */
+            /* warp-specialized, persistent, a CTA an SM */
             auto kern = _fc3d_hx_rows_ws<float, MATH, KC, _fc3d_tc_epi>;
             if ((err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)wsm)) != cudaSuccess)
                 return err;
@@ -8587,7 +8655,7 @@ struct _fc3d_hx_run<float> {
 };
 
 /* Whether a plain row pass of this plan (no ops, no statistics: a convolution alone) runs the
-   warp-specialized row tiles (the launch asks the same of the pass, _fc3d_hx_ws_plain; the tests
+   warp-specialized row tiles (the launch asks the same of the pass, _fc3d_hx_ws_kind; the tests
    ask here) */
 static inline int _fc3d_hx_ws_takes(const _fc3d_tc_plan* tp)
 {

@@ -1170,7 +1170,8 @@ static void test_halo_rows_store(void) {
    chain (LayerNorm with affine, GELU, x 1.0), affine-less LayerNorm and ReLU in half, three ops
    after the LayerNorm (GELU tanh, x 2, ReLU: the walk), a scale before it (the walk, the bias
    added), W = 128 (groups of 8 lanes), an odd W (57: rows not a multiple of the lanes' values),
-   NDHWC, the LayerNorm alone. */
+   NDHWC, the LayerNorm alone. The row programs on NCDHW rows of 64 and 128 floats (cases 0, 1, 4,
+   7) run on the warp-specialized row tiles (_fc3d_hx_ws_kind 2), the rest on _fc3d_hx_main's. */
 static void test_halo_row_prog(void) {
     if (!wgmma_here()) {
         printf("# halo_row_prog: skipped, no haloed loop on this device with this binary\n");
@@ -1234,6 +1235,8 @@ static void test_halo_row_prog(void) {
         const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)hc.plan._private.engine_data.bytes;
         check(tp->kp.hx_rows && uses_row_tiles(&hc.plan), name, "the haloed row tiles with the row epilogue: hx_rows %d",
               tp->kp.hx_rows);
+        if (k == 0 || k == 1 || k == 4 || k == 7) /* a row program on NCDHW rows of 64 / 128: the warp-specialized tiles */
+            check(_fc3d_hx_ws_takes(tp), name, "the warp-specialized row tiles take it");
         runs += halo_vs_direct(name, &hc);
         host_case_free(&hc);
     }
