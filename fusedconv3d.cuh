@@ -1113,7 +1113,19 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      1.372 / 1.217, the next rows' quads loaded ahead 1.400 / 1.247 (16 bytes spilled). Other
      chains (ops walked per row, statistics, NDHWC, odd W) keep _fc3d_hx_main's row tiles. One unit
      slot (for 4 weight slots in TF32) deadlocks this producer order (it copies unit u + 1 before
-     unit u's last pieces) and is refused by a static_assert.
+     unit u's last pieces) and is refused by a static_assert. The row program's warps step their
+     jobs' (channel, row) without a division (the division per job had 8 % of the epilogue's
+     stall samples, ncu), and the LayerNorm's W-affine comes once a CTA into shared memory (any
+     alignment of the op's pointers), then into 32 registers a lane in the row program's loop
+     only: L2/34's chain 1.180 -> 1.116 ms TF32, 1.062 -> 1.000 half, its convolution alone
+     0.882 -> 0.872 / 0.651 -> 0.645 (H200, bench/chain_loops.cu EXTRA 0 and 6, two rounds; the
+     same affine copied in the kernel's prologue, before the register split, made ptxas spill
+     ~450 bytes in the epilogue). Measured and not kept: the producer warpgroup's three idle
+     warps as epilogue warps too (seven warps at 80 registers: 140-240 bytes spilled, the
+     convolution alone 0.97 ms, the chain 1.40), consumers at 168 registers for 88 in the
+     epilogue (consumers spill: convolution alone 0.98 ms, chain 1.13), TF32 units of 16 channels
+     for 4 or 8 weight slots (convolution alone 1.055 ms: a K step of four wgmmas), 8 weight slots
+     in half (0.651 -> 0.653: the slots are not what bounds half).
      The block loop (FC3D_MAIN_LOOP_BLOCK, >>block-loop) drops the tiles for short K at small
      channel counts: a persistent CTA holds the whole weight in shared memory (re-laid once per
      run in mma.sync's B fragment order, rounded) and walks blocks of output rows (od, oh), every
@@ -4870,8 +4882,8 @@ static __host__ __device__ inline size_t _fc3d_hx_smem(const _fc3d_tc_kparams& P
    consumer warpgroups (the MMAs, one W phase each, then the tile's staging), the producer's (one
    lane issues the copies) and an epilogue warpgroup that writes the staged rows out while the
    consumers run the next tile's MMAs. Its shared memory keeps the staging apart from the rings:
-   [units NA][weight slots _FC3D_HX_WS_NB][staging][barriers 128 B][the staging table][a zero
-   weight piece where the W phases' tap counts differ]. The registers are split by setmaxnreg
+   [units NA][weight slots _FC3D_HX_WS_NB][staging][barriers _FC3D_HX_WS_BARB][the staging table]
+   [a LayerNorm's W-affine, 1 KB][a zero weight piece where the W phases' tap counts differ]. The registers are split by setmaxnreg
    from the launch's 128 a thread: producer _FC3D_HX_WS_PREG, consumers _FC3D_HX_WS_CREG,
    epilogue the rest of the SM's 65536. */
 #ifndef _FC3D_HX_WS
@@ -4880,6 +4892,8 @@ static __host__ __device__ inline size_t _fc3d_hx_smem(const _fc3d_tc_kparams& P
 #ifndef _FC3D_HX_WS_NB
 #define _FC3D_HX_WS_NB 4 /* weight slots at most (as many as the shared memory holds, 2 at least) */
 #endif
+/* the barriers' bytes: full and empty of each slot, the staging's two */
+#define _FC3D_HX_WS_BARB ((8 * (2 * (_FC3D_HX_NA + _FC3D_HX_WS_NB) + 2) + 127) / 128 * 128)
 #ifndef _FC3D_HX_WS_CREG
 #define _FC3D_HX_WS_CREG 176 /* registers of a consumer thread */
 #endif
@@ -4901,8 +4915,8 @@ static __host__ __device__ inline size_t _fc3d_hx_ws_smem_nb(const _fc3d_tc_kpar
 {
     const size_t nkg = (size_t)kc * eb / 16;
     const bool z = P.hx_dt[2][0][0] != P.hx_dt[2][1][0];
-    return _FC3D_HX_NA * nkg * P.hx_rrmax * 16 + (size_t)nb * 128 * kc * eb + _fc3d_hx_ws_stg(P) + 128 +
-           32 * _FC3D_HX_CMS + (z ? (size_t)64 * kc * eb : 0);
+    return _FC3D_HX_NA * nkg * P.hx_rrmax * 16 + (size_t)nb * 128 * kc * eb + _fc3d_hx_ws_stg(P) + _FC3D_HX_WS_BARB +
+           32 * _FC3D_HX_CMS + 2 * 128 * 4 + (z ? (size_t)64 * kc * eb : 0);
 }
 /* the weight slots the kernel takes (0: it does not fit) */
 static __host__ __device__ inline int _fc3d_hx_ws_nb(const _fc3d_tc_kparams& P, int eb, int kc)
@@ -5846,7 +5860,7 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
     static_assert(NA >= 2, "the warp-specialized row tiles need two unit slots");
     constexpr int PW = 64 * KC * C::EB; /* bytes of one W phase's weight piece */
     const int NB = _fc3d_hx_ws_nb(P, C::EB, KC); /* weight slots (the launch's) */
-    static_assert(8 * (2 * (NA + MB) + 2) <= 128, "the barriers' 128 bytes");
+    static_assert(8 * (2 * (NA + MB) + 2) <= _FC3D_HX_WS_BARB, "the barriers' bytes");
     constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
     extern __shared__ __align__(128) unsigned char _fc3d_hx_sm[];
     const size_t ustage = (size_t)C::NKG * P.hx_rrmax * 16;
@@ -5857,9 +5871,11 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
     uint64_t* bars = reinterpret_cast<uint64_t*>(tail);
     uint64_t *fullU = bars, *emptyU = bars + NA, *fullW = bars + 2 * NA, *emptyW = bars + 2 * NA + MB;
     uint64_t *sfull = bars + 2 * (NA + MB), *sempty = sfull + 1;
-    int* CM = reinterpret_cast<int*>(tail + 128); /* as _fc3d_hx_main's */
-    uint4* Z = reinterpret_cast<uint4*>(CM + 8 * _FC3D_HX_CMS);
+    int* CM = reinterpret_cast<int*>(tail + _FC3D_HX_WS_BARB); /* as _fc3d_hx_main's */
+    float* AF = reinterpret_cast<float*>(CM + 8 * _FC3D_HX_CMS); /* a LayerNorm's W-affine: weight, bias */
+    uint4* Z = reinterpret_cast<uint4*>(AF + 2 * 128);
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    constexpr int EW = 4; /* the epilogue's warps (12 .. 15) */
     const int64_t per = P.hx_rcls_start[4], ny = (int64_t)P.groups * P.ntn, total = per * ny * P.n;
     const int64_t HpWp = (int64_t)P.hx_pad[1] * P.hx_pad[2];
     auto tile_of = [&](int64_t lin, int64_t* t, int* ntile, int* gi, int64_t* n) {
@@ -5873,7 +5889,7 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
 
     if (warp == 8) { /* a lane a barrier */
         if (lane < 2 * (NA + MB) + 2) { /* (slots past NB initialised, unused) */
-            const int cnt = lane == 2 * (NA + MB) ? 256 : lane == 2 * (NA + MB) + 1 ? 128
+            const int cnt = lane == 2 * (NA + MB) ? 256 : lane == 2 * (NA + MB) + 1 ? 32 * EW
                           : (lane < 2 * NA ? lane >= NA : lane >= 2 * NA + MB) ? C::NWG : 1;
             _fc3d_mbar_init(bars + lane, cnt);
         }
@@ -6047,46 +6063,59 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
     typename Epi::row_prog_t rp;
     if (kind == 2) epi.row_prog(rp);
     const int G = 32 / L, grp = lane / L, sub = lane - grp * L;
-    /* a LayerNorm's W-affine, the lane's 16 columns of it held in registers for every row */
-    float aw[_FC3D_TC_ROW_EPL], ab[_FC3D_TC_ROW_EPL];
-    const _fc3d_dev_op& op0 = epi.chain.ops[epi.op_begin < epi.op_end ? epi.op_begin : 0];
-    const bool affr = kind == 2 && (rp.code & 3u) == 2u && (((uintptr_t)op0.weight | (uintptr_t)op0.bias) & 15u) == 0;
-#pragma unroll
-    for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq) {
-        const float4 a = affr ? __ldg(reinterpret_cast<const float4*>(op0.weight) + kq * L + sub) : make_float4(0.f, 0.f, 0.f, 0.f);
-        const float4 b = affr ? __ldg(reinterpret_cast<const float4*>(op0.bias) + kq * L + sub) : make_float4(0.f, 0.f, 0.f, 0.f);
-        aw[4 * kq] = a.x; aw[4 * kq + 1] = a.y; aw[4 * kq + 2] = a.z; aw[4 * kq + 3] = a.w;
-        ab[4 * kq] = b.x; ab[4 * kq + 1] = b.y; ab[4 * kq + 2] = b.z; ab[4 * kq + 3] = b.w;
-    }
-    int k = 0;
-    for (int64_t lin = blockIdx.x; lin < total; lin += gridDim.x, ++k) {
-        int64_t tile, n;
-        int ntile, gi;
-        tile_of(lin, &tile, &ntile, &gi, &n);
-        const _fc3d_hx_tile h = _fc3d_hx_tile_at<true>(P, tile);
-        const int64_t cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * 64;
-        const int nvalid = (int)((P.cout_g - (int64_t)ntile * 64) < 64 ? (P.cout_g - (int64_t)ntile * 64) : 64);
-        int rod = -1, roh = 0; /* as _fc3d_hx_main's row tiles */
-        {
-            const int row = h.vrow0 + lane, qd = row / Hp, qh = row - qd * Hp;
-            if (lane < P.hx_rpt && qd < h.Q[0] && qh < h.Q[1]) {
-                rod = P.s[0] * qd + h.r[0];
-                roh = P.s[1] * qh + h.r[1];
-            }
+    /* a LayerNorm's W-affine, copied to AF (here, not before the register split: there it made
+       ptxas spill ~450 bytes) */
+    const bool affr = kind == 2 && (rp.code & 3u) == 2u;
+    if (affr) {
+        const _fc3d_dev_op& op0 = epi.chain.ops[epi.op_begin];
+        for (int i = tid - 384; i < wout; i += 32 * EW) {
+            AF[i] = op0.weight[i];
+            AF[128 + i] = op0.bias[i];
         }
-        _fc3d_mbar_wait(sfull, k & 1);
-        if (kind == 2) {
+        asm volatile("bar.sync 1, %0;\n" ::"n"(32 * EW) : "memory");
+    }
+    /* the CTA's tiles: rows(n, cbase, nvalid, rod, roh) on each once the consumers staged it */
+    auto tiles = [&](auto&& rows) {
+        int k = 0;
+        for (int64_t lin = blockIdx.x; lin < total; lin += gridDim.x, ++k) {
+            int64_t tile, n;
+            int ntile, gi;
+            tile_of(lin, &tile, &ntile, &gi, &n);
+            const _fc3d_hx_tile h = _fc3d_hx_tile_at<true>(P, tile);
+            const int64_t cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * 64;
+            const int nvalid = (int)((P.cout_g - (int64_t)ntile * 64) < 64 ? (P.cout_g - (int64_t)ntile * 64) : 64);
+            int rod = -1, roh = 0; /* as _fc3d_hx_main's row tiles */
+            {
+                const int row = h.vrow0 + lane, qd = row / Hp, qh = row - qd * Hp;
+                if (lane < P.hx_rpt && qd < h.Q[0] && qh < h.Q[1]) {
+                    rod = P.s[0] * qd + h.r[0];
+                    roh = P.s[1] * qh + h.r[1];
+                }
+            }
+            _fc3d_mbar_wait(sfull, k & 1);
+            rows(n, cbase, nvalid, rod, roh);
+            _fc3d_mbar_arrive(sempty);
+        }
+    };
+    if (kind == 2) {
+        /* the LayerNorm's W-affine: the lane's 16 columns of it, the same in every row, in
+           registers (only in this loop: live across the copy loop too they cost it 2 %) */
+        float4 aw[_FC3D_TC_ROW_EPL / 4], ab[_FC3D_TC_ROW_EPL / 4];
+#pragma unroll
+        for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq) {
+            aw[kq] = affr ? reinterpret_cast<const float4*>(AF)[kq * L + sub] : make_float4(0.f, 0.f, 0.f, 0.f);
+            ab[kq] = affr ? reinterpret_cast<const float4*>(AF + 128)[kq * L + sub] : make_float4(0.f, 0.f, 0.f, 0.f);
+        }
+        tiles([&](int64_t n, int64_t cbase, int nvalid, int rod, int roh) {
             /* the row program: a row (channel c, row rr) in a group of L lanes as
                _fc3d_tc_rows_out's FULL rows hold it (lane sub: quads k L + sub), G rows a warp at
-               once (the next rows' quads loaded ahead spilled and measured slower) */
-            const int jobs = nvalid * P.hx_rpt, ew = (tid - 384) >> 5;
+               once (the next rows' quads loaded ahead spilled and measured slower); warp ew's jobs
+               (c rpt + rr) are ew G + grp + EW G i, (c, rr) stepped without a division */
+            const int rpt = P.hx_rpt, jobs = nvalid * rpt, ew = warp - 12, S = EW * G, dc = S / rpt, dr = S - dc * rpt;
             const int roffl = rod >= 0 ? (rod * P.out[1] + roh) * wout : -1; /* row `lane`'s offset in a slab */
             float* const yc0 = reinterpret_cast<float*>(y) + (n * P.cout + cbase) * P.odhw;
-            auto load = [&](int j0, float (&v)[_FC3D_TC_ROW_EPL], int& c, int& rr, bool& act) {
-                const int j = j0 + grp;
-                act = j < jobs;
-                c = act ? j / P.hx_rpt : 0;
-                rr = act ? j - c * P.hx_rpt : 0;
+            int c = (ew * G + grp) / rpt, rr = ew * G + grp - c * rpt;
+            auto load = [&](float (&v)[_FC3D_TC_ROW_EPL], bool act) {
                 const float* vr = Cs + c * CS + rr * wout;
                 const int swz = _FC3D_HX_SWZ ? _fc3d_row_swz(c) : 0;
 #pragma unroll
@@ -6097,16 +6126,21 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                     v[4 * kq] = q.x; v[4 * kq + 1] = q.y; v[4 * kq + 2] = q.z; v[4 * kq + 3] = q.w;
                 }
             };
-            for (int j0 = ew * G; j0 < jobs; j0 += 4 * G) {
+            for (int j0 = ew * G; j0 < jobs; j0 += S) {
                 float v[_FC3D_TC_ROW_EPL];
-                int c, rr;
-                bool act;
-                load(j0, v, c, rr, act);
+                const bool act = c < nvalid;
+                load(v, act);
                 const int ro = __shfl_sync(0xffffffffu, roffl, rr);
                 if (affr) { /* the W-affine from registers; the same arithmetic as _fc3d_row_affine */
                     const float is = epi.template row_centre<true>(v, wout, sub, L, grp * L, false, rp.eps);
 #pragma unroll
-                    for (int e = 0; e < _FC3D_TC_ROW_EPL; ++e) v[e] = v[e] * is * aw[e] + ab[e];
+                    for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq) {
+                        const float4 a = aw[kq], b = ab[kq];
+                        v[4 * kq] = v[4 * kq] * is * a.x + b.x;
+                        v[4 * kq + 1] = v[4 * kq + 1] * is * a.y + b.y;
+                        v[4 * kq + 2] = v[4 * kq + 2] * is * a.z + b.z;
+                        v[4 * kq + 3] = v[4 * kq + 3] * is * a.w + b.w;
+                    }
 #pragma unroll
                     for (int i = 0; i < 2; ++i) {
                         if (i >= (int)((rp.code >> 2) & 3u)) break;
@@ -6121,13 +6155,21 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                     for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq, yq += L)
                         *yq = make_float4(v[4 * kq], v[4 * kq + 1], v[4 * kq + 2], v[4 * kq + 3]);
                 }
+                c += dc;
+                rr += dr;
+                if (rr >= rpt) {
+                    rr -= rpt;
+                    ++c;
+                }
             }
-        } else {
+        });
+    } else {
+        tiles([&](int64_t n, int64_t cbase, int nvalid, int rod, int roh) {
             /* a row (channel c, row rr of the tile) is wout / 4 quads, a lane each, JW rows a warp
                instruction; warp ew takes channels ew + 4 i, each one's rows in JW-row groups, four
                (channel, row group) jobs at a time (their loads before their stores) */
             const int QR = wout >> 2, JW = 32 / QR, jl = lane / QR, ql = lane - jl * QR;
-            const int ew = (tid - 384) >> 5, rpt = P.hx_rpt, RG = (rpt + JW - 1) / JW, nci = (nvalid - ew + 3) >> 2;
+            const int ew = warp - 12, rpt = P.hx_rpt, RG = (rpt + JW - 1) / JW, nci = (nvalid - ew + 3) >> 2;
             const int roffl = rod >= 0 ? (rod * P.out[1] + roh) * wout : -1; /* row `lane`'s offset in a slab */
             float* const yb = reinterpret_cast<float*>(y) + (n * P.cout + cbase) * P.odhw + 4 * ql;
             const float* const sb = Cs + 4 * ql;
@@ -6155,8 +6197,7 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                 for (int u = 0; u < 4; ++u)
                     if (dst[u] >= 0) *reinterpret_cast<float4*>(yb + dst[u]) = q[u];
             }
-        }
-        _fc3d_mbar_arrive(sempty);
+        });
     }
 #endif
 }
@@ -8662,7 +8703,7 @@ static inline int _fc3d_hx_ws_takes(const _fc3d_tc_plan* tp)
     if (!_FC3D_HX_WS || !tp->hx_ok || !tp->kp.hx_rows || tp->math == _FC3D_TC_3XTF32) return 0;
     const _fc3d_tc_kparams P = _fc3d_hx_run<float>::params(tp, tp->kp, 1);
     const int half = tp->math == _FC3D_TC_HALF, w = P.out[2];
-    return _fc3d_hx_ws_nb(P, half ? 2 : 4, half && P.hx_kc == 64 ? 64 : 32) > 0 && P.hx_rpt <= 32 && P.layout == 1 &&
+    return _fc3d_hx_ws_nb(P, half ? 2 : 4, P.hx_kc) > 0 && P.hx_rpt <= 32 && P.layout == 1 &&
            (w == 16 || w == 32 || w == 64 || w == 128);
 }
 

@@ -13,7 +13,8 @@
 //          EXTRA   0 (default): the workload's chain; 1: a training BatchNorm appended (a second
 //                  pass, with statistics partials from the row epilogue); to take the row epilogue
 //                  apart: 2 the LayerNorm alone, 3 the LayerNorm and the scale (no GELU), 4 the
-//                  LayerNorm and the GELU (no scale), 5 the LayerNorm without its affine
+//                  LayerNorm and the GELU (no scale), 5 the LayerNorm without its affine; 6 the
+//                  convolution alone (no ops)
 // Timing: ex_time_ms of examples/example_common.h (CUDA events around fc3d_plan_run, a 256 MiB
 // buffer written before every timed run, median), after one warm-up run. Inputs: ex_fill (x uniform
 // [0, 1), PyTorch's default init for the weights). The direct engine's FP32 output is the reference;
@@ -34,6 +35,7 @@ static fc3d_plan_desc cl_desc(int n, fc3d_layout layout, int extra) {
         d.num_ops = 2;
     }
     if (extra == 4) d.num_ops = 2;
+    if (extra == 6) d.num_ops = 0;
     if (extra == 1) {
         d.ops[3].kind = FC3D_OP_BATCHNORM_TRAIN;
         d.ops[3].flags = FC3D_OP_AFFINE;
