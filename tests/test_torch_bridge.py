@@ -958,8 +958,8 @@ def check_main_loop_reported():
     """A call whose in_channels is a multiple of 16 reports the main loop it ran: wgmma on an sm_90
     device (the extension is built with sm_90a code there), mma.sync elsewhere, in the TF32 and the
     FP32 (3xTF32) mode alike; and the TF32 output matches the FP32 mode's within TF32's bound. With
-    in_channels 64 and 1728 products an output, TF32 runs the haloed loop there; at L2/15's shape
-    (in_channels 16, out_channels 32), the block loop."""
+    in_channels 64 and 1728 products an output, both modes run the haloed loop there; at L2/15's
+    shape (in_channels 16, out_channels 32), TF32 runs the block loop."""
     torch.manual_seed(SEED)
     conv = nn.ConvTranspose3d(32, 24, 3, stride=2, padding=1).to(DEV)
     x = torch.rand(2, 32, 5, 6, 7, device=DEV)
@@ -972,8 +972,8 @@ def check_main_loop_reported():
     require(m.last_main_loop == want, f"tf32: last_main_loop {m.last_main_loop!r}, want {want!r}")
     require(m32.last_main_loop == want, f"fp32: last_main_loop {m32.last_main_loop!r}, want {want!r}")
     require_close(y, y32, bound_for("tf32", x.dtype), "tf32 (main loop) against fp32", "tf32")
-    # in_channels 64, k3 s1: 1728 products an output, so TF32 takes the haloed loop on sm_90 (FP32
-    # math stays on wgmma)
+    # in_channels 64, k3 s1: 1728 products an output, so TF32 and FP32 (3xTF32) math take the
+    # haloed loop on sm_90
     conv = nn.ConvTranspose3d(64, 24, 3).to(DEV)
     x = torch.rand(2, 64, 5, 6, 7, device=DEV)
     m = fc.FusedConvTranspose3d(conv, nn.ReLU(), math="tf32")
@@ -983,7 +983,7 @@ def check_main_loop_reported():
         y32 = m32(x)
     sm90 = torch.cuda.get_device_capability(DEV) == (9, 0)
     require(m.last_main_loop == ("halo" if sm90 else "mma.sync"), f"tf32, C_in 64: last_main_loop {m.last_main_loop!r}")
-    require(m32.last_main_loop == ("wgmma" if sm90 else "mma.sync"),
+    require(m32.last_main_loop == ("halo" if sm90 else "mma.sync"),
             f"fp32, C_in 64: last_main_loop {m32.last_main_loop!r}")
     require_close(y, y32, bound_for("tf32", x.dtype), "tf32 (haloed loop) against fp32", "tf32")
     # L2/15's shape (in_channels 16, out_channels 32, k3 s2 p1): TF32 takes the block loop on every
