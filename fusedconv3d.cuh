@@ -4883,9 +4883,9 @@ static __host__ __device__ inline size_t _fc3d_hx_smem(const _fc3d_tc_kparams& P
    lane issues the copies) and an epilogue warpgroup that writes the staged rows out while the
    consumers run the next tile's MMAs. Its shared memory keeps the staging apart from the rings:
    [units NA][weight slots _FC3D_HX_WS_NB][staging][barriers _FC3D_HX_WS_BARB][the staging table]
-   [a LayerNorm's W-affine, 1 KB][a zero weight piece where the W phases' tap counts differ]. The registers are split by setmaxnreg
-   from the launch's 128 a thread: producer _FC3D_HX_WS_PREG, consumers _FC3D_HX_WS_CREG,
-   epilogue the rest of the SM's 65536. */
+   [a LayerNorm's W-affine, 1 KB][a zero weight piece where the W phases' tap counts differ]. The
+   registers are split by setmaxnreg from the launch's 128 a thread: producer _FC3D_HX_WS_PREG,
+   consumers _FC3D_HX_WS_CREG, epilogue the rest of the SM's 65536. */
 #ifndef _FC3D_HX_WS
 #define _FC3D_HX_WS 1 /* 0: row tiles on _fc3d_hx_main only (measurement) */
 #endif
@@ -5860,7 +5860,7 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
     static_assert(NA >= 2, "the warp-specialized row tiles need two unit slots");
     constexpr int PW = 64 * KC * C::EB; /* bytes of one W phase's weight piece */
     const int NB = _fc3d_hx_ws_nb(P, C::EB, KC); /* weight slots (the launch's) */
-    static_assert(8 * (2 * (NA + MB) + 2) <= _FC3D_HX_WS_BARB, "the barriers' bytes");
+    static_assert(2 * (NA + MB) + 2 <= 32, "the barriers: one lane of warp 8 initialises each");
     constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
     extern __shared__ __align__(128) unsigned char _fc3d_hx_sm[];
     const size_t ustage = (size_t)C::NKG * P.hx_rrmax * 16;
