@@ -1125,7 +1125,14 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      convolution alone 0.97 ms, the chain 1.40), consumers at 168 registers for 88 in the
      epilogue (consumers spill: convolution alone 0.98 ms, chain 1.13), TF32 units of 16 channels
      for 4 or 8 weight slots (convolution alone 1.055 ms: a K step of four wgmmas), 8 weight slots
-     in half (0.651 -> 0.653: the slots are not what bounds half).
+     in half (0.651 -> 0.653: the slots are not what bounds half); then (H200, same commands,
+     against 1.114-1.117 / 0.997-1.001 ms chain, 0.869-0.873 / 0.644-0.646 convolution alone): the
+     consumer warpgroups taking the last 8 of a tile's 56 row groups after their staging (ptxas
+     spilled 412-460 bytes into their tap loop: chain 1.41 ms, convolution alone 1.27), two jobs
+     a lane at once in the row program (chain 1.125 TF32, 0.986 half; every convolution alone
+     1.4-2.8 % slower: the kernel is one function and the epilogue's path moved the consumers'
+     allocation), three (204 bytes spilled, chain 1.91), and one kernel a kind (copy, row
+     program: all four figures 0.3-3 % slower).
      The block loop (FC3D_MAIN_LOOP_BLOCK, >>block-loop) drops the tiles for short K at small
      channel counts: a persistent CTA holds the whole weight in shared memory (re-laid once per
      run in mma.sync's B fragment order, rounded) and walks blocks of output rows (od, oh), every
@@ -1187,7 +1194,11 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      2026-11-26 eighth). Read back last chunk first, to take what L2 still holds of the last
      samples: slower (L2/61's pass 220 -> 251 us for 16 MB less read: descending addresses).
      Other read-back passes resolve such ops once per unit of rows (1.06 -> 0.70 ms before the
-     streamed kernel, a third of the copy bandwidth).
+     streamed kernel, a third of the copy bandwidth). Where every op of a streamed pass is affine
+     in the value, a block composes them in double into one a v + b (one conversion each way a
+     value): L2/15's read-back (BatchNorm, then the mean subtraction, each in double) 70.3 M ->
+     52.0 M instructions, 162 -> 135 us under ncu, DRAM 61 -> 73.5 % of peak, its chain 0.400 ->
+     0.393 ms (H200, example timer; bench/RESULTS.md, twenty-third entry).
    An engine entry has a name, can_implement (which returns a reason when it refuses), how it plans
    its steps for the logical passes, and which workspace regions it adds. desc.engine forces one;
    describe prints the choice and each refusal.
@@ -2639,11 +2650,14 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_direct_pass_kernel
    _FC3D_STREAM_CHUNK consecutive elements of one slab with 16-byte loads, all of a thread's loads
    in flight before it resolves the ops once for the block (the per-unit path of _fc3d_direct_unit
    waits on the op parameters first and keeps only 4 scalar loads per thread in flight: a third of
-   the copy bandwidth). The ops run in the same order with the same arithmetic as that path. A
-   block's partial goes to slot (n, channel within group where the group does not keep them,
-   chunk), summed in a fixed order: reproducible. */
+   the copy bandwidth). The ops run in the same order with the same arithmetic as that path, but
+   where every op is affine in the value (scale, add_channel, a normalisation or mean subtraction
+   by (n, c)-fixed statistics) they are composed in double into one a v + b per block (one
+   rounding to float instead of one per op). A block's partial goes to slot (n, channel within
+   group where the group does not keep them, chunk), summed in a fixed order: reproducible. */
 #ifndef _FC3D_STREAM_VEC
-#define _FC3D_STREAM_VEC 4 /* 16-byte loads in flight per thread */
+#define _FC3D_STREAM_VEC 4 /* 16-byte loads in flight per thread (H200, example timers: 2 and 8 slower,
+                              L2/15's chain 0.399 -> 0.436 / 0.421 ms, L2/61's 1.086 -> 1.121 / 1.092) */
 #endif
 #define _FC3D_STREAM_CHUNK ((int64_t)_FC3D_THREADS * 4 * _FC3D_STREAM_VEC)
 
@@ -2688,10 +2702,42 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_stream_pass_kernel
         __syncthreads(); /* the previous chunk is done with R */
         if (tid < nops) R[tid] = _fc3d_resolve_op(P.chain.ops[P.op_begin + tid], ext, co);
         __syncthreads();
+        /* ops all affine in the value ((n, c)-fixed scales, adds, normalisations, mean
+           subtractions) composed in double into one a v + b: a value converted once each way
+           (applied one by one in double, L2/15's two ops issued 36 instructions a value, ncu) */
+        double ca = 1.0, cb = 0.0;
+        bool comp = nops > 0;
         for (int i = 0; i < nops; i++) {
-            const _fc3d_unit_op r = R[i];
-            _fc3d_apply_unit_op_regs(r, reinterpret_cast<float(&)[4 * _FC3D_STREAM_VEC]>(v));
-            sv = _fc3d_apply_unit_op(r, sv);
+            const _fc3d_unit_op& r = R[i];
+            if (r.kind == _FC3D_UOP_NORMALIZE) {
+                ca *= r.s;
+                cb = (cb - r.m) * r.s;
+                if (r.affine) {
+                    ca *= r.w;
+                    cb = cb * r.w + r.b;
+                }
+            } else if (r.kind == _FC3D_UOP_SUB_MEAN) {
+                cb -= r.m;
+            } else if (r.kind == _FC3D_UOP_SCALE) {
+                ca *= (double)r.f0;
+                cb *= (double)r.f0;
+            } else if (r.kind == _FC3D_UOP_ADD) {
+                cb += (double)r.f0;
+            } else if (r.kind != _FC3D_UOP_NONE) {
+                comp = false;
+            }
+        }
+        if (comp) {
+            float* w = reinterpret_cast<float*>(v);
+#pragma unroll
+            for (int j = 0; j < 4 * _FC3D_STREAM_VEC; j++) w[j] = (float)fma((double)w[j], ca, cb);
+            sv = (float)fma((double)sv, ca, cb);
+        } else {
+            for (int i = 0; i < nops; i++) {
+                const _fc3d_unit_op r = R[i];
+                _fc3d_apply_unit_op_regs(r, reinterpret_cast<float(&)[4 * _FC3D_STREAM_VEC]>(v));
+                sv = _fc3d_apply_unit_op(r, sv);
+            }
         }
 #pragma unroll
         for (int j = 0; j < _FC3D_STREAM_VEC; j++) {

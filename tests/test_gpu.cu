@@ -548,6 +548,27 @@ static int uses_streamed_pass(const fc3d_plan* p, int gathering) {
     return 0;
 }
 
+/* Of those, the ones whose streamed pass has only ops affine in the value, which the kernel
+   composes into one a v + b per block (scale, add_channel, normalisations and mean subtractions
+   by (n, c)-fixed statistics; a reduction applies nothing): both forms are exercised. */
+static int streamed_composed_cases = 0;
+static int streamed_pass_composed(const fc3d_plan* p) {
+    for (int i = 0; i < p->_private.num_steps; i++) {
+        const fc3d_step_* s = &p->_private.steps[i];
+        if (s->kind != _FC3D_STEP_DIRECT_PASS || !s->arg[7]) continue;
+        const fc3d_pass* ps = &p->passes[s->pass];
+        for (int o = ps->op_begin; o < ps->op_end; o++) {
+            const fc3d_op_kind k = p->desc.ops[o].kind;
+            if (!(k == FC3D_OP_SCALE || k == FC3D_OP_ADD_CHANNEL || k == FC3D_OP_BATCHNORM_TRAIN ||
+                  k == FC3D_OP_GROUPNORM || k == FC3D_OP_LAYERNORM || k == FC3D_OP_SUB_SPATIAL_MEAN ||
+                  k == FC3D_OP_GLOBAL_AVG_POOL))
+                return 0;
+        }
+        return ps->op_end > ps->op_begin;
+    }
+    return 0;
+}
+
 /* Random cases per (strategy, statistics plan) the plan ran with: [materialize, recompute] x [per op, moments]. */
 /* Cases whose convolving step zero-fills y and skips the tiles of its tap-less phases
    (_fc3d_tc_zero_fill), and of those the ones on the haloed loop. */
@@ -625,6 +646,7 @@ static void test_random(int cases, int big_cases) {
         halo_row_cases += uses_row_tiles(&hc.plan) && fc3d_plan_main_loop(&hc.plan) == FC3D_MAIN_LOOP_HALO;
         streamed_cases += uses_streamed_pass(&hc.plan, 0);
         streamed_gather_cases += uses_streamed_pass(&hc.plan, 1);
+        streamed_composed_cases += streamed_pass_composed(&hc.plan);
         count_strategy(&hc.plan);
         count_loop(&hc.plan);
         count_zero_fill(&hc.plan);
@@ -1693,7 +1715,7 @@ int main(int argc, char** argv) {
         engine_under_test = _fc3d_engines[e].id;
         refused_by_engine = 0;
         row_tile_cases = halo_row_cases = 0;
-        streamed_cases = streamed_gather_cases = 0;
+        streamed_cases = streamed_gather_cases = streamed_composed_cases = 0;
         memset(strategy_cases, 0, sizeof strategy_cases);
         memset(loop_cases, 0, sizeof loop_cases);
         memset(halo_math_cases, 0, sizeof halo_math_cases);
@@ -1703,15 +1725,17 @@ int main(int argc, char** argv) {
         test_random(cases, quick ? 4 : cases / 10);
         test_determinism(quick ? 3 : 20);
         printf("# engine %s: %d descs refused (redrawn, or reported above for goldens); %d random cases on "
-               "whole-row tiles, %d with a streamed read-back pass (%d gathering statistics)\n",
+               "whole-row tiles, %d with a streamed read-back pass (%d gathering statistics, %d with its ops "
+               "composed)\n",
                fc3d_engine_name(engine_under_test), refused_by_engine, row_tile_cases, streamed_cases,
-               streamed_gather_cases);
+               streamed_gather_cases, streamed_composed_cases);
         if (!quick) {
             char nm[80];
             snprintf(nm, sizeof nm, "%s.streamed_read_back_exercised", fc3d_engine_name(engine_under_test));
-            check(streamed_cases >= 5 && streamed_gather_cases >= 3, nm,
-                  "%d random cases had a streamed read-back pass, %d of them gathering statistics", streamed_cases,
-                  streamed_gather_cases);
+            check(streamed_cases >= 5 && streamed_gather_cases >= 3 && streamed_composed_cases >= 2 &&
+                      streamed_cases - streamed_composed_cases >= 2,
+                  nm, "%d random cases had a streamed read-back pass, %d of them gathering statistics, %d with "
+                  "their ops composed", streamed_cases, streamed_gather_cases, streamed_composed_cases);
         }
         printf("# engine %s: random cases with statistics: materialize/per op %d, materialize/moments %d, "
                "recompute/per op %d, recompute/moments %d, linear %d\n", fc3d_engine_name(engine_under_test),
