@@ -1195,7 +1195,7 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      samples: slower (L2/61's pass 220 -> 251 us for 16 MB less read: descending addresses).
      Other read-back passes resolve such ops once per unit of rows (1.06 -> 0.70 ms before the
      streamed kernel, a third of the copy bandwidth). Where every op of a streamed pass is affine
-     in the value, a block composes them in double into one a v + b (one conversion each way a
+     in the value (_fc3d_uop_compose), a block composes them in double into one a v + b (one conversion each way a
      value): L2/15's read-back (BatchNorm, then the mean subtraction, each in double) 70.3 M ->
      52.0 M instructions, 162 -> 135 us under ncu, DRAM 61 -> 73.5 % of peak, its chain 0.400 ->
      0.393 ms (H200, example timer; bench/RESULTS.md, twenty-third entry).
@@ -2476,6 +2476,38 @@ static __device__ __forceinline__ float _fc3d_uop(const _fc3d_unit_op& r, float 
     if (K == _FC3D_UOP_SUB_MEAN) return (float)((double)v - r.m);
     return v;
 }
+/* A resolved op that is affine in the value (scale, add, inference BatchNorm, a normalisation or
+   mean subtraction by (n, c)-fixed statistics; NONE is the identity) composed, in double, after
+   the map a v + b held in (a, b): (a, b) becomes the map through both. False for any other kind
+   (ReLU, the GELUs), (a, b) then of no use. The same ops as _fc3d_uop, as one map: a value through
+   a composed chain is rounded to float once, not once per op. */
+static __device__ __forceinline__ bool _fc3d_uop_compose(const _fc3d_unit_op& r, double& a, double& b) {
+    switch (r.kind) {
+    case _FC3D_UOP_SCALE: a *= (double)r.f0; b *= (double)r.f0; return true;
+    case _FC3D_UOP_ADD: b += (double)r.f0; return true;
+    case _FC3D_UOP_BN_INFER: {
+        const double s = 1.0 / (double)r.f1; /* f1 = sqrt(running var + eps), as _fc3d_uop divides by it */
+        a *= s;
+        b = (b - (double)r.f0) * s;
+        if (r.affine) {
+            a *= (double)r.f2;
+            b = b * (double)r.f2 + (double)r.f3;
+        }
+        return true;
+    }
+    case _FC3D_UOP_NORMALIZE:
+        a *= r.s;
+        b = (b - r.m) * r.s;
+        if (r.affine) {
+            a *= r.w;
+            b = b * r.w + r.b;
+        }
+        return true;
+    case _FC3D_UOP_SUB_MEAN: b -= r.m; return true;
+    case _FC3D_UOP_NONE: return true;
+    default: return false;
+    }
+}
 #define _FC3D_UOP_KINDS(X)                                                                                  \
     X(_FC3D_UOP_SCALE) X(_FC3D_UOP_ADD) X(_FC3D_UOP_RELU) X(_FC3D_UOP_GELU) X(_FC3D_UOP_GELU_TANH)          \
     X(_FC3D_UOP_BN_INFER) X(_FC3D_UOP_NORMALIZE) X(_FC3D_UOP_SUB_MEAN)
@@ -2651,9 +2683,9 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_direct_pass_kernel
    in flight before it resolves the ops once for the block (the per-unit path of _fc3d_direct_unit
    waits on the op parameters first and keeps only 4 scalar loads per thread in flight: a third of
    the copy bandwidth). The ops run in the same order with the same arithmetic as that path, but
-   where every op is affine in the value (scale, add_channel, a normalisation or mean subtraction
-   by (n, c)-fixed statistics) they are composed in double into one a v + b per block (one
-   rounding to float instead of one per op). A block's partial goes to slot (n, channel within
+   where every op is affine in the value (_fc3d_uop_compose: scale, add_channel, inference
+   BatchNorm, a normalisation or mean subtraction by (n, c)-fixed statistics) they are composed in
+   double into one a v + b per block (one rounding to float instead of one per op). A block's partial goes to slot (n, channel within
    group where the group does not keep them, chunk), summed in a fixed order: reproducible. */
 #ifndef _FC3D_STREAM_VEC
 #define _FC3D_STREAM_VEC 4 /* 16-byte loads in flight per thread (H200, example timers: 2 and 8 slower,
@@ -2702,31 +2734,12 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_stream_pass_kernel
         __syncthreads(); /* the previous chunk is done with R */
         if (tid < nops) R[tid] = _fc3d_resolve_op(P.chain.ops[P.op_begin + tid], ext, co);
         __syncthreads();
-        /* ops all affine in the value ((n, c)-fixed scales, adds, normalisations, mean
-           subtractions) composed in double into one a v + b: a value converted once each way
-           (applied one by one in double, L2/15's two ops issued 36 instructions a value, ncu) */
+        /* ops all affine in the value composed in double into one a v + b: a value converted
+           once each way (applied one by one in double, L2/15's two ops issued 36 instructions a
+           value, ncu) */
         double ca = 1.0, cb = 0.0;
         bool comp = nops > 0;
-        for (int i = 0; i < nops; i++) {
-            const _fc3d_unit_op& r = R[i];
-            if (r.kind == _FC3D_UOP_NORMALIZE) {
-                ca *= r.s;
-                cb = (cb - r.m) * r.s;
-                if (r.affine) {
-                    ca *= r.w;
-                    cb = cb * r.w + r.b;
-                }
-            } else if (r.kind == _FC3D_UOP_SUB_MEAN) {
-                cb -= r.m;
-            } else if (r.kind == _FC3D_UOP_SCALE) {
-                ca *= (double)r.f0;
-                cb *= (double)r.f0;
-            } else if (r.kind == _FC3D_UOP_ADD) {
-                cb += (double)r.f0;
-            } else if (r.kind != _FC3D_UOP_NONE) {
-                comp = false;
-            }
-        }
+        for (int i = 0; i < nops && comp; i++) comp = _fc3d_uop_compose(R[i], ca, cb);
         if (comp) {
             float* w = reinterpret_cast<float*>(v);
 #pragma unroll

@@ -549,9 +549,10 @@ static int uses_streamed_pass(const fc3d_plan* p, int gathering) {
 }
 
 /* Of those, the ones whose streamed pass has only ops affine in the value, which the kernel
-   composes into one a v + b per block (scale, add_channel, normalisations and mean subtractions
-   by (n, c)-fixed statistics; a reduction applies nothing): both forms are exercised. */
-static int streamed_composed_cases = 0;
+   composes into one a v + b per block (scale, add_channel, inference BatchNorm, normalisations and
+   mean subtractions by (n, c)-fixed statistics; a reduction applies nothing): both forms are
+   exercised. Of the composed ones, those with an inference BatchNorm are counted too (printed). */
+static int streamed_composed_cases = 0, streamed_composed_bn_infer = 0;
 static int streamed_pass_composed(const fc3d_plan* p) {
     for (int i = 0; i < p->_private.num_steps; i++) {
         const fc3d_step_* s = &p->_private.steps[i];
@@ -559,11 +560,17 @@ static int streamed_pass_composed(const fc3d_plan* p) {
         const fc3d_pass* ps = &p->passes[s->pass];
         for (int o = ps->op_begin; o < ps->op_end; o++) {
             const fc3d_op_kind k = p->desc.ops[o].kind;
-            if (!(k == FC3D_OP_SCALE || k == FC3D_OP_ADD_CHANNEL || k == FC3D_OP_BATCHNORM_TRAIN ||
+            if (!(k == FC3D_OP_SCALE || k == FC3D_OP_ADD_CHANNEL || k == FC3D_OP_BATCHNORM_INFER ||
+                  k == FC3D_OP_BATCHNORM_TRAIN ||
                   k == FC3D_OP_GROUPNORM || k == FC3D_OP_LAYERNORM || k == FC3D_OP_SUB_SPATIAL_MEAN ||
                   k == FC3D_OP_GLOBAL_AVG_POOL))
                 return 0;
         }
+        for (int o = ps->op_begin; o < ps->op_end; o++)
+            if (p->desc.ops[o].kind == FC3D_OP_BATCHNORM_INFER) {
+                streamed_composed_bn_infer++;
+                break;
+            }
         return ps->op_end > ps->op_begin;
     }
     return 0;
@@ -1715,7 +1722,7 @@ int main(int argc, char** argv) {
         engine_under_test = _fc3d_engines[e].id;
         refused_by_engine = 0;
         row_tile_cases = halo_row_cases = 0;
-        streamed_cases = streamed_gather_cases = streamed_composed_cases = 0;
+        streamed_cases = streamed_gather_cases = streamed_composed_cases = streamed_composed_bn_infer = 0;
         memset(strategy_cases, 0, sizeof strategy_cases);
         memset(loop_cases, 0, sizeof loop_cases);
         memset(halo_math_cases, 0, sizeof halo_math_cases);
@@ -1726,9 +1733,9 @@ int main(int argc, char** argv) {
         test_determinism(quick ? 3 : 20);
         printf("# engine %s: %d descs refused (redrawn, or reported above for goldens); %d random cases on "
                "whole-row tiles, %d with a streamed read-back pass (%d gathering statistics, %d with its ops "
-               "composed)\n",
+               "composed, %d of them through an inference BatchNorm)\n",
                fc3d_engine_name(engine_under_test), refused_by_engine, row_tile_cases, streamed_cases,
-               streamed_gather_cases, streamed_composed_cases);
+               streamed_gather_cases, streamed_composed_cases, streamed_composed_bn_infer);
         if (!quick) {
             char nm[80];
             snprintf(nm, sizeof nm, "%s.streamed_read_back_exercised", fc3d_engine_name(engine_under_test));
