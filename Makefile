@@ -4,7 +4,7 @@
 #                      (also under UBSan); the GPU tests too when a GPU is present (else a "GPU tests
 #                      skipped" line). Ends with "N passed, M failed, K skipped". make -j test builds
 #                      in parallel.
-#   make test-sanitize compute-sanitizer memcheck and racecheck over a subset of the GPU tests
+#   make test-sanitize compute-sanitizer memcheck, racecheck and synccheck over a subset of the GPU tests
 #   make demo          the five reference workloads at full size (GPU), or a small CPU-reference run
 #   make goldens       regenerate tests/golden/data from PyTorch (needs python3 with torch)
 #   make check-workloads  the PyTorch drop-ins against PyTorch on the five workloads (GPU + torch)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# `make test-sanitize`: compute-sanitizer memcheck and racecheck over the --quick subset of the GPU
-# tests (every few goldens, 24 random cases, 3 determinism cases; not the pending-error test, whose
-# deliberately failing cudaMalloc memcheck would report). Ends with "N passed, M failed".
+# `make test-sanitize`: compute-sanitizer memcheck, racecheck and synccheck over the --quick subset
+# of the GPU tests (every few goldens, 24 random cases, 3 determinism cases; not the pending-error
+# test, whose deliberately failing cudaMalloc memcheck would report). Ends with "N passed, M failed".
 set -u
 cd "$(dirname "$0")/.."
 B=build
@@ -14,7 +14,7 @@ fi
 CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 passed=0
 failed=0
-for tool in memcheck racecheck; do
+for tool in memcheck racecheck synccheck; do
     log="$B/logs/sanitize_$tool.log"
     "$CS" --tool "$tool" --error-exitcode 99 "$B/test_gpu" --quick tests/golden/data >"$log" 2>&1
     rc=$?
