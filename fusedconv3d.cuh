@@ -1195,10 +1195,13 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      samples: slower (L2/61's pass 220 -> 251 us for 16 MB less read: descending addresses).
      Other read-back passes resolve such ops once per unit of rows (1.06 -> 0.70 ms before the
      streamed kernel, a third of the copy bandwidth). Where every op of a streamed pass is affine
-     in the value (_fc3d_uop_compose), a block composes them in double into one a v + b (one conversion each way a
-     value): L2/15's read-back (BatchNorm, then the mean subtraction, each in double) 70.3 M ->
-     52.0 M instructions, 162 -> 135 us under ncu, DRAM 61 -> 73.5 % of peak, its chain 0.400 ->
-     0.393 ms (H200, example timer; bench/RESULTS.md, twenty-third entry).
+     in the value (_fc3d_uop_compose), a block composes them in double into one a v + b (one
+     conversion each way a value): L2/15's read-back (BatchNorm, then the mean subtraction, each
+     in double) 70.3 M -> 52.0 M instructions, 162 -> 135 us under ncu, DRAM 61 -> 73.5 % of
+     peak, its chain 0.400 -> 0.393 ms (H200, example timer; bench/RESULTS.md, twenty-third
+     entry). It now moves its 475 MB at 3.44 TB/s, the rate a plain one-read kernel gets on that
+     machine (3.33; twenty-fourth entry): what is left of L2/15's chain beyond its convolution is
+     the pass itself.
    An engine entry has a name, can_implement (which returns a reason when it refuses), how it plans
    its steps for the logical passes, and which workspace regions it adds. desc.engine forces one;
    describe prints the choice and each refusal.
@@ -1291,9 +1294,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
 
    Adding an elementwise op: a row in >>optable, its case in _fc3d_apply_ops (>>device-helpers),
    and, if its parameters are fixed by (n, c), its kind in _fc3d_nc_uniform, _fc3d_resolve_op,
-   _fc3d_uop and _FC3D_UOP_KINDS (>>engine-direct: read-back passes and GEMM epilogues resolve
-   such ops once per unit or channel; a kind _fc3d_nc_uniform does not list takes the
-   interpreter),
+   _fc3d_uop and _FC3D_UOP_KINDS, and where it is affine in the value its map in
+   _fc3d_uop_compose (>>engine-direct: read-back passes and GEMM epilogues resolve such ops once
+   per unit or channel; a kind _fc3d_nc_uniform does not list takes the interpreter, one
+   _fc3d_uop_compose does not list the streamed pass's op-by-op path),
    its case in fusedconv3d_cpu.h, and a golden (tests/golden/make_goldens.py). A statistics op
    with a new grouping is a row whose columns describe it: planning, workspace, finalize and the
    direct engine follow from the columns. */
