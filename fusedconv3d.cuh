@@ -2689,8 +2689,9 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_direct_pass_kernel
    the copy bandwidth). The ops run in the same order with the same arithmetic as that path, but
    where every op is affine in the value (_fc3d_uop_compose: scale, add_channel, inference
    BatchNorm, a normalisation or mean subtraction by (n, c)-fixed statistics) they are composed in
-   double into one a v + b per block (one rounding to float instead of one per op). A block's partial goes to slot (n, channel within
-   group where the group does not keep them, chunk), summed in a fixed order: reproducible. */
+   double into one a v + b per block (one rounding to float instead of one per op). A block's
+   partial goes to slot (n, channel within group where the group does not keep them, chunk),
+   summed in a fixed order: reproducible. */
 #ifndef _FC3D_STREAM_VEC
 #define _FC3D_STREAM_VEC 4 /* 16-byte loads in flight per thread (H200, example timers: 2 and 8 slower,
                               L2/15's chain 0.399 -> 0.436 / 0.421 ms, L2/61's 1.086 -> 1.121 / 1.092) */

@@ -558,19 +558,16 @@ static int streamed_pass_composed(const fc3d_plan* p) {
         const fc3d_step_* s = &p->_private.steps[i];
         if (s->kind != _FC3D_STEP_DIRECT_PASS || !s->arg[7]) continue;
         const fc3d_pass* ps = &p->passes[s->pass];
+        int bn_infer = 0;
         for (int o = ps->op_begin; o < ps->op_end; o++) {
             const fc3d_op_kind k = p->desc.ops[o].kind;
             if (!(k == FC3D_OP_SCALE || k == FC3D_OP_ADD_CHANNEL || k == FC3D_OP_BATCHNORM_INFER ||
-                  k == FC3D_OP_BATCHNORM_TRAIN ||
-                  k == FC3D_OP_GROUPNORM || k == FC3D_OP_LAYERNORM || k == FC3D_OP_SUB_SPATIAL_MEAN ||
-                  k == FC3D_OP_GLOBAL_AVG_POOL))
+                  k == FC3D_OP_BATCHNORM_TRAIN || k == FC3D_OP_GROUPNORM || k == FC3D_OP_LAYERNORM ||
+                  k == FC3D_OP_SUB_SPATIAL_MEAN || k == FC3D_OP_GLOBAL_AVG_POOL))
                 return 0;
+            bn_infer |= k == FC3D_OP_BATCHNORM_INFER;
         }
-        for (int o = ps->op_begin; o < ps->op_end; o++)
-            if (p->desc.ops[o].kind == FC3D_OP_BATCHNORM_INFER) {
-                streamed_composed_bn_infer++;
-                break;
-            }
+        streamed_composed_bn_infer += bn_infer;
         return ps->op_end > ps->op_begin;
     }
     return 0;
