@@ -42,10 +42,13 @@ check() {
 }
 
 # background NAME COMMAND...: starts a check that takes long (an nvcc build of the implementation)
-# now; `collect NAME` waits for it and counts it like `check`. The builds run side by side.
+# now; `collect NAME` waits for it and counts it like `check`. The builds run side by side, at most
+# JOBS at a time (default: the number of cores; one full build holds up to 2 GiB).
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 background() {
     local name=$1
     shift
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
     rm -f "$L/$name.rc"
     ( "$@" >"$L/$name.log" 2>&1; echo $? >"$L/$name.rc" ) &
     eval "pid_$name=$!"
@@ -53,7 +56,7 @@ background() {
 collect() {
     local name=$1 pid
     eval "pid=\$pid_$name"
-    wait "$pid"
+    wait "$pid" 2>/dev/null
     report "$name" "$(cat "$L/$name.rc" 2>/dev/null)"
 }
 
@@ -96,34 +99,19 @@ elif [ -n "${CI:-}" ]; then
 else
     skip "clang checks" "clang not installed here (CI installs it and runs them)"
 fi
-# Warnings as errors per architecture (sm_75 has no tensor-core engine code: its kernels compile to
-# a trap the run never reaches); the link checks need one architecture only.
-LINK_ARCH="-gencode arch=compute_90,code=sm_90"
-background nvcc_sm75_werror "$NVCC" -std=c++17 -I. -gencode arch=compute_75,code=sm_75 --Werror all-warnings \
-    -Xcompiler -Wall,-Wextra -c tests/compile/impl_a.cu -o "$B/impl_a_sm75.o"
-background nvcc_sm80_werror "$NVCC" -std=c++17 -I. -gencode arch=compute_80,code=sm_80 --Werror all-warnings \
-    -Xcompiler -Wall,-Wextra -c tests/compile/impl_a.cu -o "$B/impl_a_sm80.o"
-background nvcc_sm90_werror "$NVCC" -std=c++17 -I. -gencode arch=compute_90,code=sm_90 --Werror all-warnings \
-    -Xcompiler -Wall,-Wextra -c tests/compile/impl_a.cu -o "$B/impl_a_sm90.o"
-background nvcc_sm90a_werror "$NVCC" -std=c++17 -I. -gencode arch=compute_90a,code=sm_90a --Werror all-warnings \
-    -Xcompiler -Wall,-Wextra -c tests/compile/impl_a.cu -o "$B/impl_a_sm90a.o"
-background static_two_units_link "$NVCC" -std=c++17 -I. $LINK_ARCH --Werror all-warnings -DFUSEDCONV3D_STATIC \
+# Warnings as errors per architecture, cicc and ptxas at full optimization as the GPU programs build
+# (sm_75 has no tensor-core engine code: its kernels compile to a trap the run never reaches). The
+# longest first: sm_90a's ptxas alone runs over ten minutes on one core here.
+for sm in 90a 90 80 75; do
+    background "nvcc_sm${sm}_werror" "$NVCC" -std=c++17 -I. -gencode "arch=compute_$sm,code=sm_$sm" --Werror all-warnings \
+        -Xcompiler -Wall,-Wextra -c tests/compile/impl_a.cu -o "$B/impl_a_sm$sm.o"
+done
+# The link checks, the snippet and the GPU programs without a GPU need the device code to build, not
+# to run: unoptimized PTX for one architecture (-Xcicc -O0, no ptxas), under a minute each.
+PTX_ARCH="-gencode arch=compute_90a,code=compute_90a -Xcicc -O0"
+# shellcheck disable=SC2086
+background static_two_units_link "$NVCC" -std=c++17 -I. $PTX_ARCH --Werror all-warnings -DFUSEDCONV3D_STATIC \
     tests/compile/impl_a.cu tests/compile/impl_b.cu -o "$B/static_two_units"
-background c_caller_link bash -c "'$CC' -std=c99 -Wall -Wextra -pedantic -Werror -I. -c tests/compile/c_caller.c -o '$B/c_caller.o' \
-    && '$NVCC' -std=c++17 -I. $LINK_ARCH --Werror all-warnings '$B/c_caller.o' tests/compile/impl_a.cu -o '$B/c_caller' \
-    && '$B/c_caller'"
-collect nvcc_sm75_werror
-collect nvcc_sm80_werror
-collect nvcc_sm90_werror
-collect nvcc_sm90a_werror
-collect static_two_units_link
-check static_two_units_run "$B/static_two_units"
-collect c_caller_link
-# Out-of-range enum values passed by value, from C (see the file); linked with the sm_80 object above.
-rm -f "$B/c_enum_args"
-check c_enum_args_link bash -c "'$CC' -std=c99 -Wall -Wextra -pedantic -Werror -I. -Itests -c tests/c_enum_args.c \
-    -o '$B/c_enum_args.o' && '$NVCC' '$B/c_enum_args.o' '$B/impl_a_sm80.o' -o '$B/c_enum_args'"
-[ -x "$B/c_enum_args" ] && suite c_enum_args "$B/c_enum_args"
 
 # The usage snippet of README.md (the fenced block after the readme-snippet marker) compiles as written.
 readme_snippet() {
@@ -136,11 +124,42 @@ readme_snippet() {
         return 1
     fi
     # shellcheck disable=SC2086
-    "$NVCC" -std=c++17 -I. $LINK_ARCH --Werror all-warnings -Xcompiler -Wall,-Wextra -c "$B/readme_snippet.cu" \
+    "$NVCC" -std=c++17 -I. $PTX_ARCH --Werror all-warnings -Xcompiler -Wall,-Wextra -c "$B/readme_snippet.cu" \
         -o "$B/readme_snippet.o"
 }
 background readme_snippet readme_snippet
+
+# The GPU programs (tests, examples, bench tools): with a GPU, `make all` builds them in full before
+# the GPU suites run; without one they are compiled here, each its own check, as PTX only.
+gpu_programs="tests/test_gpu.cu bench/conv_alone.cu bench/chain_loops.cu $(echo examples/*.cu)"
+have_gpu=0
+"$B/gpu_probe" >"$L/gpu_probe.log" 2>&1 && have_gpu=1
+if [ "$have_gpu" = 0 ]; then
+    mkdir -p "$B/ptx_only"
+    for src in $gpu_programs; do
+        prog=$(basename "$src" .cu)
+        # shellcheck disable=SC2086
+        background "ptx_only_$prog" "$NVCC" $NVFLAGS $PTX_ARCH "$src" -o "$B/ptx_only/$prog"
+    done
+fi
+
+collect static_two_units_link
+check static_two_units_run "$B/static_two_units"
 collect readme_snippet
+collect nvcc_sm90a_werror
+collect nvcc_sm90_werror
+# C linkage: a C caller linked with the sm_90 object above.
+rm -f "$B/c_caller"
+check c_caller_link bash -c "'$CC' -std=c99 -Wall -Wextra -pedantic -Werror -I. -c tests/compile/c_caller.c -o '$B/c_caller.o' \
+    && '$NVCC' '$B/c_caller.o' '$B/impl_a_sm90.o' -o '$B/c_caller' && '$B/c_caller'"
+collect nvcc_sm80_werror
+collect nvcc_sm75_werror
+# Out-of-range enum values passed by value, from C (see the file); linked with the sm_80 object above.
+rm -f "$B/c_enum_args"
+check c_enum_args_link bash -c "'$CC' -std=c99 -Wall -Wextra -pedantic -Werror -I. -Itests -c tests/c_enum_args.c \
+    -o '$B/c_enum_args.o' && '$NVCC' '$B/c_enum_args.o' '$B/impl_a_sm80.o' -o '$B/c_enum_args'"
+[ -x "$B/c_enum_args" ] && suite c_enum_args "$B/c_enum_args"
+
 
 suite plan "$B/test_plan"
 suite cpu_golden "$B/test_cpu_golden" tests/golden/data
@@ -172,13 +191,11 @@ elif ! env "$UBSAN_ENV" "$B/ubsan_probe" >/dev/null 2>&1 ||
     echo "FAIL plan_ubsan: a -fsanitize=undefined build does not stop on a finding (log: $L/ubsan_probe.log)"
     failed=$((failed + 1))
 else
-    # UBSan checks the host code: the device code goes in as PTX for one architecture only (no
-    # ptxas run, a fraction of the build time; test_plan's checks all come before any launch)
-    ptx=$(echo "$ARCH" | grep -o 'compute_[0-9]*[a-z]*' | head -n 1)
-    ptx=${ptx:-compute_80}
+    # UBSan checks the host code: the device code goes in as unoptimized PTX for one architecture,
+    # as in build/test_plan (no ptxas run; test_plan's checks all come before any launch)
     rm -f "$B/test_plan_ubsan"
     # shellcheck disable=SC2086
-    check plan_ubsan_build "$NVCC" $NVFLAGS -O1 -g $UBSAN_FLAGS -gencode "arch=$ptx,code=$ptx" tests/test_plan.cu \
+    check plan_ubsan_build "$NVCC" $NVFLAGS -O1 -g $UBSAN_FLAGS $PTX_ARCH tests/test_plan.cu \
         -o "$B/test_plan_ubsan" $UBSAN_LIBS
     if [ -x "$B/test_plan_ubsan" ]; then
         suite plan_ubsan env "$UBSAN_ENV" "$B/test_plan_ubsan"
@@ -188,8 +205,9 @@ else
 fi
 
 PYTHON=${PYTHON:-python3}
-if "$B/gpu_probe" >"$L/gpu_probe.log" 2>&1; then
+if [ "$have_gpu" = 1 ]; then
     cat "$L/gpu_probe.log"
+    check build_gpu_programs "${MAKE:-make}" --no-print-directory -j"$JOBS" all
     suite gpu "$B/test_gpu" tests/golden/data
     # the whole suite again with every case asking for one main loop (mma.sync, the tiled wgmma
     # loop, the haloed loop; a case the loop cannot take falls back to the planner's choice)
@@ -202,6 +220,8 @@ if "$B/gpu_probe" >"$L/gpu_probe.log" 2>&1; then
         skip "PyTorch bridge tests" "$PYTHON has no CUDA-enabled torch"
     fi
 else
+    for src in $gpu_programs; do collect "ptx_only_$(basename "$src" .cu)"; done
+    echo "# no GPU: the GPU programs above were compiled to PTX only; \`make all\` builds them in full"
     skip "GPU tests" "$(head -n 1 "$L/gpu_probe.log")"
     skip "PyTorch bridge tests" "no GPU"
 fi
