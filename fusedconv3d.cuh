@@ -4,7 +4,9 @@
        #define FUSEDCONV3D_IMPLEMENTATION
    before you include this file in *one* CUDA (.cu) translation unit, compiled by nvcc.
    Every other file - C or C++, nvcc or not - includes it without the define and sees only the
-   declarations, which are plain C99.
+   declarations, which are plain C99. That one unit holds every engine's kernels: nvcc takes
+   minutes on it (about 6 CPU-minutes for sm_80 and 10 for sm_90a on one x86 core, nvcc 13), so
+   give it a file of its own that rarely changes and build only the architectures you run.
 
    Optional defines, before the include that carries the implementation:
        FUSEDCONV3D_STATIC   every public symbol becomes `static`: the library is private to the
