@@ -3,7 +3,7 @@
 # of the GPU tests (every few goldens, 24 random cases, 3 determinism cases; not the pending-error
 # test, whose deliberately failing cudaMalloc memcheck would report). Ends with "N passed, M failed".
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 B=build
 mkdir -p "$B/logs"
 if ! "$B/gpu_probe" >/dev/null 2>&1; then

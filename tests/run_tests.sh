@@ -5,7 +5,7 @@
 # no clang outside CI, no UBSan in the host compiler); each prints its own "... skipped: why" line.
 # Logs: build/logs/<name>.log.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 B=build
 L=$B/logs
 mkdir -p "$L"
