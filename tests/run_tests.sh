@@ -43,8 +43,16 @@ check() {
 
 # background NAME COMMAND...: starts a check that takes long (an nvcc build of the implementation)
 # now; `collect NAME` waits for it and counts it like `check`. The builds run side by side, at most
-# JOBS at a time (default: the number of cores; one full build holds up to 2 GiB).
-JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+# JOBS at a time (default: the number of cores, fewer where the available memory holds fewer builds:
+# one full build holds up to 2 GiB).
+if [ -z "${JOBS:-}" ]; then
+    JOBS=$(nproc 2>/dev/null || echo 2)
+    mem_kib=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2>/dev/null)
+    if [ -n "$mem_kib" ] && [ "$((mem_kib / 2621440))" -lt "$JOBS" ]; then
+        JOBS=$((mem_kib / 2621440))
+    fi
+    [ "$JOBS" -ge 1 ] || JOBS=1
+fi
 background() {
     local name=$1
     shift
