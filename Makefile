@@ -27,7 +27,7 @@ ARCH ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90a,code=sm_90
 # time of `make all` where there are cores to spare)
 NVFLAGS ?= -std=c++17 -O2 -I. -Itests --threads 0 --Werror all-warnings -Xcompiler -Wall,-Wextra
 # test_plan launches no kernel (every check comes before a launch, or there is no GPU): its device
-# code goes in as unoptimized PTX for one architecture, about 45 s of build against 16 minutes of
+# code goes in as unoptimized PTX for one architecture, 17 s of build against about 16 minutes of
 # CPU time for cicc and ptxas at full optimization on $(ARCH) (6 for sm_80, 10 for sm_90a, on one
 # core of a 2-core x86 machine); the compile checks of `make test` build those, one per arch
 PLAN_ARCH ?= -gencode arch=compute_80,code=compute_80 -Xcicc -O0

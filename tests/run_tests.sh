@@ -22,16 +22,18 @@ skip() {
 }
 
 # check NAME COMMAND...: one check that passes when COMMAND exits 0.
-# report NAME OK: counts a finished check (OK = 0 means it passed) and shows a failure's log tail
+# report NAME OK: counts a finished check (OK = 0 means it passed) and shows a failure's log tail;
+# both return 0 for a pass, 1 for a failure
 report() {
     if [ "$2" = 0 ]; then
         echo "ok $1"
         passed=$((passed + 1))
-    else
-        echo "FAIL $1 (log: $L/$1.log)"
-        sed 's/^/    /' "$L/$1.log" | tail -n 20
-        failed=$((failed + 1))
+        return 0
     fi
+    echo "FAIL $1 (log: $L/$1.log)"
+    sed 's/^/    /' "$L/$1.log" | tail -n 20
+    failed=$((failed + 1))
+    return 1
 }
 
 check() {
@@ -43,8 +45,8 @@ check() {
 
 # background NAME COMMAND...: starts a check that takes long (an nvcc build of the implementation)
 # now; `collect NAME` waits for it and counts it like `check`. The builds run side by side, at most
-# JOBS at a time (default: the number of cores, fewer where the available memory holds fewer builds:
-# one full build holds up to 2 GiB).
+# JOBS at a time (default: the number of cores, fewer where the available memory holds fewer builds
+# at 2.5 GiB each: one full build holds up to 2 GiB).
 if [ -z "${JOBS:-}" ]; then
     JOBS=$(nproc 2>/dev/null || echo 2)
     mem_kib=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2>/dev/null)
@@ -215,9 +217,7 @@ fi
 PYTHON=${PYTHON:-python3}
 if [ "$have_gpu" = 1 ]; then
     cat "$L/gpu_probe.log"
-    before=$failed
-    check build_gpu_programs "${MAKE:-make}" --no-print-directory -j"$JOBS" all
-    if [ "$failed" -gt "$before" ]; then
+    if ! check build_gpu_programs "${MAKE:-make}" --no-print-directory -j"$JOBS" all; then
         echo "# the GPU suites did not run: building the GPU programs failed (an older build/test_gpu is not run)"
     else
         suite gpu "$B/test_gpu" tests/golden/data
