@@ -669,7 +669,8 @@ FC3D_API fc3d_result fc3d_plan_init(fc3d_plan* plan, const fc3d_plan_desc* desc)
    plus written) and computes flops_per_second in the plan's math mode: the sum over its passes of
    max(pass bytes / bandwidth, pass FLOPs / rate). 0 for either rate takes the H100 figures of
    fc3d_plan.floor_ms (a 2945 GB/s copy; 403 TF32, 52 FP32 and 732 FP16 TFLOP/s, the FP32 mode on
-   tensor cores as 3 TF32 products). Returns -1 for a plan that did not initialise. */
+   tensor cores as 3 products at the TF32 rate, at the FP16 rate where the plan takes the haloed
+   loop, which forms them from f16 parts). Returns -1 for a plan that did not initialise. */
 FC3D_API double fc3d_plan_floor_ms(const fc3d_plan* plan, double bytes_per_second, double flops_per_second);
 
 /* The main loop a run of plan would take now, on the current device with this binary: MMA_SYNC,
@@ -847,7 +848,17 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      L1/77 0.653 -> 0.562, L2/34 2.82 -> 2.23; rel-L2 against the direct engine 1.5e-6 on L2/77
      (the tiled loop 1.5e-6; chunks of a whole unit, 25 taps: 3.0e-6 and 1-2 % faster). ncu: the
      tensor pipe active 87 % of the kernel (the TF32 kernel 93 %), three wgmmas a step its
-     ceiling. 16-bit tensors stay tiled (not built: one more instantiation per element type). Its
+     ceiling. Then each part went into an f16 (a TF32 part's 11 significant bits are exact there;
+     x and the weight scaled by a power of two per run so their parts stay in f16's range:
+     _fc3d_hx_x3_wbytes): the same three products a K step, as f16 wgmmas at twice TF32's rate
+     and half the operand bytes. Conv alone (H200, one run, two rounds, against the TF32-part
+     kernel): L2/77 5.114 -> 3.391 ms (105 -> 158 useful TFLOP/s), L2/61 2.297 -> 1.655 (101 ->
+     140), L2/34 2.092 -> 1.703, L1/77 0.492 -> 0.426; rel-L2 against the direct engine 1.52e-6
+     -> 1.47e-6 on L2/77; ncu: tensor pipe 67 % active. With the parts half the bytes, units of
+     32 channels fit where 16 did (the same shared memory; a chunk accumulator then sums K = 128):
+     L2/77 3.36 -> 2.73 ms (160 -> 197 useful TFLOP/s), L2/61 1.643 -> 1.343 (141 -> 173), L2/34
+     1.689 -> 1.611, L1/77 0.425 -> 0.401 (another run, two rounds; rel-L2 1.52e-6 on L2/77).
+     16-bit tensors stay tiled (not built: one more instantiation per element type). Its
      first epilogue branched per value (op and store checks in the unrolled loops): 34 % of the
      kernel's stall samples on L2/61
      (ncu source counters, 308 instructions per channel and warp); hoisted, the library kernel
@@ -4485,11 +4496,12 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
    rows) and runs the whole-row epilogue of the tiled loops (_fc3d_tc_rows_out): a row's statistics,
    normalisation, ops and one store, with no pass over y.
    3xTF32 (FP32 math; not the row tiles): the operand copy of x and the weight pieces keep a big
-   and a small part (the small part of x a whole copy further, a piece's small part right after its
-   big one; a unit and a weight slot hold both), units of 16 channels, 64-channel tiles whose two
-   consumer warpgroups each take half of the tile's 256 rows (m64n128, three wgmmas a K step into
-   a chunk accumulator, the chunks' sums added into FP32 sums: the registers of one m64n256
-   accumulator). */
+   and a small part, each an f16 (x and the weight scaled by a power of two per run:
+   _fc3d_hx_x3_wbytes), the small part of x a whole copy further, a piece's small part right
+   after its big one (a unit and a weight slot hold both); units of 32 channels, 64-channel tiles
+   whose two consumer warpgroups each take half of the tile's 256 rows (m64n128, three f16
+   wgmmas a K step of 16 channels into a chunk accumulator, the chunks' sums added into FP32
+   sums: the registers of one m64n256 accumulator). */
 #define _FC3D_HX_NR 256
 #ifndef _FC3D_HX_NA
 #define _FC3D_HX_NA 2 /* unit slots (measurement: 3 where the shared memory allows) */
@@ -4527,7 +4539,10 @@ static __device__ __forceinline__ unsigned long long* _fc3d_hx_trace_cta() {
 #define _FC3D_HX_STAMP_MAX(i) do { } while (0)
 #endif
 #ifndef _FC3D_HX_X3_TAPS
-#define _FC3D_HX_X3_TAPS 4 /* 3xTF32: (h, w) taps a chunk accumulator sums (x 16 channels: K = 64) */
+#define _FC3D_HX_X3_TAPS 4 /* 3xTF32: (h, w) taps a chunk accumulator sums (x _FC3D_HX_X3_KC channels: K = 128) */
+#endif
+#ifndef _FC3D_HX_X3_KC
+#define _FC3D_HX_X3_KC 32 /* 3xTF32: channels a unit (16 measured slower: bench/RESULTS.md) */
 #endif
 
 /* row tiles' staging table: a row of it per (W phase, lane quad t), _FC3D_HX_NR / 4 entries and 4
@@ -4541,41 +4556,104 @@ static __device__ __forceinline__ unsigned long long* _fc3d_hx_trace_cta() {
 #endif
 
 /* Bytes an operand element of the haloed loop takes in its copies, its parts together (TF32 4,
-   half 2, 3xTF32 8: a big and a small TF32 part), and its consumer warpgroups: one per 64 output
-   channels, or for 3xTF32 two on the same 64 channels, each over half of the tile's rows. The
-   kernels' configuration, the shared-memory layout and the planner's workspace all ask here. */
+   half 2, 3xTF32 4: a big and a small part, each a TF32 value held as f16, see below), and its
+   consumer warpgroups: one per 64 output channels, or for 3xTF32 two on the same 64 channels,
+   each over half of the tile's rows. The kernels' configuration, the shared-memory layout and the
+   planner's workspace all ask here. */
 static __host__ __device__ constexpr int _fc3d_hx_sb(int math) {
-    return math == _FC3D_TC_HALF ? 2 : math == _FC3D_TC_3XTF32 ? 8 : 4;
+    return math == _FC3D_TC_HALF ? 2 : 4;
 }
-static __host__ __device__ constexpr int _fc3d_hx_nwg(int sb, int bn) { return sb == 8 ? 2 : bn / 64; }
+static __host__ __device__ constexpr int _fc3d_hx_nwg(int math, int bn) { return math == _FC3D_TC_3XTF32 ? 2 : bn / 64; }
 
 template <int MATH, int BN, int KC>
 struct _fc3d_hx_cfg {
     static constexpr bool X3 = MATH == _FC3D_TC_3XTF32;       /* 3xTF32: a big and a small part of each operand */
-    static constexpr int EB = MATH == _FC3D_TC_HALF ? 2 : 4; /* operand bytes */
+    static constexpr int EB = MATH == _FC3D_TC_HALF || X3 ? 2 : 4; /* operand bytes (3xTF32: a part's f16) */
     static constexpr int NU = X3 ? 2 : 1;                     /* parts of an operand */
     static constexpr int SB = _fc3d_hx_sb(MATH);              /* bytes an operand element takes, its parts together */
     static_assert(SB == EB * NU, "the operand bytes of _fc3d_hx_sb");
     static constexpr int KG = 16 / EB;                       /* channels of a 16-byte group */
-    static constexpr int KS = MATH == _FC3D_TC_HALF ? 16 : 8; /* K of one wgmma */
+    static constexpr int KS = EB == 2 ? 16 : 8;               /* K of one wgmma */
     static constexpr int NKG = KC / KG;
     /* consumer warpgroups: one per 64 channels, or for 3xTF32 two on the same 64 channels, each
        over half of the tile's rows (m64n128: its chunk accumulator and its FP32 sums fit the
        registers that one m64n256 accumulator takes) */
-    static constexpr int NWG = _fc3d_hx_nwg(SB, BN);
+    static constexpr int NWG = _fc3d_hx_nwg(MATH, BN);
     static constexpr int NT = 32 * (4 * NWG + 1);             /* and the producer warp */
     static constexpr int PIECE = BN * KC * EB;                /* bytes of one tap's weight piece (one part) */
 };
 
+/* 3xTF32's parts as f16. A value v is split as 3xTF32 splits it, big = tf32(v), small = tf32(v -
+   big), and each part, 11 significant bits, is held as an f16 (exact in its normal range), so the
+   three products a K step needs (small x big, big x small, big x big) are f16 wgmmas at twice
+   TF32's rate and half its operand bytes: the products are the very ones 3xTF32 forms, exact in
+   the FP32 accumulator. To keep the parts in f16's range, x and the weight are each scaled by a
+   power of two per run, 2^s with s = 14 - (the exponent of the tensor's largest finite magnitude,
+   at least -100), so that magnitude lands in [2^14, 2^15): _fc3d_hx_absmax finds the two
+   magnitudes (an integer max over the float bits: bitwise deterministic), the prep kernels scale,
+   and the main kernel multiplies its sums by 2^-sx and 2^-sw (exact: powers of two). A part below
+   2^-14 after scaling (a value under about 2^-17 of the tensor's largest) rounds to f16's
+   subnormal step, 2^-24: an error of at most 2^-39 of the largest magnitude. Non-finite values
+   are left out of the maxima and stay non-finite. The two maxima are two words in the workspace
+   right after the weight pieces (_fc3d_hx_x3_scales). */
+static __host__ __device__ inline size_t _fc3d_hx_x3_wbytes(const _fc3d_tc_kparams& P) {
+    return (size_t)P.groups * P.ntn * (size_t)P.k[0] * P.k[1] * P.k[2] * (size_t)P.cin_g * 64 * _fc3d_hx_sb(_FC3D_TC_3XTF32);
+}
+static __host__ __device__ inline unsigned* _fc3d_hx_x3_scales(const _fc3d_tc_kparams& P, const void* wp) {
+    return (unsigned*)((char*)const_cast<void*>(wp) + _fc3d_hx_x3_wbytes(P));
+}
+/* 2^(sign * s) for the largest finite magnitude's bits m (s as above; 1 for m = 0) */
+static __device__ __forceinline__ float _fc3d_hx_x3_pow2(unsigned m, int sign) {
+    int e = (int)(m >> 23) - 127;
+    e = e < -100 ? -100 : e;
+    const int s = m ? 14 - e : 0;
+    return __uint_as_float((unsigned)(127 + sign * s) << 23);
+}
+/* the largest finite magnitudes of x (nx values) and of the weight (nw) into m[0], m[1] (zeroed
+   before): float bits compared as integers */
+static __global__ void _fc3d_hx_absmax(const float* __restrict__ x, int64_t nx, const float* __restrict__ w, int64_t nw,
+                                       unsigned* __restrict__ m)
+{
+#if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    __trap(); /* sm_90a code only, as _fc3d_hx_prep_x */
+#else
+    const int64_t st = (int64_t)gridDim.x * blockDim.x, i0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned mx = 0u, mw = 0u;
+    auto take = [](unsigned& acc, float v) {
+        const unsigned b = __float_as_uint(v) & 0x7fffffffu;
+        if (b < 0x7f800000u && b > acc) acc = b;
+    };
+    if (((uintptr_t)x & 15u) == 0) {
+        const int64_t n4 = nx / 4;
+        for (int64_t i = i0; i < n4; i += st) {
+            const float4 v = __ldg(reinterpret_cast<const float4*>(x) + i);
+            take(mx, v.x); take(mx, v.y); take(mx, v.z); take(mx, v.w);
+        }
+        for (int64_t i = 4 * n4 + i0; i < nx; i += st) take(mx, x[i]);
+    } else {
+        for (int64_t i = i0; i < nx; i += st) take(mx, x[i]);
+    }
+    for (int64_t i = i0; i < nw; i += st) take(mw, w[i]);
+    mx = __reduce_max_sync(0xffffffffu, mx);
+    mw = __reduce_max_sync(0xffffffffu, mw);
+    if ((threadIdx.x & 31) == 0) {
+        if (mx) atomicMax(m, mx);
+        if (mw) atomicMax(m + 1, mw);
+    }
+#endif
+}
+
 /* x -> xp (the operand copy above): one thread per 16-byte group of channels of one padded row */
 template <typename T, int MATH>
-static __global__ void _fc3d_hx_prep_x(_fc3d_tc_kparams P, const T* __restrict__ x, void* __restrict__ xp)
+static __global__ void _fc3d_hx_prep_x(_fc3d_tc_kparams P, const T* __restrict__ x, void* __restrict__ xp,
+                                       const unsigned* __restrict__ x3m)
 {
 #if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
     __trap(); /* sm_90a code only (TF32 rounding needs sm_80); the run launches it only there */
 #else
-    constexpr int KG = MATH == _FC3D_TC_HALF ? 8 : 4;
+    constexpr int KG = MATH == _FC3D_TC_TF32 ? 4 : 8;
     constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
+    const float xs = MATH == _FC3D_TC_3XTF32 ? _fc3d_hx_x3_pow2(x3m[0], 1) : 1.f; /* 3xTF32: x's scale */
     const int64_t ngrp = P.cin / KG, total = P.n * ngrp * P.hx_ps;
     const int64_t HpWp = (int64_t)P.hx_pad[1] * P.hx_pad[2], vol = HpWp * P.hx_pad[0];
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (int64_t)gridDim.x * blockDim.x) {
@@ -4596,6 +4674,21 @@ static __global__ void _fc3d_hx_prep_x(_fc3d_tc_kparams P, const T* __restrict__
         for (int k = 0; k < KG; ++k) v[k] = in ? _fc3d_tc_tof(x[src + k * step]) : 0.f;
         uint4 o;
         uint32_t* ow = reinterpret_cast<uint32_t*>(&o);
+        if (MATH == _FC3D_TC_3XTF32) { /* big parts here, the small parts a whole copy further */
+            float b[KG], sm[KG];
+#pragma unroll
+            for (int k = 0; k < KG; ++k) {
+                b[k] = __uint_as_float(_fc3d_tc_round(v[k] * xs));
+                sm[k] = __uint_as_float(_fc3d_tc_round(v[k] * xs - b[k]));
+            }
+#pragma unroll
+            for (int k = 0; k < 4; ++k) ow[k] = _fc3d_tc_pack<false>(b[(2 * k) % KG], b[(2 * k + 1) % KG]);
+            reinterpret_cast<uint4*>(xp)[i] = o;
+#pragma unroll
+            for (int k = 0; k < 4; ++k) ow[k] = _fc3d_tc_pack<false>(sm[(2 * k) % KG], sm[(2 * k + 1) % KG]);
+            reinterpret_cast<uint4*>(xp)[i + total] = o;
+            continue;
+        }
         if (MATH == _FC3D_TC_HALF) {
 #pragma unroll
             for (int k = 0; k < 4; ++k) ow[k] = _fc3d_tc_pack<BF>(v[(2 * k) % KG], v[(2 * k + 1) % KG]);
@@ -4604,11 +4697,6 @@ static __global__ void _fc3d_hx_prep_x(_fc3d_tc_kparams P, const T* __restrict__
             for (int k = 0; k < 4; ++k) ow[k] = _fc3d_tc_round(v[k % KG]);
         }
         reinterpret_cast<uint4*>(xp)[i] = o;
-        if (MATH == _FC3D_TC_3XTF32) { /* the small parts, a whole copy further: round(v - big) */
-#pragma unroll
-            for (int k = 0; k < 4; ++k) ow[k] = _fc3d_tc_round(v[k] - __uint_as_float(ow[k]));
-            reinterpret_cast<uint4*>(xp)[i + total] = o;
-        }
     }
 #endif
 }
@@ -4616,9 +4704,10 @@ static __global__ void _fc3d_hx_prep_x(_fc3d_tc_kparams P, const T* __restrict__
 /* the weight [C_in][C_out/groups][kd][kh][kw] -> pieces [group][channel tile][channel block][tap]
    [BN/8][KC/KG][8][KG]: one tap's KC input channels x BN output channels in K-major core
    matrices, contiguous, rounded as the math mode's operands (3xTF32: each piece's big part, then
-   its small part) */
+   its small part, f16 both, the weight scaled as _fc3d_hx_x3_wbytes says) */
 template <typename T, int MATH, int BN, int KC>
-static __global__ void _fc3d_hx_prep_w(_fc3d_tc_kparams P, const T* __restrict__ w, void* __restrict__ wp)
+static __global__ void _fc3d_hx_prep_w(_fc3d_tc_kparams P, const T* __restrict__ w, void* __restrict__ wp,
+                                       const unsigned* __restrict__ x3m)
 {
 #if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
     __trap(); /* sm_90a code only, as _fc3d_hx_prep_x */
@@ -4644,9 +4733,10 @@ static __global__ void _fc3d_hx_prep_w(_fc3d_tc_kparams P, const T* __restrict__
         } else if (MATH == _FC3D_TC_3XTF32) {
             constexpr int64_t PE = (int64_t)BN * KC; /* a part's elements */
             const int64_t at = e / PE * 2 * PE + e % PE;
-            const uint32_t big = _fc3d_tc_round(v);
-            reinterpret_cast<uint32_t*>(wp)[at] = big;
-            reinterpret_cast<uint32_t*>(wp)[at + PE] = _fc3d_tc_round(v - __uint_as_float(big));
+            const float sv = v * _fc3d_hx_x3_pow2(x3m[1], 1), big = __uint_as_float(_fc3d_tc_round(sv));
+            reinterpret_cast<unsigned short*>(wp)[at] = __half_as_ushort(__float2half_rn(big));
+            reinterpret_cast<unsigned short*>(wp)[at + PE] =
+                __half_as_ushort(__float2half_rn(__uint_as_float(_fc3d_tc_round(sv - big))));
         } else {
             reinterpret_cast<uint32_t*>(wp)[e] = _fc3d_tc_round(v);
         }
@@ -4915,18 +5005,19 @@ static double _fc3d_hx_issued_flops(const _fc3d_tc_plan* tp, int row)
         if (seen) mr *= (double)tiles / (double)seen;
     }
     return 2.0 * mr * (double)P.cin_g * (double)P.groups * (double)tp->hx_ntn * (double)P.n *
-           (tp->math == _FC3D_TC_3XTF32 ? 3.0 : 1.0); /* (3xTF32: three wgmmas a step) */
+           (tp->math == _FC3D_TC_3XTF32 ? 3.0 : 1.0); /* (3xTF32: three products a step, f16 wgmmas) */
 }
 
-/* Shared memory of the haloed kernel (eb operand bytes, both parts of a 3xTF32 operand: 8; kc
+/* Shared memory of the haloed kernel (math its mode, whose operand bytes _fc3d_hx_sb gives; kc
    channels a unit, bn output channels a tile or, for row tiles, 64 a W phase): the rings, the epilogue's staging over them, then the
    barriers (128 B), the tap table (the row offset in the unit of each (h, w) tap, one table per
    W phase of row tiles) and, for row tiles, the staged place of each of the 256 rows of each W
    phase (in the order a lane stores them, _FC3D_HX_CMS) and a zero weight piece (the MMAs of a W
    phase with fewer taps than the other). body: where
    the barriers start. */
-static __host__ __device__ inline size_t _fc3d_hx_body(const _fc3d_tc_kparams& P, int eb, int kc, int bn, int rows)
+static __host__ __device__ inline size_t _fc3d_hx_body(const _fc3d_tc_kparams& P, int math, int kc, int bn, int rows)
 {
+    const int eb = _fc3d_hx_sb(math);
     const size_t nkg = (size_t)kc * eb / 16;
     if (rows) {
         const size_t ring = _FC3D_HX_NA * nkg * P.hx_rrmax * 16 + (size_t)_FC3D_HX_NB * 128 * kc * eb;
@@ -4935,13 +5026,13 @@ static __host__ __device__ inline size_t _fc3d_hx_body(const _fc3d_tc_kparams& P
     }
     const size_t ring = _FC3D_HX_NA * nkg * P.hx_rmax * 16 + (size_t)_FC3D_HX_NB * bn * kc * eb;
     /* the staging, and the NDHWC statistics' double pairs per consumer warp and channel */
-    const size_t stg = (size_t)bn * (_FC3D_HX_NR + 4) * 4 + (size_t)4 * _fc3d_hx_nwg(eb, bn) * bn * 16;
+    const size_t stg = (size_t)bn * (_FC3D_HX_NR + 4) * 4 + (size_t)4 * _fc3d_hx_nwg(math, bn) * bn * 16;
     return ring > stg ? ring : stg;
 }
-static __host__ __device__ inline size_t _fc3d_hx_smem(const _fc3d_tc_kparams& P, int eb, int kc, int bn, int rows)
+static __host__ __device__ inline size_t _fc3d_hx_smem(const _fc3d_tc_kparams& P, int math, int kc, int bn, int rows)
 {
-    return _fc3d_hx_body(P, eb, kc, bn, rows) + 128 +
-           (rows ? 8 * _FC3D_HX_TT + 32 * _FC3D_HX_CMS + (size_t)64 * kc * eb : 4 * _FC3D_HX_TT);
+    return _fc3d_hx_body(P, math, kc, bn, rows) + 128 +
+           (rows ? 8 * _FC3D_HX_TT + 32 * _FC3D_HX_CMS + (size_t)64 * kc * _fc3d_hx_sb(math) : 4 * _FC3D_HX_TT);
 }
 
 /* Warp-specialized row tiles (_fc3d_hx_rows_ws): a persistent CTA of four warpgroups - two
@@ -5017,8 +5108,8 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
     P->hx_ok = 0;
     *macs = 0.0;
     if ((math == _FC3D_TC_3XTF32 && rows) || P->cin_g % 32 != 0) return 0;
-    /* 3xTF32: units of 16 channels (both parts of the units and the weight pieces in the rings) */
-    P->hx_kc = math == _FC3D_TC_3XTF32 ? 16 : math == _FC3D_TC_HALF && P->cin_g % 64 == 0 ? 64 : 32;
+    /* 3xTF32: units of _FC3D_HX_X3_KC channels (both parts of the units and the weight pieces in the rings) */
+    P->hx_kc = math == _FC3D_TC_3XTF32 ? _FC3D_HX_X3_KC : math == _FC3D_TC_HALF && P->cin_g % 64 == 0 ? 64 : 32;
     if (!_fc3d_tc_fill_dt(P)) return 0;
     int plo[3] = {0, 0, 0}, phi[3] = {0, 0, 0}, qc[3] = {0, 0, 0};
     for (int d = 0; d < 3; ++d)
@@ -5100,7 +5191,7 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
     }
     P->hx_zcls_start[8] = zs;
     P->hx_rmax = rmax;
-    if (_fc3d_hx_smem(*P, _fc3d_hx_sb(math), P->hx_kc, bn, 0) > 227 * 1024 || rmax > 16383) return 0;
+    if (_fc3d_hx_smem(*P, math, P->hx_kc, bn, 0) > 227 * 1024 || rmax > 16383) return 0;
     if ((int64_t)P->out[0] * P->out[1] * P->out[2] > 0x7fffffffLL) return 0; /* an (n, c) slab's offsets too */
     P->hx_rows = 0;
     if (rows) {
@@ -5132,7 +5223,7 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
                 if (h.T > 0 && h.R > rrmax) rrmax = h.R;
             }
         P->hx_rrmax = rrmax;
-        if (rstart <= 0 || rrmax > 16383 || _fc3d_hx_smem(*P, _fc3d_hx_sb(math), P->hx_kc, 64, 1) > 227 * 1024) return 0;
+        if (rstart <= 0 || rrmax > 16383 || _fc3d_hx_smem(*P, math, P->hx_kc, 64, 1) > 227 * 1024) return 0;
         if (rstart * _FC3D_HX_NR + HpWp > 0x7fffffffLL) return 0;
         P->hx_rows = 1;
     }
@@ -5188,12 +5279,12 @@ _FC3D_HX_FN(_fc3d_hx_bf16_h128, "m64n128k16.f32.bf16.bf16", ", 0, 0", _FC3D_HX_L
 _FC3D_HX_FN(_fc3d_hx_tf32_h120, "m64n120k8.f32.tf32.tf32", "", _FC3D_HX_L60, _FC3D_HX_O60, "%60, %61", "%62")
 _FC3D_HX_FN(_fc3d_hx_f16_h120, "m64n120k16.f32.f16.f16", ", 0, 0", _FC3D_HX_L60, _FC3D_HX_O60, "%60, %61", "%62")
 _FC3D_HX_FN(_fc3d_hx_bf16_h120, "m64n120k16.f32.bf16.bf16", ", 0, 0", _FC3D_HX_L60, _FC3D_HX_O60, "%60, %61", "%62")
-/* 3xTF32's m64n128 (half the tile's rows a warpgroup), its scale-d flag a register: 0 restarts the
-   chunk accumulator */
-static __device__ __forceinline__ void _fc3d_hx_tf32_128(float* d, uint64_t da, uint64_t db, int accumulate)
+/* 3xTF32's m64n128 (half the tile's rows a warpgroup) on its f16 parts, its scale-d flag a
+   register: 0 restarts the chunk accumulator */
+static __device__ __forceinline__ void _fc3d_hx_f16_128(float* d, uint64_t da, uint64_t db, int accumulate)
 {
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\nwgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32"
-                 " {" _FC3D_HX_L64 "}, %64, %65, p, 1, 1;\n}\n"
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\nwgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16"
+                 " {" _FC3D_HX_L64 "}, %64, %65, p, 1, 1, 0, 0;\n}\n"
                  : _FC3D_HX_O32(0), _FC3D_HX_O32(32)
                  : "l"(da), "l"(db), "r"(accumulate));
 }
@@ -5346,7 +5437,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
     const size_t ustage = (size_t)C::NU * C::NKG * (ROWS ? P.hx_rrmax : P.hx_rmax) * 16;
     unsigned char* Us = _fc3d_hx_sm;
     unsigned char* Ws = Us + NA * ustage;
-    unsigned char* tail = _fc3d_hx_sm + _fc3d_hx_body(P, C::SB, KC, CB, ROWS);
+    unsigned char* tail = _fc3d_hx_sm + _fc3d_hx_body(P, MATH, KC, CB, ROWS);
     uint64_t* bars = reinterpret_cast<uint64_t*>(tail);
     uint64_t *fullU = bars, *emptyU = bars + NA, *fullW = bars + 2 * NA, *emptyW = bars + 2 * NA + NB;
     int* TT = reinterpret_cast<int*>(tail + 128); /* (h, w) taps: their rows in the unit (bytes), per W phase */
@@ -5496,14 +5587,17 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
         const int myT = wg ? h.wT[1] : h.wT[0]; /* (selected: an index by wg put the tile in local memory) */
         int iw = 0, prevW = -1, prevU = -1;
         if constexpr (C::X3) {
-            /* 3xTF32 (the tiled loops' scheme): per K step small x big, big x small, then big x big
-               (m64n128k8 over the warpgroup's half of the rows) into a chunk accumulator (acc[NR / 4
-               ..]) that each chunk's first step restarts; at a chunk's end, once its MMAs are done,
+            /* 3xTF32 (the tiled loops' scheme, its parts held as f16: _fc3d_hx_x3_wbytes): per K step
+               of 16 channels: small x big, big x small, then big x big (m64n128k16 over the
+               warpgroup's half of the rows) into a chunk accumulator (acc[NR / 4 ..]) that each
+               chunk's first step restarts; at a chunk's end, once its MMAs are done,
                its sums are added into the FP32 sums (acc[0 .. NR / 4)). A chunk is _FC3D_HX_X3_TAPS
-               (h, w) taps of a unit (16 channels each), so the tensor core's truncating
-               accumulation never runs over more than 16 x that many products (bench/RESULTS.md) */
+               (h, w) taps of a unit (_FC3D_HX_X3_KC channels each), so the tensor core's truncating
+               accumulation never runs over more than _FC3D_HX_X3_KC x that many products (bench/RESULTS.md) */
             float* ch = acc + NR / 4;
             const uint32_t sp = (uint32_t)C::NKG * h.R * 16; /* the small part's offset in a unit */
+            const unsigned* x3m = _fc3d_hx_x3_scales(P, wp);
+            const float sx = _fc3d_hx_x3_pow2(x3m[0], -1), sw = _fc3d_hx_x3_pow2(x3m[1], -1); /* the scales undone */
             for (int u = 0; u < nunits; ++u) {
                 const int su = u % NA;
                 _fc3d_mbar_wait(fullU + su, (u / NA) & 1);
@@ -5528,9 +5622,9 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
 #pragma unroll
                         for (int kk = 0; kk < KC / C::KS; ++kk) {
                             const uint64_t a = (uint64_t)(kk * 16), b = (uint64_t)(kk * 2 * h.R);
-                            _fc3d_hx_tf32_128(ch, dws + a, dxb + b, (i - c0) | kk); /* (0: the chunk's first step) */
-                            _fc3d_hx_tf32_128(ch, dwb + a, dxs + b, 1);
-                            _fc3d_hx_tf32_128(ch, dwb + a, dxb + b, 1);
+                            _fc3d_hx_f16_128(ch, dws + a, dxb + b, (i - c0) | kk); /* (0: the chunk's first step) */
+                            _fc3d_hx_f16_128(ch, dwb + a, dxs + b, 1);
+                            _fc3d_hx_f16_128(ch, dwb + a, dxb + b, 1);
                         }
                         asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
                         asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory"); /* the previous tap's MMAs are done */
@@ -5549,6 +5643,8 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                     for (int j = 0; j < NR / 4; ++j) acc[j] += ch[j];
                 }
             }
+#pragma unroll
+            for (int j = 0; j < NR / 4; ++j) acc[j] = acc[j] * sx * sw; /* (exact: powers of two) */
             (void)prevU;
             _fc3d_wg_keep<NR / 2>(acc);
         } else {
@@ -7333,13 +7429,14 @@ static void _fc3d_igemm_workspace(fc3d_plan* p) {
     if (!_fc3d_tc_convolves(p)) return;
     /* region 0: the re-laid weight (the tiled loops'), the haloed loop's weight pieces or the block
        loop's fragment-ordered weight, whichever the run takes; region 1: the haloed loop's operand
-       copy of x; region 2: its decoded tiles (_fc3d_hx_prep_tab) */
+       copy of x; region 2: its decoded tiles (_fc3d_hx_prep_tab). 3xTF32's two scale words follow
+       the pieces (_fc3d_hx_x3_scales). */
     if (tp->bk_ok) {
         _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 0, tp->bk_wbytes);
         return;
     }
-    const size_t wb = _fc3d_tc_workspace_bytes(tp);
-    _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 0, tp->hx_ok && tp->hx_wbytes > wb ? tp->hx_wbytes : wb);
+    const size_t wb = _fc3d_tc_workspace_bytes(tp), hw = tp->hx_wbytes + (tp->math == _FC3D_TC_3XTF32 ? 16 : 0);
+    _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 0, tp->hx_ok && hw > wb ? hw : wb);
     if (tp->hx_ok) _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 1, tp->hx_xbytes);
     if (tp->hx_ok) _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 2, (size_t)_fc3d_hx_tab_bytes(tp->kp));
 }
@@ -7725,6 +7822,9 @@ static void _fc3d_build_passes(fc3d_plan* p, int strategy, int stats_plan) {
 static double _fc3d_default_rate(const fc3d_plan* p) {
     const int math = _fc3d_enum_int(&p->desc.math);
     if (p->engine == FC3D_ENGINE_DIRECT) return _FC3D_H100_FP32_PER_S; /* FP32 FMAs in every mode */
+    if (math == FC3D_MATH_FP32 && p->engine == FC3D_ENGINE_IMPLICIT_GEMM &&
+        ((const _fc3d_tc_plan*)p->_private.engine_data.bytes)->hx_ok)
+        return _FC3D_H100_HALF_PER_S; /* the haloed loop's 3xTF32 products are f16 wgmmas */
     return math == FC3D_MATH_HALF ? _FC3D_H100_HALF_PER_S : _FC3D_H100_TF32_PER_S;
 }
 
@@ -7793,9 +7893,11 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
         int store = 0;
         const double part = st->stat_op >= 0 ? (double)pr->stat[st->stat_op].groups * (double)pr->stat[st->stat_op].slots * 16.0 : 0.0;
         switch (st->kind) {
-        case _FC3D_STEP_TC_PREP: /* the weight read, its re-layout written; the haloed loop's copy of x */
+        case _FC3D_STEP_TC_PREP: /* the weight read, its re-layout written; the haloed loop's copy of x
+                                    (3xTF32: x and the weight read once more, for their scales) */
             b = (double)p->weight_elements * es + _fc3d_tc_wcopy_bytes(tp);
             if (tp->hx_ok) b += (double)p->x_elements * es + (double)tp->hx_xbytes;
+            if (tp->hx_ok && tp->math == _FC3D_TC_3XTF32) b += ((double)p->x_elements + (double)p->weight_elements) * es;
             break;
         case _FC3D_STEP_TC_CONV: /* the re-laid weight instead of the weight; the haloed loop's copy of x
                                     (its planes that hold input) instead of x */
@@ -8216,8 +8318,9 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                 _FC3D_PUT("  tiles: runs of %d virtual rows across the padded planes (wgmma n%d)\n", _FC3D_HX_NR,
                           tp->kp.hx_rn);
             if (tp->math == _FC3D_TC_3XTF32)
-                _FC3D_PUT("  3xTF32: x and the weight in big and small parts; a tile's 64 channels on two warpgroups of "
-                          "m64n128 (half its rows each), three wgmmas a K step, %d (h, w) taps a chunk accumulator\n",
+                _FC3D_PUT("  3xTF32: x and the weight in big and small TF32 parts held as f16 (each tensor scaled by a "
+                          "power of two); a tile's 64 channels on two warpgroups of m64n128 (half its rows each), three "
+                          "f16 wgmmas a K step of 16 channels, %d (h, w) taps a chunk accumulator\n",
                           _FC3D_HX_X3_TAPS);
             if (tp->kp.hx_rows)
                 _FC3D_PUT("  row passes: %lld haloed row tiles a sample, %d padded rows of both W phases each (wgmma "
@@ -8643,10 +8746,20 @@ struct _fc3d_hx_run<float> {
                                cudaStream_t st) {
         const int64_t wn = (int64_t)P.groups * P.ntn * P.k[0] * P.k[1] * P.k[2] * P.cin_g * BN;
         const int64_t xn = P.n * (P.cin / _fc3d_hx_cfg<MATH, BN, KC>::KG) * P.hx_ps;
-        _fc3d_hx_prep_w<float, MATH, BN, KC><<<(unsigned)((wn + 255) / 256 < 4096 ? (wn + 255) / 256 : 4096), 256, 0, st>>>(P, w, wp);
-        cudaError_t e = cudaPeekAtLastError();
+        unsigned* x3m = nullptr;
+        cudaError_t e;
+        if (MATH == _FC3D_TC_3XTF32) { /* the two magnitudes the parts are scaled by (_fc3d_hx_x3_wbytes) */
+            x3m = _fc3d_hx_x3_scales(P, wp);
+            const int64_t nx = P.n * P.cin * P.idhw, nw = (int64_t)P.groups * P.cin_g * P.cout_g * P.k[0] * P.k[1] * P.k[2];
+            if ((e = cudaMemsetAsync(x3m, 0, 2 * sizeof(unsigned), st)) != cudaSuccess) return e;
+            const int64_t nb = (nx / 4 + 255) / 256;
+            _fc3d_hx_absmax<<<(unsigned)(nb < 1 ? 1 : nb < 2048 ? nb : 2048), 256, 0, st>>>(x, nx, w, nw, x3m);
+            if ((e = cudaPeekAtLastError()) != cudaSuccess) return e;
+        }
+        _fc3d_hx_prep_w<float, MATH, BN, KC><<<(unsigned)((wn + 255) / 256 < 4096 ? (wn + 255) / 256 : 4096), 256, 0, st>>>(P, w, wp, x3m);
+        e = cudaPeekAtLastError();
         if (e != cudaSuccess) return e;
-        _fc3d_hx_prep_x<float, MATH><<<(unsigned)((xn + 255) / 256 < 8192 ? (xn + 255) / 256 : 8192), 256, 0, st>>>(P, x, xp);
+        _fc3d_hx_prep_x<float, MATH><<<(unsigned)((xn + 255) / 256 < 8192 ? (xn + 255) / 256 : 8192), 256, 0, st>>>(P, x, xp, x3m);
         return cudaPeekAtLastError();
     }
     /* the CTAs of kern the device holds at once (kp.hx_ahead: the producer's prefetch), where
@@ -8669,7 +8782,7 @@ struct _fc3d_hx_run<float> {
                                const _fc3d_tc_epi& e, cudaStream_t st) {
         typedef _fc3d_hx_cfg<MATH, BN, KC> C;
         auto kern = _fc3d_hx_main<float, MATH, BN, KC, false, _fc3d_tc_epi>;
-        const size_t smem = _fc3d_hx_smem(P, C::SB, KC, BN, 0);
+        const size_t smem = _fc3d_hx_smem(P, MATH, KC, BN, 0);
         cudaError_t err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
         if (err != cudaSuccess) return err;
         /* a zero-filling step: the tapped phases' tiles only */
@@ -8702,7 +8815,7 @@ struct _fc3d_hx_run<float> {
             return cudaPeekAtLastError();
         }
         auto kern = _fc3d_hx_main<float, MATH, 128, KC, true, _fc3d_tc_epi>;
-        const size_t smem = _fc3d_hx_smem(P, C::EB, KC, 64, 1);
+        const size_t smem = _fc3d_hx_smem(P, MATH, KC, 64, 1);
         err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
         if (err != cudaSuccess) return err;
         const dim3 grid((unsigned)P.hx_rcls_start[4], (unsigned)(P.groups * P.ntn), (unsigned)P.n);
@@ -8726,7 +8839,7 @@ struct _fc3d_hx_run<float> {
             const cudaError_t e = cudaPeekAtLastError();
             if (e != cudaSuccess) return e;
         }
-        if (tp->math == _FC3D_TC_3XTF32) return prep_as<_FC3D_TC_3XTF32, 64, 16>(P, x, w, xp, wp, st);
+        if (tp->math == _FC3D_TC_3XTF32) return prep_as<_FC3D_TC_3XTF32, 64, _FC3D_HX_X3_KC>(P, x, w, xp, wp, st);
         if (tp->math == _FC3D_TC_HALF && P.hx_kc == 64)
             return tp->hx_bn == 128 ? prep_as<_FC3D_TC_HALF, 128, 64>(P, x, w, xp, wp, st)
                                     : prep_as<_FC3D_TC_HALF, 64, 64>(P, x, w, xp, wp, st);
@@ -8749,7 +8862,7 @@ struct _fc3d_hx_run<float> {
             return tp->math != _FC3D_TC_HALF ? conv_rows_as<_FC3D_TC_TF32, 32>(P, xp, wp, bias, y, e, st)
                    : P.hx_kc == 64           ? conv_rows_as<_FC3D_TC_HALF, 64>(P, xp, wp, bias, y, e, st)
                                              : conv_rows_as<_FC3D_TC_HALF, 32>(P, xp, wp, bias, y, e, st);
-        if (tp->math == _FC3D_TC_3XTF32) return conv_as<_FC3D_TC_3XTF32, 64, 16>(P, xp, wp, bias, y, e, st);
+        if (tp->math == _FC3D_TC_3XTF32) return conv_as<_FC3D_TC_3XTF32, 64, _FC3D_HX_X3_KC>(P, xp, wp, bias, y, e, st);
         if (tp->math == _FC3D_TC_HALF && P.hx_kc == 64)
             return tp->hx_bn == 128 ? conv_as<_FC3D_TC_HALF, 128, 64>(P, xp, wp, bias, y, e, st)
                                     : conv_as<_FC3D_TC_HALF, 64, 64>(P, xp, wp, bias, y, e, st);

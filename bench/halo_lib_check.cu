@@ -32,7 +32,7 @@ static void one(const cs& c, const _fc3d_tc_kparams& kp0, const float* x, const 
     P.store = 1; P.stats = 0; P.out_f32 = 0;
     P.ntn = (int)((P.cout_g + BN - 1) / BN);
     P.hx_parts = P.hx_tiles;
-    const size_t smem = _fc3d_hx_smem(P, C::EB, KC, BN, 0);
+    const size_t smem = _fc3d_hx_smem(P, MATH, KC, BN, 0);
     auto kern = _fc3d_hx_main<float, MATH, BN, KC, false, _fc3d_tc_epi>;
     CUDA_OK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     const size_t xpb = (size_t)P.n * (P.cin / C::KG) * P.hx_ps * 16;

@@ -1037,6 +1037,58 @@ static void test_halo_stats_ops(void) {
     check(runs == 8, "halo_stats_ops.exercised", "%d of 8 cases ran on the haloed loop", runs);
 }
 
+/* ---- 3a''. FP32 math on the haloed loop at extreme magnitudes --------------------------------- */
+/* The haloed loop holds 3xTF32's big and small parts as f16, x and the weight each scaled by a power
+   of two per run so that its largest finite magnitude lands in [2^14, 2^15) (_fc3d_hx_x3_wbytes).
+   Unscaled, these inputs would overflow f16 (x up to 4e5), fall below its normal range (x under
+   1e-6, weights near 1e-6) or both (x near 1e-20 with weights near 1e+20); the convolution alone
+   (any scale left in the sums shows), with and without a bias, NCDHW and NDHWC, FP32 math forced
+   onto the haloed loop, against the direct engine within twice FP32's bound (y poisoned before
+   every run). Needs the haloed loop. */
+static void test_halo_fp32_range(void) {
+    if (!wgmma_here()) {
+        printf("# halo_fp32_range: skipped, no haloed loop on this device with this binary\n");
+        return;
+    }
+    static const double xs[4] = {4e5, 1e-6, 1e-20, 1.0}, ws[4] = {1.0, 1e-3, 1e20, 1e4};
+    int runs = 0;
+    for (int k = 0; k < 4; k++) {
+        host_case hc;
+        memset(&hc, 0, sizeof hc);
+        fc3d_plan_desc* d = &hc.desc;
+        d->conv.batch = 2;
+        d->conv.in_channels = 32;
+        d->conv.out_channels = k % 2 ? 128 : 48;
+        d->conv.in_size[0] = 4;
+        d->conv.in_size[1] = 6 + k % 2;
+        d->conv.in_size[2] = 9;
+        for (int i = 0; i < 3; i++) d->conv.kernel[i] = d->conv.stride[i] = d->conv.dilation[i] = 1;
+        for (int i = 0; i < 3; i++) d->conv.kernel[i] = 3;
+        d->conv.bias = k % 2 == 0;
+        d->layout = k >= 2 ? FC3D_LAYOUT_NDHWC : FC3D_LAYOUT_NCDHW;
+        d->math = FC3D_MATH_FP32;
+        d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        char name[160];
+        snprintf(name, sizeof name, "halo_fp32_range.%d.x%.0e.w%.0e.c%d%s.%s", k, xs[k], ws[k], d->conv.out_channels,
+                 d->conv.bias ? ".bias" : "", k >= 2 ? "ndhwc" : "ncdhw");
+        if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) {
+            check(0, name, "plan: %s", hc.plan.message);
+            continue;
+        }
+        const fc3d_plan* p = &hc.plan;
+        hc.x = alloc_fill(p->x_elements, k == 2 ? -xs[k] : 0.0, xs[k], d->dtype);
+        const double bound = 1.0 / sqrt((double)p->weight_elements / d->conv.in_channels + 1.0);
+        hc.w = alloc_fill(p->weight_elements, -bound * ws[k], bound * ws[k], d->dtype);
+        if (d->conv.bias) hc.b = alloc_fill(d->conv.out_channels, -bound * xs[k] * ws[k], bound * xs[k] * ws[k], d->dtype);
+        const int r = compare_engines(name, &hc, FC3D_ENGINE_DIRECT, FC3D_ENGINE_IMPLICIT_GEMM,
+                                      2.0 * bound_for(d->math, d->dtype), FC3D_MAIN_LOOP_AUTO, FC3D_MAIN_LOOP_HALO);
+        if (r == -1) check(0, name, "the haloed loop refused the desc");
+        runs += r != -1;
+        host_case_free(&hc);
+    }
+    check(runs == 4, "halo_fp32_range.exercised", "%d of 4 cases ran on the haloed loop", runs);
+}
+
 /* ---- 3a'''. plane-row tiles of the haloed loop ------------------------------------------------ */
 /* Stride-1 shapes whose padded plane takes plane-row tiles (_fc3d_hx_tiling: a tile = a few whole
    rows of one padded plane, wgmma n240 or n256; halos shared between rows and planes, so a
@@ -1788,6 +1840,7 @@ int main(int argc, char** argv) {
     test_cross_loop(quick ? 4 : 40);
     test_zero_fill();
     test_halo_stats_ops();
+    test_halo_fp32_range();
     test_halo_plane_rows();
     test_halo_rows_store();
     test_halo_row_prog();
