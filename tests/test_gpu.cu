@@ -975,6 +975,21 @@ static int halo_vs_direct(const char* name, host_case* hc) {
     return r != -1;
 }
 
+/* L2/61's convolution at a small size (2 samples, 32 input channels, kernel 3, stride 1, no padding),
+   cout output channels, input D x H x W: the haloed loop takes it in every math mode */
+static void halo_small_conv(fc3d_plan_desc* d, int cout, int in_d, int in_h, int in_w) {
+    d->conv.batch = 2;
+    d->conv.in_channels = 32;
+    d->conv.out_channels = cout;
+    d->conv.in_size[0] = in_d;
+    d->conv.in_size[1] = in_h;
+    d->conv.in_size[2] = in_w;
+    for (int i = 0; i < 3; i++) {
+        d->conv.kernel[i] = 3;
+        d->conv.stride[i] = d->conv.dilation[i] = 1;
+    }
+}
+
 /* ---- 3a'. statistics after elementwise ops on the haloed loop ----------------------------------- */
 /* L2/61's pattern (kernel 3, stride 1, no padding; ReLU then GroupNorm) at small sizes with partial
    tiles: the haloed NCDHW epilogue gathers the statistics of the ops before the cut, one lone ReLU
@@ -993,14 +1008,7 @@ static void test_halo_stats_ops(void) {
         host_case hc;
         memset(&hc, 0, sizeof hc);
         fc3d_plan_desc* d = &hc.desc;
-        d->conv.batch = 2;
-        d->conv.in_channels = 32;
-        d->conv.out_channels = k % 2 ? 128 : 48;
-        d->conv.in_size[0] = 4 + k % 2;
-        d->conv.in_size[1] = 6;
-        d->conv.in_size[2] = 7 + k % 3;
-        for (int i = 0; i < 3; i++) d->conv.kernel[i] = d->conv.stride[i] = d->conv.dilation[i] = 1;
-        for (int i = 0; i < 3; i++) d->conv.kernel[i] = 3;
+        halo_small_conv(d, k % 2 ? 128 : 48, 4 + k % 2, 6, 7 + k % 3);
         d->conv.bias = k % 4 == 1;
         d->math = (fc3d_math)(FC3D_MATH_FP32 + k % 3);
         int o = 0;
@@ -1056,14 +1064,7 @@ static void test_halo_fp32_range(void) {
         host_case hc;
         memset(&hc, 0, sizeof hc);
         fc3d_plan_desc* d = &hc.desc;
-        d->conv.batch = 2;
-        d->conv.in_channels = 32;
-        d->conv.out_channels = k % 2 ? 128 : 48;
-        d->conv.in_size[0] = 4;
-        d->conv.in_size[1] = 6 + k % 2;
-        d->conv.in_size[2] = 9;
-        for (int i = 0; i < 3; i++) d->conv.kernel[i] = d->conv.stride[i] = d->conv.dilation[i] = 1;
-        for (int i = 0; i < 3; i++) d->conv.kernel[i] = 3;
+        halo_small_conv(d, k % 2 ? 128 : 48, 4, 6 + k % 2, 9);
         d->conv.bias = k % 2 == 0;
         d->layout = k >= 2 ? FC3D_LAYOUT_NDHWC : FC3D_LAYOUT_NCDHW;
         d->math = FC3D_MATH_FP32;
