@@ -310,8 +310,9 @@ typedef enum fc3d_main_loop {
     FC3D_MAIN_LOOP_HALO = 3,     /* Hopper's haloed-block loop: x copied once per run into a zero-padded
                                     operand copy, whole haloed row blocks brought by bulk copies, wgmma
                                     64 x 256 (>>engine-implicit-gemm, "Haloed tiles"). Every math mode
-                                    on float32 tensors (FP32 as 3xTF32: two 64 x 128 warpgroups on a
-                                    tile), in_channels / groups a multiple of 32, a LayerNorm over W
+                                    on float32 tensors (FP32 as 3xTF32, its parts held as f16: two
+                                    64 x 128 warpgroups on a tile), in_channels / groups a multiple
+                                    of 32, a LayerNorm over W
                                     only at W stride 2 and not in FP32 math; the run needs what WGMMA
                                     needs. AUTO takes it where an output sums 128 products or more on
                                     average (over the outputs some tap reaches where the plan
