@@ -851,7 +851,7 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      tensor pipe active 87 % of the kernel (the TF32 kernel 93 %), three wgmmas a step its
      ceiling. Then each part went into an f16 (a TF32 part's 11 significant bits are exact there;
      x and the weight scaled by a power of two per run so their parts stay in f16's range:
-     _fc3d_hx_x3_wbytes): the same three products a K step, as f16 wgmmas at twice TF32's rate
+     _fc3d_hx_x3_scales): the same three products a K step, as f16 wgmmas at twice TF32's rate
      and half the operand bytes. Conv alone (H200, one run, two rounds, against the TF32-part
      kernel): L2/77 5.114 -> 3.391 ms (105 -> 158 useful TFLOP/s), L2/61 2.297 -> 1.655 (101 ->
      140), L2/34 2.092 -> 1.703, L1/77 0.492 -> 0.426; rel-L2 against the direct engine 1.52e-6
@@ -1307,7 +1307,7 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    rel-L2 that way on a CPU emulation (1.6e-7 with the normalisation in double). FP32 math (3xTF32)
    drops only small x small (2^-22 relative a product) and bounds what the tensor core's
    accumulation truncates by chunks added into float sums; on the haloed loop its parts are f16
-   with x and the weight each scaled to a largest magnitude in [2^14, 2^15) (_fc3d_hx_x3_wbytes),
+   with x and the weight each scaled to a largest magnitude in [2^14, 2^15) (_fc3d_hx_x3_scales),
    so a value under about 2^-17 of its tensor's largest loses low bits of its small part, under
    about 2^-28 of its big part too (an error of at most 2^-39 of that largest magnitude): an
    output formed only from such values is accurate relative to the tensors' largest magnitudes
@@ -4506,7 +4506,7 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
    normalisation, ops and one store, with no pass over y.
    3xTF32 (FP32 math; not the row tiles): the operand copy of x and the weight pieces keep a big
    and a small part, each an f16 (x and the weight scaled by a power of two per run:
-   _fc3d_hx_x3_wbytes), the small part of x a whole copy further, a piece's small part right
+   _fc3d_hx_x3_scales), the small part of x a whole copy further, a piece's small part right
    after its big one (a unit and a weight slot hold both); units of 32 channels, 64-channel tiles
    whose two consumer warpgroups each take half of the tile's 256 rows (m64n128, three f16
    wgmmas a K step of 16 channels into a chunk accumulator, the chunks' sums added into FP32
@@ -4592,6 +4592,11 @@ struct _fc3d_hx_cfg {
     static constexpr int PIECE = BN * KC * EB;                /* bytes of one tap's weight piece (one part) */
 };
 
+/* the bytes of the haloed loop's weight pieces: ntn tiles of bn output channels a group */
+static __host__ __device__ inline size_t _fc3d_hx_wbytes(const _fc3d_tc_kparams& P, int64_t ntn, int bn, int math) {
+    return (size_t)P.groups * ntn * (size_t)P.k[0] * P.k[1] * P.k[2] * (size_t)P.cin_g * bn * _fc3d_hx_sb(math);
+}
+
 /* 3xTF32's parts as f16. A value v is split as 3xTF32 splits it, big = tf32(v), small = tf32(v -
    big), and each part, 11 significant bits, is held as an f16 (exact in its normal range), so the
    three products a K step needs (small x big, big x small, big x big) are f16 wgmmas at twice
@@ -4605,11 +4610,8 @@ struct _fc3d_hx_cfg {
    subnormal step, 2^-24: an error of at most 2^-39 of the largest magnitude. Non-finite values
    are left out of the maxima and stay non-finite. The two maxima are two words in the workspace
    right after the weight pieces (_fc3d_hx_x3_scales). */
-static __host__ __device__ inline size_t _fc3d_hx_x3_wbytes(const _fc3d_tc_kparams& P) {
-    return (size_t)P.groups * P.ntn * (size_t)P.k[0] * P.k[1] * P.k[2] * (size_t)P.cin_g * 64 * _fc3d_hx_sb(_FC3D_TC_3XTF32);
-}
 static __host__ __device__ inline unsigned* _fc3d_hx_x3_scales(const _fc3d_tc_kparams& P, const void* wp) {
-    return (unsigned*)((char*)const_cast<void*>(wp) + _fc3d_hx_x3_wbytes(P));
+    return (unsigned*)((char*)const_cast<void*>(wp) + _fc3d_hx_wbytes(P, P.ntn, 64, _FC3D_TC_3XTF32)); /* (64-channel tiles) */
 }
 /* 2^(sign * s) for the largest finite magnitude's bits m (s as above; 1 for m = 0) */
 static __device__ __forceinline__ float _fc3d_hx_x3_pow2(unsigned m, int sign) {
@@ -4687,8 +4689,9 @@ static __global__ void _fc3d_hx_prep_x(_fc3d_tc_kparams P, const T* __restrict__
             float b[KG], sm[KG];
 #pragma unroll
             for (int k = 0; k < KG; ++k) {
-                b[k] = __uint_as_float(_fc3d_tc_round(v[k] * xs));
-                sm[k] = __uint_as_float(_fc3d_tc_round(v[k] * xs - b[k]));
+                const float sv = v[k] * xs;
+                b[k] = __uint_as_float(_fc3d_tc_round(sv));
+                sm[k] = __uint_as_float(_fc3d_tc_round(sv - b[k]));
             }
 #pragma unroll
             for (int k = 0; k < 4; ++k) ow[k] = _fc3d_tc_pack<false>(b[(2 * k) % KG], b[(2 * k + 1) % KG]);
@@ -4713,7 +4716,7 @@ static __global__ void _fc3d_hx_prep_x(_fc3d_tc_kparams P, const T* __restrict__
 /* the weight [C_in][C_out/groups][kd][kh][kw] -> pieces [group][channel tile][channel block][tap]
    [BN/8][KC/KG][8][KG]: one tap's KC input channels x BN output channels in K-major core
    matrices, contiguous, rounded as the math mode's operands (3xTF32: each piece's big part, then
-   its small part, f16 both, the weight scaled as _fc3d_hx_x3_wbytes says) */
+   its small part, f16 both, the weight scaled as _fc3d_hx_x3_scales says) */
 template <typename T, int MATH, int BN, int KC>
 static __global__ void _fc3d_hx_prep_w(_fc3d_tc_kparams P, const T* __restrict__ w, void* __restrict__ wp,
                                        const unsigned* __restrict__ x3m)
@@ -4725,6 +4728,7 @@ static __global__ void _fc3d_hx_prep_w(_fc3d_tc_kparams P, const T* __restrict__
     constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
     const int64_t kt = (int64_t)P.k[0] * P.k[1] * P.k[2], ncb = P.cin_g / KC;
     const int64_t total = (int64_t)P.groups * P.ntn * ncb * kt * BN * KC;
+    const float ws = MATH == _FC3D_TC_3XTF32 ? _fc3d_hx_x3_pow2(x3m[1], 1) : 1.f; /* 3xTF32: the weight's scale */
     for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += (int64_t)gridDim.x * blockDim.x) {
         int64_t r = e;
         const int kk = (int)(r % C::KG); r /= C::KG;
@@ -4742,7 +4746,7 @@ static __global__ void _fc3d_hx_prep_w(_fc3d_tc_kparams P, const T* __restrict__
         } else if (MATH == _FC3D_TC_3XTF32) {
             constexpr int64_t PE = (int64_t)BN * KC; /* a part's elements */
             const int64_t at = e / PE * 2 * PE + e % PE;
-            const float sv = v * _fc3d_hx_x3_pow2(x3m[1], 1), big = __uint_as_float(_fc3d_tc_round(sv));
+            const float sv = v * ws, big = __uint_as_float(_fc3d_tc_round(sv));
             reinterpret_cast<unsigned short*>(wp)[at] = __half_as_ushort(__float2half_rn(big));
             reinterpret_cast<unsigned short*>(wp)[at + PE] =
                 __half_as_ushort(__float2half_rn(__uint_as_float(_fc3d_tc_round(sv - big))));
@@ -5596,7 +5600,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
         const int myT = wg ? h.wT[1] : h.wT[0]; /* (selected: an index by wg put the tile in local memory) */
         int iw = 0, prevW = -1, prevU = -1;
         if constexpr (C::X3) {
-            /* 3xTF32 (the tiled loops' scheme, its parts held as f16: _fc3d_hx_x3_wbytes): per K step
+            /* 3xTF32 (the tiled loops' scheme, its parts held as f16: _fc3d_hx_x3_scales): per K step
                of 16 channels: small x big, big x small, then big x big (m64n128k16 over the
                warpgroup's half of the rows) into a chunk accumulator (acc[NR / 4 ..]) that each
                chunk's first step restarts; at a chunk's end, once its MMAs are done,
@@ -7222,7 +7226,7 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     }
     const int eb = _fc3d_hx_sb(tp->math); /* (3xTF32: both parts) */
     tp->hx_ntn = (int)((P.cout_g + tp->hx_bn - 1) / tp->hx_bn);
-    tp->hx_wbytes = (size_t)P.groups * tp->hx_ntn * (size_t)P.k[0] * P.k[1] * P.k[2] * (size_t)P.cin_g * tp->hx_bn * eb;
+    tp->hx_wbytes = _fc3d_hx_wbytes(P, tp->hx_ntn, tp->hx_bn, tp->math);
     tp->hx_xbytes = (size_t)P.n * (size_t)(P.cin * eb / 16) * (size_t)P.hx_ps * 16;
     tp->hx_ok = 1;
 }
@@ -8757,7 +8761,7 @@ struct _fc3d_hx_run<float> {
         const int64_t xn = P.n * (P.cin / _fc3d_hx_cfg<MATH, BN, KC>::KG) * P.hx_ps;
         unsigned* x3m = nullptr;
         cudaError_t e;
-        if (MATH == _FC3D_TC_3XTF32) { /* the two magnitudes the parts are scaled by (_fc3d_hx_x3_wbytes) */
+        if (MATH == _FC3D_TC_3XTF32) { /* the two magnitudes the parts are scaled by (_fc3d_hx_x3_scales) */
             x3m = _fc3d_hx_x3_scales(P, wp);
             const int64_t nx = P.n * P.cin * P.idhw, nw = (int64_t)P.groups * P.cin_g * P.cout_g * P.k[0] * P.k[1] * P.k[2];
             if ((e = cudaMemsetAsync(x3m, 0, 2 * sizeof(unsigned), st)) != cudaSuccess) return e;
