@@ -840,7 +840,15 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      0.471 ms TF32, 0.523 -> 0.379 half against the tiled loop behind the same fill (conv alone,
      one run, two rounds; rel-L2 against the direct engine 2.6e-4 either way), then with a grid of the tapped phase's
      tiles only (73 a sample instead of 600 that mostly returned at once; ncu: main kernel 292 ->
-     226 us) 0.471 -> 0.421 and 0.380 -> 0.367. FP32 math (3xTF32) takes it too, except for row
+     226 us) 0.471 -> 0.421 and 0.380 -> 0.367. Then no fill at all where each dim of stride 2
+     has one tapped residue (_fc3d_hx_zc_dims, NCDHW): plane-row tiles of the tapped phase each
+     store the whole block of y around their outputs, zeros included, 16-byte stores of zeros
+     and the values over them, so that every line of y reaches DRAM once, whole (ncu, TF32: 546
+     MB written and 66 read, against the fill's 571 MB and then 139 MB written and 178 read back
+     for the half sectors), with one weight slot fewer where that lets a second CTA onto the SM
+     (_FC3D_HX_ZC_NB: one tile's stores beside the other's MMAs): L1/77 0.347 -> 0.308 ms TF32,
+     0.296 -> 0.264 half, 0.401 -> 0.393 FP32 (conv alone, one H200 run, two rounds; bench/RESULTS.md,
+     twenty-seventh entry). FP32 math (3xTF32) takes it too, except for row
      tiles: x and the weight pieces in big and small parts, 16-channel units, 64-channel tiles
      whose two consumer warpgroups each multiply half of the 256 rows (m64n128, three wgmmas a K
      step into a chunk accumulator restarted every 4 (h, w) taps, its sums added into FP32 sums:
@@ -2977,6 +2985,8 @@ typedef struct _fc3d_tc_kparams {
     int row_ok;            /* the geometry allows row tiles */
     unsigned rtap[3];      /* per dim, the residues with taps (bit r: residue r reaches some input) */
     int skip0;             /* launch time: y was zero-filled, so tiles of tap-less phases return at once */
+    int hx_zc;             /* launch time: a zero-filling step's haloed tiles store their tapped positions
+                              and the tap-less ones around them, and there is no fill (_fc3d_hx_zc_dims) */
     int rrows;
     int64_t rprefix[5];    /* row tiles before (d, h) class c, within one sample */
     int64_t rcls_nres[4];  /* (rd, rh) pairs in class c */
@@ -4521,6 +4531,14 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
 #ifndef _FC3D_HX_NB
 #define _FC3D_HX_NB 4 /* weight slots (bench/RESULTS.md: 3 and 2 measured slower) */
 #endif
+#ifndef _FC3D_HX_ZC_NB
+/* weight slots of a zero-completing step's 64-channel tiles (_fc3d_hx_zc_dims) where one slot fewer
+   lets a second CTA onto an SM: its epilogue, which stores the tile's whole block of y, then runs
+   beside the other's MMAs. L1/77 in TF32: one CTA an SM with 4 slots (117,888 bytes), two with 3:
+   0.392 -> 0.307 ms; with 3 slots everywhere, FP32 math on L2/77 and L2/61 took 3.5 and 5 % longer
+   (bench/RESULTS.md). 0: never. */
+#define _FC3D_HX_ZC_NB 3
+#endif
 #ifndef _FC3D_HX_BN_MAX
 #define _FC3D_HX_BN_MAX 128 /* 64: 64-channel tiles only (two CTAs an SM where the shared memory allows) */
 #endif
@@ -5028,23 +5046,25 @@ static double _fc3d_hx_issued_flops(const _fc3d_tc_plan* tp, int row)
    phase (in the order a lane stores them, _FC3D_HX_CMS) and a zero weight piece (the MMAs of a W
    phase with fewer taps than the other). body: where
    the barriers start. */
-static __host__ __device__ inline size_t _fc3d_hx_body(const _fc3d_tc_kparams& P, int math, int kc, int bn, int rows)
+static __host__ __device__ inline size_t _fc3d_hx_body(const _fc3d_tc_kparams& P, int math, int kc, int bn, int rows,
+                                                     int nb = _FC3D_HX_NB)
 {
     const int eb = _fc3d_hx_sb(math);
     const size_t nkg = (size_t)kc * eb / 16;
     if (rows) {
-        const size_t ring = _FC3D_HX_NA * nkg * P.hx_rrmax * 16 + (size_t)_FC3D_HX_NB * 128 * kc * eb;
+        const size_t ring = _FC3D_HX_NA * nkg * P.hx_rrmax * 16 + (size_t)nb * 128 * kc * eb;
         const size_t stg = (size_t)64 * ((size_t)P.hx_rpt * P.out[2] + 32) * 4;
         return ring > stg ? ring : stg;
     }
-    const size_t ring = _FC3D_HX_NA * nkg * P.hx_rmax * 16 + (size_t)_FC3D_HX_NB * bn * kc * eb;
+    const size_t ring = _FC3D_HX_NA * nkg * P.hx_rmax * 16 + (size_t)nb * bn * kc * eb;
     /* the staging, and the NDHWC statistics' double pairs per consumer warp and channel */
     const size_t stg = (size_t)bn * (_FC3D_HX_NR + 4) * 4 + (size_t)4 * _fc3d_hx_nwg(math, bn) * bn * 16;
     return ring > stg ? ring : stg;
 }
-static __host__ __device__ inline size_t _fc3d_hx_smem(const _fc3d_tc_kparams& P, int math, int kc, int bn, int rows)
+static __host__ __device__ inline size_t _fc3d_hx_smem(const _fc3d_tc_kparams& P, int math, int kc, int bn, int rows,
+                                                     int nb = _FC3D_HX_NB)
 {
-    return _fc3d_hx_body(P, math, kc, bn, rows) + 128 +
+    return _fc3d_hx_body(P, math, kc, bn, rows, nb) + 128 +
            (rows ? 8 * _FC3D_HX_TT + 32 * _FC3D_HX_CMS + (size_t)64 * kc * _fc3d_hx_sb(math) : 4 * _FC3D_HX_TT);
 }
 
@@ -5111,11 +5131,41 @@ static int _fc3d_tc_fill_dt(_fc3d_tc_kparams* P)
     return 1;
 }
 
+/* Where a zero-filling step (_fc3d_tc_zero_fill) needs no fill on the haloed loop. Each dim has
+   stride 1, or stride 2 with one residue that has taps and at least 2 outputs: every tapped output
+   position then has its tap-less neighbour along each such dim on the one side the pairs (2q, 2q +
+   1) give, and the last position of the dim, where no pair covers it, belongs to the last q. A
+   plane-row tile (whole rows qh of one plane qd) of the one tapped phase then owns a block of y
+   per channel that no other tile touches: planes s0 qd .. s0 qd + s0 - 1, rows s1 qa .. s1 qb - 1
+   (its rows qa .. qb - 1), every W position, and the dims' last planes and rows with its last q;
+   it stores all of it (_fc3d_hx_main's zero-completing epilogue), its tapped values and zeros
+   between them, row after row in whole sectors, and every position of y is stored once. L1/77
+   (stride and dilation 2, odd positions tapped) moved 571 MB of zeros through a cudaMemsetAsync
+   and then wrote its 65 MB of values as half sectors that DRAM completed by reading them back
+   (bench/RESULTS.md). dims: the condition on the dims and the layout (NCDHW); geom: on the
+   haloed plan (plane-row tiles). */
+static __host__ __device__ inline int _fc3d_hx_zc_dims(const _fc3d_tc_kparams& P)
+{
+    if (P.layout != 1) return 0;
+    for (int d = 0; d < 3; ++d) {
+        if (P.s[d] == 1) continue;
+        const unsigned m = P.rtap[d] & 3u;
+        if (P.s[d] != 2 || P.out[d] < 2 || (m != 1u && m != 2u)) return 0;
+    }
+    return 1;
+}
+static __host__ __device__ inline int _fc3d_hx_zc_geom(const _fc3d_tc_kparams& P)
+{
+    return P.hx_ok && P.hx_prows > 0 && _fc3d_hx_zc_dims(P);
+}
+
 /* The haloed geometry of a plan (kp's classes set): 0 where the loop cannot take it. *macs: the
    products an output sums, on average (taps x C_in / groups). rows: the row tiles too (their
    (d, h) classes; W stride 2 and the output W of whole-row tiles, the plan's row_ok). max_tiles:
-   the most tiles a sample's plane-row tiling may have (the statistics slots; 0: the runs'). */
-static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, int rows, int64_t max_tiles)
+   the most tiles a sample's plane-row tiling may have (the statistics slots; 0: the runs'). zc:
+   the plan zero-fills its tap-less phases, so plane-row tiles are taken where the geometry lets
+   its tiles store their blocks whole (_fc3d_hx_zc_dims), whatever MMA rows they issue. */
+static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, int rows, int64_t max_tiles, int zc)
 {
     double taps = 0.0;
     P->hx_ok = 0;
@@ -5181,12 +5231,14 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
     const int64_t start = P->hx_tiles;
     if (start * _FC3D_HX_NR + HpWp > 0x7fffffffLL) return 0; /* a sample's virtual rows in 32 bits */
     int best_rn = _FC3D_HX_NR, best_pr = 0;
-    double best = cost * (1.0 - _FC3D_HX_PLANE_GAIN);
+    /* (zc: a chain with no statistics, whose tiles' count sizes no slots) */
+    const bool zcp = zc && !rows && _fc3d_hx_zc_dims(*P);
+    double best = zcp ? HUGE_VAL : cost * (1.0 - _FC3D_HX_PLANE_GAIN);
     for (int rn = _FC3D_HX_NR; _FC3D_HX_PLANE_ROWS && rn >= 240; rn -= 16) {
         const int pr = rn / P->hx_pad[2];
         if (pr < 1) continue;
         const double c2 = _fc3d_hx_tiling(P, rn, pr);
-        if (c2 < best && P->hx_tiles <= (max_tiles > 0 ? max_tiles : start)) { best = c2; best_rn = rn; best_pr = pr; }
+        if (c2 < best && (zcp || P->hx_tiles <= (max_tiles > 0 ? max_tiles : start))) { best = c2; best_rn = rn; best_pr = pr; }
     }
     _fc3d_hx_tiling(P, best_rn, best_pr);
     /* a step that zero-fills y launches the tapped phases' tiles only (_fc3d_hx_tile_of) */
@@ -5431,9 +5483,22 @@ static __device__ __forceinline__ void _fc3d_hx_row_stage(const float* acc, cons
 #else
 #define _FC3D_HX_REGS(...) __launch_bounds__(__VA_ARGS__, 1)
 #endif
+/* Zeros over p[0 .. len) by the 32 lanes of a warp: 16-byte stores from the first 16-byte boundary,
+   single values before it and after the last whole quad. */
+template <typename T>
+static __device__ __forceinline__ void _fc3d_zero_run(T* p, int len, int lane)
+{
+    const int a = (int)(((16u - (unsigned)((uintptr_t)p & 15u)) & 15u) / sizeof(T)), head = a < len ? a : len;
+    const int nq = (int)(((size_t)(len - head) * sizeof(T)) / 16), tail = head + nq * (int)(16 / sizeof(T));
+    const T z = _fc3d_tc_fromf<T>(0.f);
+    if (lane < head) p[lane] = z;
+    uint4* q = reinterpret_cast<uint4*>(p + head);
+    for (int i = lane; i < nq; i += 32) q[i] = make_uint4(0u, 0u, 0u, 0u);
+    for (int i = tail + lane; i < len; i += 32) p[i] = z;
+}
 /* ROWS: row tiles (BN = 128: warpgroup p computes W phase p of 64 output channels; a weight slot
    holds both phases' pieces of a tap; the epilogue is the whole-row one). */
-template <typename T, int MATH, int BN, int KC, bool ROWS, typename Epi>
+template <typename T, int MATH, int BN, int KC, bool ROWS, typename Epi, int NB = _FC3D_HX_NB>
 static __global__ void _FC3D_HX_REGS(_fc3d_hx_cfg<MATH, BN, KC>::NT)
 _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __restrict__ wp, const T* __restrict__ bias,
               T* __restrict__ y, Epi epi)
@@ -5442,7 +5507,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
     __trap(); /* sm_90a code only; the run launches it only there */
 #else
     typedef _fc3d_hx_cfg<MATH, BN, KC> C;
-    constexpr int NR = _FC3D_HX_NR, NA = _FC3D_HX_NA, NB = _FC3D_HX_NB, NWARP = 4 * C::NWG;
+    constexpr int NR = _FC3D_HX_NR, NA = _FC3D_HX_NA, NWARP = 4 * C::NWG;
     constexpr int CB = ROWS ? 64 : BN;           /* output channels of the tile */
     constexpr int PW = 64 * KC * C::EB;          /* bytes of one 64-channel weight piece */
     constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
@@ -5450,7 +5515,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
     const size_t ustage = (size_t)C::NU * C::NKG * (ROWS ? P.hx_rrmax : P.hx_rmax) * 16;
     unsigned char* Us = _fc3d_hx_sm;
     unsigned char* Ws = Us + NA * ustage;
-    unsigned char* tail = _fc3d_hx_sm + _fc3d_hx_body(P, MATH, KC, CB, ROWS);
+    unsigned char* tail = _fc3d_hx_sm + _fc3d_hx_body(P, MATH, KC, CB, ROWS, NB);
     uint64_t* bars = reinterpret_cast<uint64_t*>(tail);
     uint64_t *fullU = bars, *emptyU = bars + NA, *fullW = bars + 2 * NA, *emptyW = bars + 2 * NA + NB;
     int* TT = reinterpret_cast<int*>(tail + 128); /* (h, w) taps: their rows in the unit (bytes), per W phase */
@@ -5478,7 +5543,9 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
     if (warp == NWARP && lane == 0) _FC3D_HX_STAMP(12);
     const int64_t HpWp = (int64_t)P.hx_pad[1] * P.hx_pad[2];
     const int nunits = h.nseg * (int)(P.cin_g / KC);
-    if (!ROWS && P.skip0 && nunits == 0) return; /* y zero-filled, and no tap reaches this tile (_fc3d_tc_zero_fill) */
+    /* y zero-filled, and no tap reaches this tile (_fc3d_tc_zero_fill); with no fill (P.hx_zc) the
+       tile stores its zeros */
+    if (!ROWS && P.skip0 && !P.hx_zc && nunits == 0) return;
     const uint32_t unitB = (uint32_t)C::NKG * h.R * 16;
     /* The consumers fill the tables while the producer warp initialises the barriers and goes on to
        its first copies (it computes its weight taps itself): the first unit's latency runs beside
@@ -5802,7 +5869,44 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
        tiles); the first tile zeroes the slots past the haloed ones */
     const int64_t tps = P.hx_parts, zero0 = gridDim.x;
     const bool ops = epi.op_begin != epi.op_end, stats = P.stats != 0;
-    if (P.layout == 1) {
+    if (P.hx_zc) {
+        /* A zero-filling step with no fill (_fc3d_hx_zc_dims): the tile's block of y, channel by
+           channel and plane by plane a contiguous run of whole rows, a warp a channel: the run's
+           zeros in 16-byte stores, then (the tapped plane) the staged values over them, row by
+           tapped row, their ops applied (the ops keep zero and the step has no bias). The values'
+           half sectors land on lines the zeros just brought into L2, which DRAM sees written
+           whole, once. Value by value in order, with the tapped test per position, the run took
+           37 instructions a value at 4 warps an SM: L1/77 1.21 ms against 0.35 behind the fill
+           (bench/RESULTS.md). */
+        const int Wp = P.hx_pad[2], W = P.out[2];
+        const int64_t HpWp = (int64_t)P.hx_pad[1] * Wp;
+        const int qd = (int)(h.v0 / HpWp), qa = (int)((h.v0 - qd * HpWp) / Wp);
+        const int qb = qa + h.nv / Wp < h.Q[1] ? qa + h.nv / Wp : h.Q[1];
+        if (qa < qb) {
+            const int dlo = P.s[0] * qd, dhi = qd == h.Q[0] - 1 ? P.out[0] - 1 : P.s[0] * (qd + 1) - 1;
+            const int hlo = P.s[1] * qa, hhi = qb == h.Q[1] ? P.out[1] - 1 : P.s[1] * qb - 1;
+            const int dm = P.s[0] * qd + h.r[0], len = (hhi - hlo + 1) * W;
+            for (int cl = warp; cl < nvalid; cl += NWARP) {
+                const int64_t cg = cbase + cl;
+                const float* cs = Cs + cl * CS; /* row qh's position qw at cs[(qh - qa) Wp + qw] */
+                for (int dd = dlo; dd <= dhi; ++dd) {
+                    T* yr = y + (((n * P.cout + cg) * P.out[0] + dd) * (int64_t)P.out[1] + hlo) * W;
+                    _fc3d_zero_run(yr, len, lane);
+                    if (dd != dm) continue;
+                    __syncwarp(); /* the zeros before the values at the same places (memory order in the warp) */
+                    for (int j = 0; j < qb - qa; ++j) {
+                        const int hh = P.s[1] * (qa + j) + h.r[1];
+                        T* yw = yr + (int64_t)(hh - hlo) * W + h.r[2];
+                        for (int qw = lane; qw < h.Q[2]; qw += 32) {
+                            float v = cs[j * Wp + qw];
+                            if (ops) v = epi.apply(v, n, cg, dd, hh, P.s[2] * qw + h.r[2]);
+                            yw[P.s[2] * qw] = _fc3d_tc_fromf<T>(v);
+                        }
+                    }
+                }
+            }
+        }
+    } else if (P.layout == 1) {
         /* the lane's rows lane + 32 i: their offsets in the (n, c) slab (32 bits: the plan keeps a
            slab below 2^31) and validity, for every channel */
         uint32_t osp[NR / 32];
@@ -6945,6 +7049,7 @@ static int _fc3d_tc_plan_init(_fc3d_tc_plan* pl, const _fc3d_tc_geom* g, int mat
         pl->zfrac = 1.0 - tapped;
     }
     P.skip0 = 0;
+    P.hx_zc = 0;
     int bn = P.cout_g <= 32 ? 32 : (P.cout_g <= 64 ? 64 : 128);
     if (math == _FC3D_TC_3XTF32 && bn > 64) bn = 64;
     if (rows && bn > _fc3d_tc_row_bn(math)) bn = _fc3d_tc_row_bn(math);
@@ -7211,14 +7316,16 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     if (tp->hx_why) return;
     /* (row tiles: 64 channels of each W phase; 3xTF32: 64-channel tiles, _fc3d_hx_cfg) */
     tp->hx_bn = P.cout_g > 64 && !rows && tp->math != _FC3D_TC_3XTF32 && _FC3D_HX_BN_MAX >= 128 ? 128 : 64;
-    if (!_fc3d_hx_plan(&P, tp->math, tp->hx_bn, &tp->hx_macs, rows, tp->tiles_per_sample)) {
+    const int zchain = !rows && _fc3d_tc_zero_chain(p, tp);
+    if (!_fc3d_hx_plan(&P, tp->math, tp->hx_bn, &tp->hx_macs, rows, tp->tiles_per_sample, zchain)) {
         tp->hx_why = _FC3D_HX_NO_GEOMETRY;
         return;
     }
-    if (P.hx_tiles > tp->tiles_per_sample || (rows && P.hx_rcls_start[4] > tp->row_tiles_per_sample))
+    /* (a zero chain's tiles that store every position: no statistics, no slots to bound them) */
+    if ((P.hx_tiles > tp->tiles_per_sample && !(zchain && _fc3d_hx_zc_geom(P))) ||
+        (rows && P.hx_rcls_start[4] > tp->row_tiles_per_sample))
         tp->hx_why = _FC3D_HX_NO_TILES;
-    else if (loop == FC3D_MAIN_LOOP_AUTO &&
-             tp->hx_macs < _FC3D_HX_MIN_MACS * (_fc3d_tc_zero_chain(p, tp) ? 1.0 - tp->zfrac : 1.0))
+    else if (loop == FC3D_MAIN_LOOP_AUTO && tp->hx_macs < _FC3D_HX_MIN_MACS * (zchain ? 1.0 - tp->zfrac : 1.0))
         tp->hx_why = _FC3D_HX_NO_MACS;
     if (tp->hx_why) {
         P.hx_ok = 0;
@@ -7918,7 +8025,9 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
             b = xwb - (double)p->weight_elements * es + _fc3d_tc_wcopy_bytes(tp) + part;
             if (tp->hx_ok) b += _fc3d_hx_copy_read_bytes(tp) - (double)p->x_elements * es;
             store = (int)st->arg[0];
-            if (st->arg[5]) /* the zero fill is the store below; the tapped phases' sectors stored again */
+            /* the zero fill is the store below, the tapped phases' sectors stored again; with no fill
+               (the haloed tiles store every position, _fc3d_hx_zc_geom) the store below alone */
+            if (st->arg[5] && !_fc3d_hx_zc_geom(tp->kp))
                 b += _fc3d_tc_tapped_sector_bytes(tp, store == FC3D_STORE_INTERMEDIATE ? 4.0 : es);
             break;
         case _FC3D_STEP_DIRECT_PASS:
@@ -8308,10 +8417,12 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
         if (p->main_loop == FC3D_MAIN_LOOP_HALO) {
             const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
             /* behind a zero fill (_fc3d_tc_zero_fill) the tapped phases' tiles alone are launched */
-            char zt[96] = "";
+            char zt[128] = "";
             const int zc = _fc3d_tc_zero_chain(p, tp);
             if (zc)
-                snprintf(zt, sizeof zt, " (%lld with taps launched, behind the zero fill)",
+                snprintf(zt, sizeof zt,
+                         _fc3d_hx_zc_geom(tp->kp) ? " (%lld with taps launched, storing the tap-less positions around theirs: no fill)"
+                                                  : " (%lld with taps launched, behind the zero fill)",
                          (long long)tp->kp.hx_zcls_start[8]);
             _FC3D_PUT("main loop: haloed wgmma%s; %d-channel tiles, %lld haloed tiles a sample%s, %.4g products an "
                       "output on average%s\n",
@@ -8406,7 +8517,10 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                     if (st->kind == _FC3D_STEP_TC_CONV)
                         _FC3D_PUT(" (ops [%d,%d)%s%s)", (int)st->arg[1], (int)st->arg[2],
                                   st->arg[3] ? ", whole-row tiles: row statistics in the epilogue" : "",
-                                  st->arg[5] ? ", tap-less phases zero-filled, their tiles skipped" : "");
+                                  !st->arg[5]                   ? ""
+                                  : _fc3d_hx_zc_geom(((const _fc3d_tc_plan*)pr->engine_data.bytes)->kp)
+                                      ? ", tap-less phases stored by the haloed tiles, their own tiles skipped (the mma.sync loop: a zero fill first)"
+                                      : ", tap-less phases zero-filled, their tiles skipped");
                     if (st->kind == _FC3D_STEP_DIRECT_PASS && st->arg[7])
                         _FC3D_PUT(" (streamed: ops fixed per (n, c), 16-byte loads)");
                     if (st->flops > 0.0) _FC3D_PUT("; %.4g GFLOP", st->flops * 1e-9);
@@ -8790,12 +8904,46 @@ struct _fc3d_hx_run<float> {
         Q->hx_ahead = (int64_t)sms * per;
         return err;
     }
+    /* The weight slots a launch of conv_as<MATH, BN, KC> takes: _FC3D_HX_ZC_NB for a zero-completing
+       step's 64-channel tiles (TF32, half) where the device then holds more of its CTAs an SM, else
+       _FC3D_HX_NB (*nb). The tests ask here too. */
+    template <int MATH, int BN, int KC>
+    static cudaError_t slots(const _fc3d_tc_kparams& P, int* nb) {
+        (void)P;
+        *nb = _FC3D_HX_NB;
+        if constexpr (BN == 64 && MATH != _FC3D_TC_3XTF32 && _FC3D_HX_ZC_NB > 0 && _FC3D_HX_ZC_NB < _FC3D_HX_NB) {
+            if (!P.hx_zc) return cudaSuccess;
+            typedef _fc3d_hx_cfg<MATH, BN, KC> C;
+            auto k4 = _fc3d_hx_main<float, MATH, BN, KC, false, _fc3d_tc_epi>;
+            auto k3 = _fc3d_hx_main<float, MATH, BN, KC, false, _fc3d_tc_epi, _FC3D_HX_ZC_NB>;
+            const size_t s4 = _fc3d_hx_smem(P, MATH, KC, BN, 0), s3 = _fc3d_hx_smem(P, MATH, KC, BN, 0, _FC3D_HX_ZC_NB);
+            int o4 = 0, o3 = 0;
+            cudaError_t err = cudaFuncSetAttribute(k4, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s4);
+            if (err == cudaSuccess) err = cudaFuncSetAttribute(k3, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s3);
+            if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&o4, k4, C::NT, s4);
+            if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&o3, k3, C::NT, s3);
+            if (err == cudaSuccess && o3 > o4) *nb = _FC3D_HX_ZC_NB;
+            return err;
+        }
+        return cudaSuccess;
+    }
     template <int MATH, int BN, int KC>
     static cudaError_t conv_as(const _fc3d_tc_kparams& P, const void* xp, const void* wp, const float* bias, float* y,
                                const _fc3d_tc_epi& e, cudaStream_t st) {
+        int nb = _FC3D_HX_NB;
+        cudaError_t err = slots<MATH, BN, KC>(P, &nb);
+        if (err != cudaSuccess) return err;
+        if constexpr (BN == 64 && MATH != _FC3D_TC_3XTF32 && _FC3D_HX_ZC_NB > 0 && _FC3D_HX_ZC_NB < _FC3D_HX_NB)
+            if (nb == _FC3D_HX_ZC_NB)
+                return conv_nb<MATH, BN, KC, _FC3D_HX_ZC_NB>(P, xp, wp, bias, y, e, st);
+        return conv_nb<MATH, BN, KC, _FC3D_HX_NB>(P, xp, wp, bias, y, e, st);
+    }
+    template <int MATH, int BN, int KC, int NB>
+    static cudaError_t conv_nb(const _fc3d_tc_kparams& P, const void* xp, const void* wp, const float* bias, float* y,
+                               const _fc3d_tc_epi& e, cudaStream_t st) {
         typedef _fc3d_hx_cfg<MATH, BN, KC> C;
-        auto kern = _fc3d_hx_main<float, MATH, BN, KC, false, _fc3d_tc_epi>;
-        const size_t smem = _fc3d_hx_smem(P, MATH, KC, BN, 0);
+        auto kern = _fc3d_hx_main<float, MATH, BN, KC, false, _fc3d_tc_epi, NB>;
+        const size_t smem = _fc3d_hx_smem(P, MATH, KC, BN, 0, NB);
         cudaError_t err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
         if (err != cudaSuccess) return err;
         /* a zero-filling step: the tapped phases' tiles only */
@@ -9042,11 +9190,15 @@ static fc3d_result _fc3d_launch_tc_conv(const _fc3d_bound* b, const fc3d_step_* 
     if (s->stat_op >= 0) e.sg = pr->stat[s->stat_op];
     const int row = (int)s->arg[3];
     const bool wg = _fc3d_tc_wgmma_runs(tp) != 0;
-    if (s->arg[5]) { /* the tap-less phases' zeros (_fc3d_tc_zero_fill), before either loop */
-        const fc3d_geom_* g = &pr->geom;
-        const size_t n = (size_t)g->n * (size_t)g->cout * (size_t)g->d * (size_t)g->h * (size_t)g->w;
-        err = cudaMemsetAsync(y, 0, n * (kp.out_f32 ? sizeof(float) : sizeof(T)), b->stream);
-        if (err != cudaSuccess) return _fc3d_fail(msg, FC3D_ERROR_CUDA, "zero fill of the tap-less phases: %s", cudaGetErrorString(err));
+    if (s->arg[5]) { /* the tap-less phases' zeros (_fc3d_tc_zero_fill), before either loop, unless
+                        the haloed tiles store them (_fc3d_hx_zc_geom) */
+        kp.hx_zc = !tp->bk_ok && tp->hx_ok && wg && _fc3d_hx_zc_geom(kp);
+        if (!kp.hx_zc) {
+            const fc3d_geom_* g = &pr->geom;
+            const size_t n = (size_t)g->n * (size_t)g->cout * (size_t)g->d * (size_t)g->h * (size_t)g->w;
+            err = cudaMemsetAsync(y, 0, n * (kp.out_f32 ? sizeof(float) : sizeof(T)), b->stream);
+            if (err != cudaSuccess) return _fc3d_fail(msg, FC3D_ERROR_CUDA, "zero fill of the tap-less phases: %s", cudaGetErrorString(err));
+        }
         kp.skip0 = 1;
     }
     const T* x = (const T*)a->x;

@@ -860,14 +860,19 @@ static void test_cross_loop(int cases) {
    the fill, then each main loop this device runs is compared with the direct engine within twice
    the math mode's bound (y poisoned before every run: a position neither the fill nor a tile
    stores stays NaN). Two more cases (12, 13) dilate D by 4 or 6 over one or two input planes: a
-   tapped D residue has planes no input reaches, whose tiles have no tap and store nothing (the
-   fill's zeros stand). */
+   tapped D residue has planes no input reaches, whose tiles have no tap (behind the fill they
+   store nothing; with no fill they store their zeros). On the haloed loop the NCDHW float32 cases
+   take no fill (_fc3d_hx_zc_dims: every dim of stride 2 has one tapped residue), each tile storing
+   its block of y, zeros included, and each plan is checked to say so; case 14 has D at stride 1
+   (no fill either), case 15 H at kernel 4 (both H residues tapped: the fill again); case 16 is
+   L1/77 at one sample and two input planes, whose TF32 tiles take one weight slot fewer
+   (_FC3D_HX_ZC_NB: two CTAs an SM), checked to. */
 static void test_zero_fill(void) {
     static const fc3d_main_loop loops[3] = {FC3D_MAIN_LOOP_MMA_SYNC, FC3D_MAIN_LOOP_WGMMA, FC3D_MAIN_LOOP_HALO};
     static const char* const loop_nm[3] = {"mma_sync", "wgmma", "halo"};
     const int wg = wgmma_here();
-    int halo_runs = 0;
-    for (int k = 0; k < 14; k++) {
+    int halo_runs = 0, nofill_runs = 0;
+    for (int k = 0; k < 17; k++) {
         host_case hc;
         memset(&hc, 0, sizeof hc);
         fc3d_plan_desc* d = &hc.desc;
@@ -895,7 +900,7 @@ static void test_zero_fill(void) {
             d->ops[1].value = 0.5f;
             d->num_ops = 2;
         }
-        if (k >= 12) { /* D: kernel 3, padding 0, dilation 4 over one input plane (output planes 2 and 6 of
+        if (k == 12 || k == 13) { /* D: kernel 3, padding 0, dilation 4 over one input plane (output planes 2 and 6 of
                           residue 0's 0, 2, .., 8 out of any input's reach) or 6 over two (planes 4
                           and 10 of 0, 2, .., 14) */
             d->conv.in_size[0] = k - 11;
@@ -907,6 +912,29 @@ static void test_zero_fill(void) {
             d->dtype = FC3D_DTYPE_F32;
             d->math = k == 12 ? FC3D_MATH_TF32 : FC3D_MATH_HALF;
             d->num_ops = k == 12 ? 0 : 1; /* (k 13: its ReLU from above) */
+        }
+        if (k == 14 || k == 15) { /* 14: D at stride 1 (kernel 3, padding 1); 15: H at kernel 4, padding 1, dilation 1
+                          (both H residues tapped: a quarter of y tapped, the fill stays) */
+            const int dim = k == 14 ? 0 : 1;
+            d->conv.kernel[dim] = k == 14 ? 3 : 4;
+            d->conv.stride[dim] = k == 14 ? 1 : 2;
+            d->conv.padding[dim] = 1;
+            d->conv.dilation[dim] = 1;
+            d->conv.in_size[2] = 11;
+            d->layout = FC3D_LAYOUT_NCDHW;
+            d->dtype = FC3D_DTYPE_F32;
+            d->math = k == 14 ? FC3D_MATH_TF32 : FC3D_MATH_FP32;
+        }
+        if (k == 16) { /* L1/77 (PROBLEMS.md) at N 1, D 2 */
+            d->conv.batch = 1;
+            d->conv.out_channels = 64;
+            d->conv.in_size[0] = 2;
+            d->conv.in_size[1] = d->conv.in_size[2] = 32;
+            for (int i = 0; i < 3; i++) d->conv.padding[i] = 1;
+            d->layout = FC3D_LAYOUT_NCDHW;
+            d->dtype = FC3D_DTYPE_F32;
+            d->math = FC3D_MATH_TF32;
+            d->num_ops = 0;
         }
         d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
         char name[160];
@@ -920,7 +948,7 @@ static void test_zero_fill(void) {
             zf |= hc.plan._private.steps[i].kind == _FC3D_STEP_TC_CONV && hc.plan._private.steps[i].arg[5] != 0;
         snprintf(name, sizeof name, "zero_fill.%02d.planned", k);
         check(zf, name, "the plan does not zero-fill its tap-less phases");
-        if (k >= 12) { /* the haloed tiles of its tapped phases include some that no tap reaches */
+        if (k == 12 || k == 13) { /* the haloed tiles of its tapped phases include some that no tap reaches */
             fc3d_plan_desc dh = *d;
             dh.main_loop = FC3D_MAIN_LOOP_HALO;
             fc3d_plan ph;
@@ -937,6 +965,28 @@ static void test_zero_fill(void) {
             snprintf(name, sizeof name, "zero_fill.%02d.idle_tiles", k);
             check(idle > 0, name, "%d of the tapped phases' haloed tiles reach no input (-1: no haloed plan)", idle);
         }
+        int nofill = 0;
+        if (d->layout == FC3D_LAYOUT_NCDHW && d->dtype == FC3D_DTYPE_F32) { /* the haloed plan takes no fill */
+            fc3d_plan_desc dh = *d;
+            dh.main_loop = FC3D_MAIN_LOOP_HALO;
+            fc3d_plan ph;
+            int got = -1;
+            if (fc3d_plan_init(&ph, &dh) == FC3D_SUCCESS)
+                got = _fc3d_hx_zc_geom(((const _fc3d_tc_plan*)ph._private.engine_data.bytes)->kp);
+            nofill = k != 15;
+            snprintf(name, sizeof name, "zero_fill.%02d.%s", k, nofill ? "no_fill" : "fill");
+            check(got == nofill, name, "the haloed plan's tiles store the tap-less positions: %d (-1: no haloed plan)", got);
+            if (k == 16 && wg && got == 1) { /* the weight slots its launch takes */
+                const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)ph._private.engine_data.bytes;
+                _fc3d_tc_kparams P = _fc3d_hx_run<float>::params(tp, tp->kp, 0);
+                P.skip0 = P.hx_zc = 1;
+                int nb = 0;
+                const cudaError_t e = _fc3d_hx_run<float>::slots<_FC3D_TC_TF32, 64, 32>(P, &nb);
+                snprintf(name, sizeof name, "zero_fill.%02d.weight_slots", k);
+                check(e == cudaSuccess && tp->hx_bn == 64 && P.hx_kc == 32 && nb == _FC3D_HX_ZC_NB, name,
+                      "%d weight slots (%s), %d-channel tiles, units of %d", nb, cudaGetErrorString(e), tp->hx_bn, P.hx_kc);
+            }
+        }
         const fc3d_plan* p = &hc.plan;
         hc.x = alloc_fill(p->x_elements, 0.0, 1.0, d->dtype);
         const double bound = 1.0 / sqrt((double)p->weight_elements / d->conv.in_channels + 1.0);
@@ -952,10 +1002,12 @@ static void test_zero_fill(void) {
                                           2.0 * bound_for(d->math, d->dtype), FC3D_MAIN_LOOP_AUTO, loops[l]);
             if (r == -1) check(0, name, "the loop refused the desc");
             halo_runs += l == 2;
+            nofill_runs += l == 2 && nofill;
         }
         host_case_free(&hc);
     }
     if (wg) check(halo_runs >= 4, "zero_fill.halo_exercised", "%d cases on the haloed loop", halo_runs);
+    if (wg) check(nofill_runs >= 8, "zero_fill.no_fill_exercised", "%d cases on the haloed loop with no fill", nofill_runs);
 }
 
 /* A planned case (hc->plan from hc->desc) with x uniform [x_lo, x_hi) (default [0, 1)), PyTorch's
