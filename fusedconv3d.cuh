@@ -4529,7 +4529,9 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
 #define _FC3D_HX_PREFETCH 1 /* units of the next CTA's tile prefetched into L2 (0: none; measurement) */
 #endif
 #ifndef _FC3D_HX_NB
-#define _FC3D_HX_NB 4 /* weight slots (bench/RESULTS.md: 3 and 2 measured slower) */
+#define _FC3D_HX_NB 4 /* weight slots (bench/RESULTS.md: 3 and 2 measured slower; 3 again in its
+                         twenty-seventh entry: FP32 on L2/77 and L2/61 3.5-5 % slower, TF32 and half
+                         within 1 %) */
 #endif
 #ifndef _FC3D_HX_ZC_NB
 /* weight slots of a zero-completing step's 64-channel tiles (_fc3d_hx_zc_dims) where one slot fewer
