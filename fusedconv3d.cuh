@@ -1263,7 +1263,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    fill, the tapped phases' sectors (stride-2 stores write half of each 32-byte sector, which DRAM
    then reads and writes whole: L1/77 2 x 136 MB for 65 MB of values); without them it had been
    3.08 on L2/77, 1.11 on L2/34, 1.24 on L2/61 and 1.41 on L1/77 (bench/RESULTS.md, 2026-11-27
-   seventeenth). ncu's wgmma counts
+   seventeenth). With no fill (_fc3d_hx_zc_geom) L1/77's convolving step counts y once: 607 MB
+   against ncu's 613 (547 written, 66 read; H200, 2026-11-29 twenty-seventh). ncu's wgmma counts
    give exec_flops' MMA shape exactly (n256, n240 on L2/34's row tiles), its mma.sync count L2/15's
    6.801 GFLOP. The floor alone would take L2/15 to recompute/moments (0.16 against 0.27
    ms), but this engine's tile rate makes its convolution pass 0.42 ms whatever it stores, and
