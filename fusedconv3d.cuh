@@ -8907,15 +8907,19 @@ struct _fc3d_hx_run<float> {
         Q->hx_ahead = (int64_t)sms * per;
         return err;
     }
+    /* Whether conv_as<MATH, BN, KC> has a launch with _FC3D_HX_ZC_NB weight slots: 64-channel
+       tiles in TF32 or half (FP32's take one CTA an SM whatever their slots, by registers). */
+    static constexpr bool zc_nb(int math, int bn) {
+        return bn == 64 && math != _FC3D_TC_3XTF32 && _FC3D_HX_ZC_NB > 0 && _FC3D_HX_ZC_NB < _FC3D_HX_NB;
+    }
     /* The weight slots a launch of conv_as<MATH, BN, KC> takes: _FC3D_HX_ZC_NB for a zero-completing
-       step's 64-channel tiles (TF32, half) where the device then holds more of its CTAs an SM, else
-       _FC3D_HX_NB (*nb). The tests ask here too. */
+       step where zc_nb allows and the device then holds more of its CTAs an SM, else _FC3D_HX_NB
+       (*nb). The tests ask here too. */
     template <int MATH, int BN, int KC>
     static cudaError_t slots(const _fc3d_tc_kparams& P, int* nb) {
-        (void)P;
         *nb = _FC3D_HX_NB;
-        if constexpr (BN == 64 && MATH != _FC3D_TC_3XTF32 && _FC3D_HX_ZC_NB > 0 && _FC3D_HX_ZC_NB < _FC3D_HX_NB) {
-            if (!P.hx_zc) return cudaSuccess;
+        if (!P.hx_zc) return cudaSuccess;
+        if constexpr (zc_nb(MATH, BN)) {
             typedef _fc3d_hx_cfg<MATH, BN, KC> C;
             auto k4 = _fc3d_hx_main<float, MATH, BN, KC, false, _fc3d_tc_epi>;
             auto k3 = _fc3d_hx_main<float, MATH, BN, KC, false, _fc3d_tc_epi, _FC3D_HX_ZC_NB>;
@@ -8936,7 +8940,7 @@ struct _fc3d_hx_run<float> {
         int nb = _FC3D_HX_NB;
         cudaError_t err = slots<MATH, BN, KC>(P, &nb);
         if (err != cudaSuccess) return err;
-        if constexpr (BN == 64 && MATH != _FC3D_TC_3XTF32 && _FC3D_HX_ZC_NB > 0 && _FC3D_HX_ZC_NB < _FC3D_HX_NB)
+        if constexpr (zc_nb(MATH, BN))
             if (nb == _FC3D_HX_ZC_NB)
                 return conv_nb<MATH, BN, KC, _FC3D_HX_ZC_NB>(P, xp, wp, bias, y, e, st);
         return conv_nb<MATH, BN, KC, _FC3D_HX_NB>(P, xp, wp, bias, y, e, st);
