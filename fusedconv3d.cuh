@@ -827,8 +827,11 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      TFLOP/s) against this loop's 3.64, L2/61 1.02 against 1.61; HALF 1.17 (459) and 0.67 (347).
      That loop is now the engine's haloed main loop (FC3D_MAIN_LOOP_HALO, section "Haloed tiles"
      below _fc3d_tc_main): the prep step makes the weight pieces and the operand copy of x (a
-     workspace region of N x C_in x the padded volume x 4 bytes in TF32, 2 in half, 8 in FP32), one launch per
-     convolving pass, the tiled loops' epilogue and statistics partials (slots sized by the tiled
+     workspace region of N x C_in x the padded volume x 4 bytes in TF32 and FP32, 2 in half) and
+     the decoded tiles' table, in one launch (_fc3d_hx_prep: the table's latency-bound decoding and
+     the small pieces beside the copy's bandwidth-bound pass; as three launches L1/77's convolution
+     took 0.309 ms TF32, 0.394 FP32, 0.264 half, in one 0.303, 0.384, 0.256; bench/RESULTS.md
+     twenty-eighth entry), once per convolving pass, the tiled loops' epilogue and statistics partials (slots sized by the tiled
      loops' tile count, the surplus zeroed, so the plan does not depend on the device). The planner
      gives it plans in every math mode on float32 tensors with in_channels / groups a multiple of 32
      and (n, c) slabs below 2^31 elements
@@ -1081,7 +1084,7 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      CTAs and the set-up paid once) spilled 76 / 244 bytes and took that chain to 1.50 ms. What would
      close it: a CTA that walks tiles with its tile state out of registers, or that copies its next
      tile's operands while the last one's epilogue runs, or a cheaper start. Phase tiles now read
-     their decoded tile from a table the prep step writes (_fc3d_hx_prep_tab, workspace region 2):
+     their decoded tile from a table the prep step writes (_fc3d_hx_prep, workspace region 2):
      the decode, loads at run-time indices and 64-bit divisions by every warp, took ~2,700 cycles
      of a CTA's start on L2/61 and L2/77, the table load ~700 (bench/hx_trace.cu); untraced,
      three rounds: L2/61 0.902-0.910 -> 0.887-0.888 ms, L2/77 1.763-1.778 -> 1.745-1.747, L2/61's
@@ -3010,7 +3013,7 @@ typedef struct _fc3d_tc_kparams {
     int64_t hx_parts;      /* statistics slots per (n, c) at launch: the tiled loops' tiles */
     int64_t hx_ahead;      /* launch time: the CTAs the device holds at once (0: no prefetch, _FC3D_HX_PREFETCH) */
     int hx_pfu;            /* launch time: the units of the next CTA's tile the producer prefetches into L2 */
-    const void* hx_tab;    /* launch time: this launch's decoded tiles (_fc3d_hx_prep_tab), or NULL: each
+    const void* hx_tab;    /* launch time: this launch's decoded tiles (_fc3d_hx_prep), or NULL: each
                               CTA decodes its own */
     /* haloed row tiles (W stride 2, a LayerNorm over W): hx_rpt consecutive (qd, qh) rows of
        the padded plane of one (rd, rh) phase pair, both W phases (a warpgroup each) */
@@ -4675,20 +4678,20 @@ static __global__ void _fc3d_hx_absmax(const float* __restrict__ x, int64_t nx, 
 #endif
 }
 
-/* x -> xp (the operand copy above): one thread per 16-byte group of channels of one padded row */
+/* x -> xp (the operand copy above): one thread per 16-byte group of channels of one padded row,
+   groups i0, i0 + st, .. (sm_90a code only: TF32 rounding needs sm_80, and the run launches the
+   haloed loop only there) */
 template <typename T, int MATH>
-static __global__ void _fc3d_hx_prep_x(_fc3d_tc_kparams P, const T* __restrict__ x, void* __restrict__ xp,
-                                       const unsigned* __restrict__ x3m)
+static __device__ __forceinline__ void _fc3d_hx_prep_x_run(const _fc3d_tc_kparams& P, const T* __restrict__ x,
+                                                           void* __restrict__ xp, const unsigned* __restrict__ x3m,
+                                                           int64_t i0, int64_t st)
 {
-#if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    __trap(); /* sm_90a code only (TF32 rounding needs sm_80); the run launches it only there */
-#else
     constexpr int KG = MATH == _FC3D_TC_TF32 ? 4 : 8;
     constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
     const float xs = MATH == _FC3D_TC_3XTF32 ? _fc3d_hx_x3_pow2(x3m[0], 1) : 1.f; /* 3xTF32: x's scale */
     const int64_t ngrp = P.cin / KG, total = P.n * ngrp * P.hx_ps;
     const int64_t HpWp = (int64_t)P.hx_pad[1] * P.hx_pad[2], vol = HpWp * P.hx_pad[0];
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (int64_t)gridDim.x * blockDim.x) {
+    for (int64_t i = i0; i < total; i += st) {
         const int64_t pos = i % P.hx_ps, ng = i / P.hx_ps;
         const int64_t cg = ng % ngrp, n = ng / ngrp;
         bool in = pos < vol;
@@ -4731,6 +4734,17 @@ static __global__ void _fc3d_hx_prep_x(_fc3d_tc_kparams P, const T* __restrict__
         }
         reinterpret_cast<uint4*>(xp)[i] = o;
     }
+}
+/* the operand copy alone (the run's prep step is _fc3d_hx_prep; bench/halo_lib_check.cu launches this) */
+template <typename T, int MATH>
+static __global__ void _fc3d_hx_prep_x(_fc3d_tc_kparams P, const T* __restrict__ x, void* __restrict__ xp,
+                                       const unsigned* __restrict__ x3m)
+{
+#if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    __trap(); /* sm_90a code only (TF32 rounding needs sm_80); the run launches it only there */
+#else
+    _fc3d_hx_prep_x_run<T, MATH>(P, x, xp, x3m, (int64_t)blockIdx.x * blockDim.x + threadIdx.x,
+                                 (int64_t)gridDim.x * blockDim.x);
 #endif
 }
 
@@ -4739,18 +4753,16 @@ static __global__ void _fc3d_hx_prep_x(_fc3d_tc_kparams P, const T* __restrict__
    matrices, contiguous, rounded as the math mode's operands (3xTF32: each piece's big part, then
    its small part, f16 both, the weight scaled as _fc3d_hx_x3_scales says) */
 template <typename T, int MATH, int BN, int KC>
-static __global__ void _fc3d_hx_prep_w(_fc3d_tc_kparams P, const T* __restrict__ w, void* __restrict__ wp,
-                                       const unsigned* __restrict__ x3m)
+static __device__ __forceinline__ void _fc3d_hx_prep_w_run(const _fc3d_tc_kparams& P, const T* __restrict__ w,
+                                                           void* __restrict__ wp, const unsigned* __restrict__ x3m,
+                                                           int64_t e0, int64_t st)
 {
-#if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    __trap(); /* sm_90a code only, as _fc3d_hx_prep_x */
-#else
     typedef _fc3d_hx_cfg<MATH, BN, KC> C;
     constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
     const int64_t kt = (int64_t)P.k[0] * P.k[1] * P.k[2], ncb = P.cin_g / KC;
     const int64_t total = (int64_t)P.groups * P.ntn * ncb * kt * BN * KC;
     const float ws = MATH == _FC3D_TC_3XTF32 ? _fc3d_hx_x3_pow2(x3m[1], 1) : 1.f; /* 3xTF32: the weight's scale */
-    for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += (int64_t)gridDim.x * blockDim.x) {
+    for (int64_t e = e0; e < total; e += st) {
         int64_t r = e;
         const int kk = (int)(r % C::KG); r /= C::KG;
         const int c8 = (int)(r % 8); r /= 8;
@@ -4775,6 +4787,17 @@ static __global__ void _fc3d_hx_prep_w(_fc3d_tc_kparams P, const T* __restrict__
             reinterpret_cast<uint32_t*>(wp)[e] = _fc3d_tc_round(v);
         }
     }
+}
+/* the weight pieces alone (as _fc3d_hx_prep_x) */
+template <typename T, int MATH, int BN, int KC>
+static __global__ void _fc3d_hx_prep_w(_fc3d_tc_kparams P, const T* __restrict__ w, void* __restrict__ wp,
+                                       const unsigned* __restrict__ x3m)
+{
+#if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    __trap(); /* sm_90a code only, as _fc3d_hx_prep_x */
+#else
+    _fc3d_hx_prep_w_run<T, MATH, BN, KC>(P, w, wp, x3m, (int64_t)blockIdx.x * blockDim.x + threadIdx.x,
+                                         (int64_t)gridDim.x * blockDim.x);
 #endif
 }
 
@@ -4941,12 +4964,13 @@ static __host__ __device__ inline int64_t _fc3d_hx_tab_bytes(const _fc3d_tc_kpar
 {
     return _FC3D_HX_RTAB_AT(P) + _fc3d_hx_tab_rows(P) * (int64_t)sizeof(_fc3d_hx_rtab);
 }
-static __global__ void _fc3d_hx_prep_tab(_fc3d_tc_kparams P, _fc3d_hx_tile* __restrict__ tab)
+static __device__ __forceinline__ void _fc3d_hx_prep_tab_run(const _fc3d_tc_kparams& P, _fc3d_hx_tile* __restrict__ tab,
+                                                             int64_t i0, int64_t st)
 {
     const int64_t a = _fc3d_hx_tab_count(P, 1), b = _fc3d_hx_tab_count(P, 2);
     const int64_t total = b + _fc3d_hx_tab_rows(P);
     _fc3d_hx_rtab* rt = reinterpret_cast<_fc3d_hx_rtab*>(reinterpret_cast<char*>(tab) + _FC3D_HX_RTAB_AT(P));
-    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < total; i += (int64_t)gridDim.x * blockDim.x) {
+    for (int64_t i = i0; i < total; i += st) {
         if (i < b) {
             tab[i] = i < a ? _fc3d_hx_tile_of(P, i, 0) : _fc3d_hx_tile_of(P, i - a, 1);
             continue;
@@ -4958,6 +4982,34 @@ static __global__ void _fc3d_hx_prep_tab(_fc3d_tc_kparams P, _fc3d_hx_tile* __re
         e.offmin = h.offmin; e.R = h.R;
         rt[i - b] = e;
     }
+}
+/* The haloed loop's prep step in one launch of 256-thread blocks: blocks 0 .. nbt - 1 decode the
+   tiles into the table (nbt 0: no table), the next nbw make the weight pieces, the rest the operand
+   copy of x. The table's decoding is latency-bound (a few threads, long integer arithmetic) and
+   the pieces small; as three launches they ran one after the other before the copy (L1/77 under
+   ncu: 8.2, 4.1 and 36 us), in one launch they run beside it (bench/RESULTS.md). The copy takes 32
+   registers alone, the decoding 40: held to 32 (eight blocks an SM), for the copy's occupancy (at
+   44, five blocks an SM, L2/61's copy ran 126 -> 138 us under ncu). x3m: 3xTF32's two magnitudes,
+   found before. */
+template <typename T, int MATH, int BN, int KC>
+static __global__ void __launch_bounds__(256, 8) _fc3d_hx_prep(_fc3d_tc_kparams P, const T* __restrict__ x,
+                                                            const T* __restrict__ w, void* __restrict__ xp,
+                                                            void* __restrict__ wp, _fc3d_hx_tile* __restrict__ tab,
+                                                            const unsigned* __restrict__ x3m, unsigned nbt, unsigned nbw)
+{
+#if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    __trap(); /* sm_90a code only, as _fc3d_hx_prep_x */
+#else
+    const unsigned bk = blockIdx.x;
+    if (bk < nbt)
+        _fc3d_hx_prep_tab_run(P, tab, (int64_t)bk * blockDim.x + threadIdx.x, (int64_t)nbt * blockDim.x);
+    else if (bk < nbt + nbw)
+        _fc3d_hx_prep_w_run<T, MATH, BN, KC>(P, w, wp, x3m, (int64_t)(bk - nbt) * blockDim.x + threadIdx.x,
+                                             (int64_t)nbw * blockDim.x);
+    else
+        _fc3d_hx_prep_x_run<T, MATH>(P, x, xp, x3m, (int64_t)(bk - nbt - nbw) * blockDim.x + threadIdx.x,
+                                     (int64_t)(gridDim.x - nbt - nbw) * blockDim.x);
+#endif
 }
 /* a CTA's tile t: from the table where the launch has one */
 template <bool ROWS>
@@ -7552,7 +7604,7 @@ static void _fc3d_igemm_workspace(fc3d_plan* p) {
     if (!_fc3d_tc_convolves(p)) return;
     /* region 0: the re-laid weight (the tiled loops'), the haloed loop's weight pieces or the block
        loop's fragment-ordered weight, whichever the run takes; region 1: the haloed loop's operand
-       copy of x; region 2: its decoded tiles (_fc3d_hx_prep_tab). 3xTF32's two scale words follow
+       copy of x; region 2: its decoded tiles (_fc3d_hx_prep). 3xTF32's two scale words follow
        the pieces (_fc3d_hx_x3_scales). */
     if (tp->bk_ok) {
         _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 0, tp->bk_wbytes);
@@ -8516,7 +8568,7 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                     own += st->kind != _FC3D_STEP_TC_PREP;
                     _FC3D_PUT("    step %d: %s, grid %u x %u", k, _fc3d_step_name[st->kind], st->grid, st->block);
                     if (st->kind == _FC3D_STEP_TC_PREP && ((const _fc3d_tc_plan*)pr->engine_data.bytes)->hx_ok)
-                        _FC3D_PUT(" (the haloed loop's weight pieces and operand copy of x, in grids of their own)");
+                        _FC3D_PUT(" (the haloed loop's decoded tiles, weight pieces and operand copy of x, one launch)");
                     if (st->kind == _FC3D_STEP_TC_CONV)
                         _FC3D_PUT(" (ops [%d,%d)%s%s)", (int)st->arg[1], (int)st->arg[2],
                                   st->arg[3] ? ", whole-row tiles: row statistics in the epilogue" : "",
@@ -8873,7 +8925,7 @@ struct _fc3d_hx_run<float> {
     /* the weight pieces (per run, like the tiled loops' re-layout) and the operand copy of x */
     template <int MATH, int BN, int KC>
     static cudaError_t prep_as(const _fc3d_tc_kparams& P, const float* x, const float* w, void* xp, void* wp,
-                               cudaStream_t st) {
+                               void* tab, int64_t nt, cudaStream_t st) {
         const int64_t wn = (int64_t)P.groups * P.ntn * P.k[0] * P.k[1] * P.k[2] * P.cin_g * BN;
         const int64_t xn = P.n * (P.cin / _fc3d_hx_cfg<MATH, BN, KC>::KG) * P.hx_ps;
         unsigned* x3m = nullptr;
@@ -8886,10 +8938,12 @@ struct _fc3d_hx_run<float> {
             _fc3d_hx_absmax<<<(unsigned)(nb < 1 ? 1 : nb < 2048 ? nb : 2048), 256, 0, st>>>(x, nx, w, nw, x3m);
             if ((e = cudaPeekAtLastError()) != cudaSuccess) return e;
         }
-        _fc3d_hx_prep_w<float, MATH, BN, KC><<<(unsigned)((wn + 255) / 256 < 4096 ? (wn + 255) / 256 : 4096), 256, 0, st>>>(P, w, wp, x3m);
-        e = cudaPeekAtLastError();
-        if (e != cudaSuccess) return e;
-        _fc3d_hx_prep_x<float, MATH><<<(unsigned)((xn + 255) / 256 < 8192 ? (xn + 255) / 256 : 8192), 256, 0, st>>>(P, x, xp, x3m);
+        /* the table, the weight pieces and the copy of x in one launch (_fc3d_hx_prep) */
+        const unsigned nbt = tab && nt > 0 ? (unsigned)((nt + 255) / 256) : 0u;
+        const unsigned nbw = (unsigned)((wn + 255) / 256 < 4096 ? (wn + 255) / 256 : 4096);
+        const unsigned nbx = (unsigned)((xn + 255) / 256 < 8192 ? (xn + 255) / 256 : 8192);
+        _fc3d_hx_prep<float, MATH, BN, KC><<<nbt + nbw + nbx, 256, 0, st>>>(P, x, w, xp, wp, (_fc3d_hx_tile*)tab, x3m,
+                                                                            nbt, nbw);
         return cudaPeekAtLastError();
     }
     /* the CTAs of kern the device holds at once (kp.hx_ahead: the producer's prefetch), where
@@ -9001,21 +9055,16 @@ struct _fc3d_hx_run<float> {
     static cudaError_t prep(const _fc3d_tc_plan* tp, const float* x, const float* w, void* xp, void* wp, void* tab,
                             cudaStream_t st) {
         const _fc3d_tc_kparams P = params(tp, tp->kp, 0);
-        const int64_t nt = _fc3d_hx_tab_count(P, 2) + _fc3d_hx_tab_rows(P);
-        if (tab && nt > 0) { /* the decoded tiles */
-            _fc3d_hx_prep_tab<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(P, (_fc3d_hx_tile*)tab);
-            const cudaError_t e = cudaPeekAtLastError();
-            if (e != cudaSuccess) return e;
-        }
-        if (tp->math == _FC3D_TC_3XTF32) return prep_as<_FC3D_TC_3XTF32, 64, _FC3D_HX_X3_KC>(P, x, w, xp, wp, st);
+        const int64_t nt = _fc3d_hx_tab_count(P, 2) + _fc3d_hx_tab_rows(P); /* the decoded tiles (tab: where to) */
+        if (tp->math == _FC3D_TC_3XTF32) return prep_as<_FC3D_TC_3XTF32, 64, _FC3D_HX_X3_KC>(P, x, w, xp, wp, tab, nt, st);
         if (tp->math == _FC3D_TC_HALF && P.hx_kc == 64)
-            return tp->hx_bn == 128 ? prep_as<_FC3D_TC_HALF, 128, 64>(P, x, w, xp, wp, st)
-                                    : prep_as<_FC3D_TC_HALF, 64, 64>(P, x, w, xp, wp, st);
+            return tp->hx_bn == 128 ? prep_as<_FC3D_TC_HALF, 128, 64>(P, x, w, xp, wp, tab, nt, st)
+                                    : prep_as<_FC3D_TC_HALF, 64, 64>(P, x, w, xp, wp, tab, nt, st);
         if (tp->math == _FC3D_TC_HALF)
-            return tp->hx_bn == 128 ? prep_as<_FC3D_TC_HALF, 128, 32>(P, x, w, xp, wp, st)
-                                    : prep_as<_FC3D_TC_HALF, 64, 32>(P, x, w, xp, wp, st);
-        return tp->hx_bn == 128 ? prep_as<_FC3D_TC_TF32, 128, 32>(P, x, w, xp, wp, st)
-                                : prep_as<_FC3D_TC_TF32, 64, 32>(P, x, w, xp, wp, st);
+            return tp->hx_bn == 128 ? prep_as<_FC3D_TC_HALF, 128, 32>(P, x, w, xp, wp, tab, nt, st)
+                                    : prep_as<_FC3D_TC_HALF, 64, 32>(P, x, w, xp, wp, tab, nt, st);
+        return tp->hx_bn == 128 ? prep_as<_FC3D_TC_TF32, 128, 32>(P, x, w, xp, wp, tab, nt, st)
+                                : prep_as<_FC3D_TC_TF32, 64, 32>(P, x, w, xp, wp, tab, nt, st);
     }
     static cudaError_t conv(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp, int row, const void* xp,
                             const void* wp, const void* tab, const float* bias, float* y, const _fc3d_tc_epi& e,
