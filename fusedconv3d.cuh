@@ -851,7 +851,11 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      for the half sectors), with one weight slot fewer where that lets a second CTA onto the SM
      (_FC3D_HX_ZC_NB: one tile's stores beside the other's MMAs): L1/77 0.347 -> 0.308 ms TF32,
      0.296 -> 0.264 half, 0.401 -> 0.393 FP32 (conv alone, one H200 run, two rounds; bench/RESULTS.md,
-     twenty-seventh entry). FP32 math (3xTF32) takes it too, except for row
+     twenty-seventh entry). The zeros stored beside the MMAs instead measured slower (twenty-
+     eighth entry): by a sixth warp 0.309 -> 0.421 ms TF32 (one warp's stores too slow for the
+     consumers waiting on them), by the producer's bulk copies from zeroed shared memory 0.355
+     (the early stores slowed the MMAs' operand traffic) or 0.439 with every plane so (zeros that
+     left L2 before their values came: 226 MB read back). FP32 math (3xTF32) takes it too, except for row
      tiles: x and the weight pieces in big and small parts, 16-channel units, 64-channel tiles
      whose two consumer warpgroups each multiply half of the 256 rows (m64n128, three wgmmas a K
      step into a chunk accumulator restarted every 4 (h, w) taps, its sums added into FP32 sums:
