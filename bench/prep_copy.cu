@@ -12,6 +12,9 @@
 //   V2  a warp per padded row (34 positions of one (n, group, plane, row)): lanes 0-31 take input
 //       columns 0-31 (4 coalesced 128-byte loads), lanes 0 and 1 also the row's 2 halo positions,
 //       the row's coordinates decoded once per warp
+//   V3  V0 with one thread a group and no grid-stride loop
+//   V4  two groups a thread (a block's 512 contiguous), both groups' loads before the stores
+// and, for the rate, cudaMemcpyAsync of as many bytes (the copy's, read and written).
 // Every output is compared bit for bit with V0's. Time: CUDA events, L2 flushed, median.
 //
 // Build: nvcc -std=c++17 -O2 -gencode arch=compute_90a,code=sm_90a bench/prep_copy.cu -o build/prep_copy
@@ -95,6 +98,42 @@ __global__ void v2(const float* __restrict__ x, uint4* __restrict__ xp) {
     }
 }
 
+/* V0's body at group i (V3, V4) */
+__device__ __forceinline__ uint4 group_at(const float* __restrict__ x, int64_t i) {
+    const int64_t vol = (int64_t)HPWP * PD;
+    const int64_t pos = i % PS, ng = i / PS, cg = ng % NG, n = ng / NG;
+    bool in = pos < vol;
+    int64_t src = 0;
+    if (in) {
+        const int64_t pd = pos / HPWP, rem = pos - pd * HPWP;
+        const int64_t id = pd - LO, ih = rem / PW - LO, iw = rem % PW - LO;
+        in = id >= 0 && id < ID && ih >= 0 && ih < IH && iw >= 0 && iw < IW;
+        src = (n * CIN + cg * KG) * IDHW + (id * IH + ih) * IW + iw;
+    }
+    uint4 o;
+    o.x = in ? rnd(x[src]) : 0u;
+    o.y = in ? rnd(x[src + IDHW]) : 0u;
+    o.z = in ? rnd(x[src + 2 * IDHW]) : 0u;
+    o.w = in ? rnd(x[src + 3 * IDHW]) : 0u;
+    return o;
+}
+/* V3: V0 on a grid of one thread a group (no grid-stride loop) */
+__global__ void v3(const float* __restrict__ x, uint4* __restrict__ xp) {
+    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < (int64_t)NB * NG * PS) xp[i] = group_at(x, i);
+}
+/* V4: two groups a thread, a block's 512 groups contiguous (both loads batches before the stores) */
+__global__ void v4(const float* __restrict__ x, uint4* __restrict__ xp) {
+    const int64_t total = (int64_t)NB * NG * PS;
+    for (int64_t b = (int64_t)blockIdx.x * 2 * blockDim.x; b < total; b += (int64_t)gridDim.x * 2 * blockDim.x) {
+        const int64_t i0 = b + threadIdx.x, i1 = i0 + blockDim.x;
+        const uint4 a = i0 < total ? group_at(x, i0) : make_uint4(0u, 0u, 0u, 0u);
+        const uint4 c = i1 < total ? group_at(x, i1) : make_uint4(0u, 0u, 0u, 0u);
+        if (i0 < total) xp[i0] = a;
+        if (i1 < total) xp[i1] = c;
+    }
+}
+
 int main(int argc, char** argv) {
     const int runs = argc > 1 ? atoi(argv[1]) : 20;
     int sms = 0;
@@ -116,22 +155,31 @@ int main(int argc, char** argv) {
         }
         CK(cudaMemcpy(x, h.data(), xn * 4, cudaMemcpyHostToDevice));
     }
-    const char* names[3] = {"V0 a thread per 16-byte group (the library's)", "V1 a thread per 4 positions",
-                            "V2 a warp per padded row"};
+    const char* names[5] = {"V0 a thread per 16-byte group (the library's)", "V1 a thread per 4 positions",
+                            "V2 a warp per padded row", "V3 V0 with a thread a group, no loop",
+                            "V4 two groups a thread, loads first"};
     std::vector<char> ref(pn * 16), got(pn * 16);
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 5; k++) {
         uint4* out = k == 0 ? p0 : p1;
         const double med = standalone_median_ms(
             runs, flush, 256u << 20, [&] { CK(cudaMemset(out, 0xff, pn * 16)); /* poison */ }, [&] {
                 if (k == 0) v0<<<(unsigned)std::min<size_t>((pn + 255) / 256, 8192), 256>>>(x, out);
                 else if (k == 1) v1<<<(unsigned)std::min<size_t>((pn / 4 + 255) / 256, (size_t)sms * 8), 256>>>(x, out);
-                else v2<<<(unsigned)sms * 8, 256>>>(x, out);
+                else if (k == 2) v2<<<(unsigned)sms * 8, 256>>>(x, out);
+                else if (k == 3) v3<<<(unsigned)((pn + 255) / 256), 256>>>(x, out);
+                else v4<<<(unsigned)std::min<size_t>((pn + 511) / 512, 4096), 256>>>(x, out);
             });
         CK(cudaMemcpy(k == 0 ? ref.data() : got.data(), out, pn * 16, cudaMemcpyDeviceToHost));
         const bool same = k == 0 || memcmp(ref.data(), got.data(), pn * 16) == 0;
         printf("%-48s %.4f ms  %.2f TB/s (x read + copy written)  %s\n", names[k], med,
                (xn * 4.0 + pn * 16.0) / (med * 1e-3) / 1e12, same ? (k ? "bitwise V0's" : "reference") : "DIFFERS");
         if (!same) return 1;
+    }
+    { /* the device's own copy of as many bytes (a read and a write of pn * 16), for the rate */
+        const double med = standalone_median_ms(
+            runs, flush, 256u << 20, [&] {}, [&] { CK(cudaMemcpyAsync(p1, p0, pn * 16, cudaMemcpyDeviceToDevice)); });
+        printf("%-48s %.4f ms  %.2f TB/s (read + written)\n", "cudaMemcpy of the copy's bytes", med,
+               2.0 * pn * 16.0 / (med * 1e-3) / 1e12);
     }
     return 0;
 }
