@@ -38,25 +38,29 @@ __device__ __forceinline__ uint32_t rnd(float v) { /* TF32, nearest, ties to eve
     return r;
 }
 
-__global__ void v0(const float* __restrict__ x, uint4* __restrict__ xp) {
-    const int64_t total = (int64_t)NB * NG * PS, vol = (int64_t)HPWP * PD;
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t pos = i % PS, ng = i / PS, cg = ng % NG, n = ng / NG;
-        bool in = pos < vol;
-        int64_t src = 0;
-        if (in) {
-            const int64_t pd = pos / HPWP, rem = pos - pd * HPWP;
-            const int64_t id = pd - LO, ih = rem / PW - LO, iw = rem % PW - LO;
-            in = id >= 0 && id < ID && ih >= 0 && ih < IH && iw >= 0 && iw < IW;
-            src = (n * CIN + cg * KG) * IDHW + (id * IH + ih) * IW + iw;
-        }
-        uint4 o;
-        o.x = in ? rnd(x[src]) : 0u;
-        o.y = in ? rnd(x[src + IDHW]) : 0u;
-        o.z = in ? rnd(x[src + 2 * IDHW]) : 0u;
-        o.w = in ? rnd(x[src + 3 * IDHW]) : 0u;
-        xp[i] = o;
+/* the library's form at group i (V0, V3, V4) */
+__device__ __forceinline__ uint4 group_at(const float* __restrict__ x, int64_t i) {
+    const int64_t vol = (int64_t)HPWP * PD;
+    const int64_t pos = i % PS, ng = i / PS, cg = ng % NG, n = ng / NG;
+    bool in = pos < vol;
+    int64_t src = 0;
+    if (in) {
+        const int64_t pd = pos / HPWP, rem = pos - pd * HPWP;
+        const int64_t id = pd - LO, ih = rem / PW - LO, iw = rem % PW - LO;
+        in = id >= 0 && id < ID && ih >= 0 && ih < IH && iw >= 0 && iw < IW;
+        src = (n * CIN + cg * KG) * IDHW + (id * IH + ih) * IW + iw;
     }
+    uint4 o;
+    o.x = in ? rnd(x[src]) : 0u;
+    o.y = in ? rnd(x[src + IDHW]) : 0u;
+    o.z = in ? rnd(x[src + 2 * IDHW]) : 0u;
+    o.w = in ? rnd(x[src + 3 * IDHW]) : 0u;
+    return o;
+}
+__global__ void v0(const float* __restrict__ x, uint4* __restrict__ xp) {
+    const int64_t total = (int64_t)NB * NG * PS;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (int64_t)gridDim.x * blockDim.x)
+        xp[i] = group_at(x, i);
 }
 
 /* PS is a multiple of 4: a thread's 4 positions are one group's */
@@ -98,25 +102,6 @@ __global__ void v2(const float* __restrict__ x, uint4* __restrict__ xp) {
     }
 }
 
-/* V0's body at group i (V3, V4) */
-__device__ __forceinline__ uint4 group_at(const float* __restrict__ x, int64_t i) {
-    const int64_t vol = (int64_t)HPWP * PD;
-    const int64_t pos = i % PS, ng = i / PS, cg = ng % NG, n = ng / NG;
-    bool in = pos < vol;
-    int64_t src = 0;
-    if (in) {
-        const int64_t pd = pos / HPWP, rem = pos - pd * HPWP;
-        const int64_t id = pd - LO, ih = rem / PW - LO, iw = rem % PW - LO;
-        in = id >= 0 && id < ID && ih >= 0 && ih < IH && iw >= 0 && iw < IW;
-        src = (n * CIN + cg * KG) * IDHW + (id * IH + ih) * IW + iw;
-    }
-    uint4 o;
-    o.x = in ? rnd(x[src]) : 0u;
-    o.y = in ? rnd(x[src + IDHW]) : 0u;
-    o.z = in ? rnd(x[src + 2 * IDHW]) : 0u;
-    o.w = in ? rnd(x[src + 3 * IDHW]) : 0u;
-    return o;
-}
 /* V3: V0 on a grid of one thread a group (no grid-stride loop) */
 __global__ void v3(const float* __restrict__ x, uint4* __restrict__ xp) {
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
