@@ -4992,8 +4992,9 @@ static __device__ __forceinline__ void _fc3d_hx_prep_tab_run(const _fc3d_tc_kpar
    copy of x. The table's decoding is latency-bound (a few threads, long integer arithmetic) and
    the pieces small; as three launches they ran one after the other before the copy (L1/77 under
    ncu: 8.2, 4.1 and 36 us), in one launch they run beside it (bench/RESULTS.md). The copy takes 32
-   registers alone, the decoding 40: held to 32 (eight blocks an SM), for the copy's occupancy (at
-   44, five blocks an SM, L2/61's copy ran 126 -> 138 us under ncu). x3m: 3xTF32's two magnitudes,
+   registers alone, the decoding 40: held to 32 (eight blocks an SM; the decoding's few threads then
+   keep 48 bytes on the stack), for the copy's occupancy (at 44, five blocks an SM, L2/61's copy
+   ran 126 -> 138 us under ncu). x3m: 3xTF32's two magnitudes,
    found before. */
 template <typename T, int MATH, int BN, int KC>
 static __global__ void __launch_bounds__(256, 8) _fc3d_hx_prep(_fc3d_tc_kparams P, const T* __restrict__ x,
