@@ -4996,8 +4996,13 @@ static __device__ __forceinline__ void _fc3d_hx_prep_tab_run(const _fc3d_tc_kpar
    keep 48 bytes on the stack), for the copy's occupancy (at 44, five blocks an SM, L2/61's copy
    ran 126 -> 138 us under ncu). x3m: 3xTF32's two magnitudes,
    found before. */
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define _FC3D_HX_PREP_MINB 8
+#else
+#define _FC3D_HX_PREP_MINB 4 /* (off sm_90a the kernel traps; a bound every architecture's threads an SM allow) */
+#endif
 template <typename T, int MATH, int BN, int KC>
-static __global__ void __launch_bounds__(256, 8) _fc3d_hx_prep(_fc3d_tc_kparams P, const T* __restrict__ x,
+static __global__ void __launch_bounds__(256, _FC3D_HX_PREP_MINB) _fc3d_hx_prep(_fc3d_tc_kparams P, const T* __restrict__ x,
                                                             const T* __restrict__ w, void* __restrict__ xp,
                                                             void* __restrict__ wp, _fc3d_hx_tile* __restrict__ tab,
                                                             const unsigned* __restrict__ x3m, unsigned nbt, unsigned nbw)
