@@ -830,7 +830,7 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      workspace region of N x C_in x the padded volume x 4 bytes in TF32 and FP32, 2 in half) and
      the decoded tiles' table, in one launch (_fc3d_hx_prep: the table's latency-bound decoding and
      the small pieces beside the copy's bandwidth-bound pass; as three launches L1/77's convolution
-     took 0.309 ms TF32, 0.394 FP32, 0.264 half, in one 0.303, 0.384, 0.256; bench/RESULTS.md
+     took 0.308 ms TF32, 0.392 FP32, 0.263 half, in one 0.298, 0.383, 0.255; bench/RESULTS.md
      twenty-eighth entry), once per convolving pass, the tiled loops' epilogue and statistics partials (slots sized by the tiled
      loops' tile count, the surplus zeroed, so the plan does not depend on the device). The planner
      gives it plans in every math mode on float32 tensors with in_channels / groups a multiple of 32
@@ -4654,7 +4654,7 @@ static __global__ void _fc3d_hx_absmax(const float* __restrict__ x, int64_t nx, 
                                        unsigned* __restrict__ m)
 {
 #if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    __trap(); /* sm_90a code only, as _fc3d_hx_prep_x */
+    __trap(); /* sm_90a code only, as _fc3d_hx_prep */
 #else
     const int64_t st = (int64_t)gridDim.x * blockDim.x, i0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     unsigned mx = 0u, mw = 0u;
@@ -4739,18 +4739,6 @@ static __device__ __forceinline__ void _fc3d_hx_prep_x_run(const _fc3d_tc_kparam
         reinterpret_cast<uint4*>(xp)[i] = o;
     }
 }
-/* the operand copy alone (the run's prep step is _fc3d_hx_prep; bench/halo_lib_check.cu launches this) */
-template <typename T, int MATH>
-static __global__ void _fc3d_hx_prep_x(_fc3d_tc_kparams P, const T* __restrict__ x, void* __restrict__ xp,
-                                       const unsigned* __restrict__ x3m)
-{
-#if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    __trap(); /* sm_90a code only (TF32 rounding needs sm_80); the run launches it only there */
-#else
-    _fc3d_hx_prep_x_run<T, MATH>(P, x, xp, x3m, (int64_t)blockIdx.x * blockDim.x + threadIdx.x,
-                                 (int64_t)gridDim.x * blockDim.x);
-#endif
-}
 
 /* the weight [C_in][C_out/groups][kd][kh][kw] -> pieces [group][channel tile][channel block][tap]
    [BN/8][KC/KG][8][KG]: one tap's KC input channels x BN output channels in K-major core
@@ -4791,18 +4779,6 @@ static __device__ __forceinline__ void _fc3d_hx_prep_w_run(const _fc3d_tc_kparam
             reinterpret_cast<uint32_t*>(wp)[e] = _fc3d_tc_round(v);
         }
     }
-}
-/* the weight pieces alone (as _fc3d_hx_prep_x) */
-template <typename T, int MATH, int BN, int KC>
-static __global__ void _fc3d_hx_prep_w(_fc3d_tc_kparams P, const T* __restrict__ w, void* __restrict__ wp,
-                                       const unsigned* __restrict__ x3m)
-{
-#if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    __trap(); /* sm_90a code only, as _fc3d_hx_prep_x */
-#else
-    _fc3d_hx_prep_w_run<T, MATH, BN, KC>(P, w, wp, x3m, (int64_t)blockIdx.x * blockDim.x + threadIdx.x,
-                                         (int64_t)gridDim.x * blockDim.x);
-#endif
 }
 
 /* Tile t of a sample (class by class, phase by phase, tile by tile): its phase residues, extents,
@@ -4991,7 +4967,7 @@ static __device__ __forceinline__ void _fc3d_hx_prep_tab_run(const _fc3d_tc_kpar
    tiles into the table (nbt 0: no table), the next nbw make the weight pieces, the rest the operand
    copy of x. The table's decoding is latency-bound (a few threads, long integer arithmetic) and
    the pieces small; as three launches they ran one after the other before the copy (L1/77 under
-   ncu: 8.2, 4.1 and 36 us), in one launch they run beside it (bench/RESULTS.md). The copy takes 32
+   ncu: 8.4, 4.4 and 37.1 us), in one launch they run beside it (bench/RESULTS.md). The copy takes 32
    registers alone, the decoding 40: held to 32 (eight blocks an SM; the decoding's few threads then
    keep 48 bytes on the stack), for the copy's occupancy (at 44, five blocks an SM, L2/61's copy
    ran 126 -> 138 us under ncu). x3m: 3xTF32's two magnitudes,
@@ -5008,7 +4984,7 @@ static __global__ void __launch_bounds__(256, _FC3D_HX_PREP_MINB) _fc3d_hx_prep(
                                                             const unsigned* __restrict__ x3m, unsigned nbt, unsigned nbw)
 {
 #if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    __trap(); /* sm_90a code only, as _fc3d_hx_prep_x */
+    __trap(); /* sm_90a code only (TF32 rounding needs sm_80); the run launches it only there */
 #else
     const unsigned bk = blockIdx.x;
     if (bk < nbt)

@@ -43,8 +43,8 @@ static void one(const cs& c, const _fc3d_tc_kparams& kp0, const float* x, const 
     memset(&e, 0, sizeof e);
     dim3 grid((unsigned)P.hx_tiles, P.ntn * P.groups, (unsigned)P.n);
     auto launch = [&]() {
-        _fc3d_hx_prep_x<float, MATH><<<2048, 256>>>(P, x, xp, nullptr); /* (TF32 and half: no scales) */
-        _fc3d_hx_prep_w<float, MATH, BN, KC><<<512, 256>>>(P, w, wp, nullptr);
+        /* the weight pieces (512 blocks) and the copy of x, no tile table (TF32 and half: no scales) */
+        _fc3d_hx_prep<float, MATH, BN, KC><<<512 + 2048, 256>>>(P, x, w, xp, wp, nullptr, nullptr, 0u, 512u);
         kern<<<grid, C::NT, smem>>>(P, xp, wp, b, y, e);
     };
     CUDA_OK(cudaMemset(y, 0xff, ny * 4));

@@ -1,4 +1,4 @@
-// bench/prep_copy.cu - the haloed loop's operand copy of x (_fc3d_hx_prep_x), measured standalone on
+// bench/prep_copy.cu - the haloed loop's operand copy of x (_fc3d_hx_prep_x_run), measured standalone on
 // L2/61's shape in TF32: x [16][64][32][32][32] float32 NCDHW -> xp [16][16 channel groups][43,284
 // padded rows][4 channels], each value rounded to TF32 (nearest, ties to even), zero where the
 // padded position holds no input (padded planes of 34 x 34, 36 of them and one of slack, 512
