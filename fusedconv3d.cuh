@@ -671,7 +671,8 @@ FC3D_API fc3d_result fc3d_plan_init(fc3d_plan* plan, const fc3d_plan_desc* desc)
    max(pass bytes / bandwidth, pass FLOPs / rate). 0 for either rate takes the H100 figures of
    fc3d_plan.floor_ms (a 2945 GB/s copy; 403 TF32, 52 FP32 and 732 FP16 TFLOP/s, the FP32 mode on
    tensor cores as 3 products at the TF32 rate, at the FP16 rate where the plan takes the haloed
-   loop, which forms them from f16 parts). Returns -1 for a plan that did not initialise. */
+   loop, which forms them from f16 parts; the TF32 mode there at the FP16 rate too: its TF32
+   operands are held as f16). Returns -1 for a plan that did not initialise. */
 FC3D_API double fc3d_plan_floor_ms(const fc3d_plan* plan, double bytes_per_second, double flops_per_second);
 
 /* The main loop a run of plan would take now, on the current device with this binary: MMA_SYNC,
@@ -874,6 +875,19 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      32 channels fit where 16 did (the same shared memory; a chunk accumulator then sums K = 128):
      L2/77 3.36 -> 2.73 ms (160 -> 197 useful TFLOP/s), L2/61 1.643 -> 1.343 (141 -> 173), L2/34
      1.689 -> 1.611, L1/77 0.425 -> 0.401 (another run, two rounds; rel-L2 1.52e-6 on L2/77).
+     TF32 math then took the same road (_FC3D_HX_TF32_F16, kp.hx_t32): its operands, rounded to
+     TF32 as before (to nearest, ties to even, after the power-of-two scale, which commutes with
+     it), are the big parts alone, exact as f16, so the half kernels (f16 wgmmas, 2-byte operand
+     copy and pieces) form the very products the TF32 wgmmas formed, in FP32 accumulators, and the
+     sums are multiplied back by the two scales before the epilogue. The cost is 3xTF32's absmax
+     launch, one read of x (four 16-byte loads in flight a thread, the last sweep first so that
+     the prep step finds the start of x in L2: ncu 25 -> 18 us on L1/77, 56 -> 44 on L2/61). Conv
+     alone (H200, `b90/conv_alone 20`, against a build with -D_FC3D_HX_TF32_F16=0, alternated, two
+     rounds): L2/77 1.753 -> 1.001-1.009 ms (306 -> 532-536 useful TFLOP/s), L2/61 0.862 -> 0.584-
+     0.590 (269 -> 394-397), L2/34 0.864 -> 0.682-0.694 (159 -> 198-201), L1/77 0.300 -> 0.277-
+     0.284; rel-L2 against the direct engine unchanged (2.60e-4 / 2.61e-4), KernelBench's allclose
+     5/5 on all five workloads. Chains (`make bench`): L2/77 1.790 -> 1.044 ms, L2/61 1.079 ->
+     0.804, L2/34 1.141 -> 1.056, L1/77 0.300 -> 0.278 (bench/RESULTS.md, twenty-ninth entry).
      16-bit tensors stay tiled (not built: one more instantiation per element type). Its
      first epilogue branched per value (op and store checks in the unrolled loops): 34 % of the
      kernel's stall samples on L2/61
@@ -1328,7 +1342,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    about 2^-28 of its big part too (an error of at most 2^-39 of that largest magnitude): an
    output formed only from such values is accurate relative to the tensors' largest magnitudes
    rather than to itself. Measured: 4.8e-7 rel-L2 from float64 on L2/77's
-   pooled output (K = 8000), 5.0e-7 at most in the random GPU tests (bound 1e-5).
+   pooled output (K = 8000), 5.0e-7 at most in the random GPU tests (bound 1e-5). TF32 math on
+   the haloed loop holds its TF32 operands the same way (_FC3D_HX_TF32_F16): a value under about
+   2^-28 of its tensor's largest magnitude loses low bits (at most 2^-39 of that magnitude), far
+   under TF32's own rounding of each operand (2^-11 of it).
 
    Adding an elementwise op: a row in >>optable, its case in _fc3d_apply_ops (>>device-helpers),
    and, if its parameters are fixed by (n, c), its kind in _fc3d_nc_uniform, _fc3d_resolve_op,
@@ -3021,6 +3038,10 @@ typedef struct _fc3d_tc_kparams {
                               CTA decodes its own */
     /* haloed row tiles (W stride 2, a LayerNorm over W): hx_rpt consecutive (qd, qh) rows of
        the padded plane of one (rd, rh) phase pair, both W phases (a warpgroup each) */
+    int hx_t32;            /* TF32 math on the haloed loop's f16 path (_FC3D_HX_TF32_F16): operands rounded
+                              to TF32, scaled by a power of two per tensor, held as f16; the sums unscaled */
+    int64_t hx_sc_at;      /* the two scale words' byte offset from the weight pieces (3xTF32 and hx_t32:
+                              _fc3d_hx_x3_scales), the pieces' bytes */
     int hx_rows;           /* the plan's row passes take them */
     int hx_rpt;            /* rows of a tile: 256 / padded W */
     int hx_rrn;            /* rows one wgmma of a row tile computes: 240 where hx_rpt rows fit, else 256 */
@@ -3051,6 +3072,8 @@ typedef struct _fc3d_tc_plan {
     int hx_ok;           /* a run with sm_90a code takes the haloed loop (_fc3d_hx_choose) */
     int hx_why;          /* else why not: _FC3D_HX_NO_* */
     int hx_bn, hx_ntn;   /* its output-channel tile (64 or 128) and the tiles of a group */
+    int hx_math;         /* the configuration its kernels take: math, but HALF where TF32 runs on the f16
+                            path (kp.hx_t32) */
     double hx_macs;      /* products an output sums, on average over the outputs */
     size_t hx_wbytes, hx_xbytes; /* its weight pieces and its operand copy of x */
     double zfrac;        /* the share of output positions in tap-less phases */
@@ -4493,8 +4516,9 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
    The implicit-GEMM engine's haloed main loop (sm_90a): haloed tiles. */
 /* The haloed loop (FC3D_MAIN_LOOP_HALO; _fc3d_hx_choose says when the planner takes it;
    bench/halo_loop.cu is its standalone form).
-   x is copied per run into xp [n][C / KG][hx_ps][KG] (KG channels = 16 bytes of operands: TF32-
-   rounded floats or 16-bit values), zero-padded by hx_plo before and up to hx_pad per dim; in H
+   x is copied per run into xp [n][C / KG][hx_ps][KG] (KG channels = 16 bytes of operands: 16-bit
+   values, TF32 math's TF32-rounded values held as f16 (kp.hx_t32, _FC3D_HX_TF32_F16), or TF32-
+   rounded floats where TF32 takes its own wgmmas), zero-padded by hx_plo before and up to hx_pad per dim; in H
    and W a row (plane) ends where the input does or where its last output's taps end, whichever is
    later, and the taps that run past it read the next one's leading zeros (a shared halo:
    _fc3d_hx_plan). A
@@ -4581,6 +4605,18 @@ static __device__ __forceinline__ unsigned long long* _fc3d_hx_trace_cta() {
 #ifndef _FC3D_HX_X3_KC
 #define _FC3D_HX_X3_KC 32 /* 3xTF32: channels a unit (16 measured slower: bench/RESULTS.md) */
 #endif
+#ifndef _FC3D_HX_TF32_F16
+/* TF32 math on the haloed loop takes its f16 path (1; 0: TF32 wgmmas, for measurement). A value
+   rounded to TF32 (11 significant bits) is exact as an f16 in f16's normal range, so x and the
+   weight, each scaled by a power of two per run as 3xTF32's parts are (_fc3d_hx_x3_scales), rounded
+   to TF32 as the TF32 path rounds them and held as f16, give the very products the TF32 wgmmas
+   form, summed in the same FP32 accumulators, at twice the rate and with half the operand bytes
+   (the half-math kernels, kp.hx_t32 set; the sums multiplied back by the two powers of two). A
+   value under about 2^-28 of its tensor's largest magnitude falls to f16's subnormal step: an
+   error of at most 2^-39 of that largest magnitude, far under TF32's own rounding of each value
+   (2^-11 of it). */
+#define _FC3D_HX_TF32_F16 1
+#endif
 
 /* row tiles' staging table: a row of it per (W phase, lane quad t), _FC3D_HX_NR / 4 entries and 4
    of padding (the quads' 16-byte loads of one warp then hit distinct banks) */
@@ -4637,9 +4673,10 @@ static __host__ __device__ inline size_t _fc3d_hx_wbytes(const _fc3d_tc_kparams&
    2^-14 after scaling (a value under about 2^-17 of the tensor's largest) rounds to f16's
    subnormal step, 2^-24: an error of at most 2^-39 of the largest magnitude. Non-finite values
    are left out of the maxima and stay non-finite. The two maxima are two words in the workspace
-   right after the weight pieces (_fc3d_hx_x3_scales). */
+   right after the weight pieces (_fc3d_hx_x3_scales). TF32 math on the f16 path
+   (_FC3D_HX_TF32_F16) scales the same way and keeps the big part alone. */
 static __host__ __device__ inline unsigned* _fc3d_hx_x3_scales(const _fc3d_tc_kparams& P, const void* wp) {
-    return (unsigned*)((char*)const_cast<void*>(wp) + _fc3d_hx_wbytes(P, P.ntn, 64, _FC3D_TC_3XTF32)); /* (64-channel tiles) */
+    return (unsigned*)((char*)const_cast<void*>(wp) + P.hx_sc_at);
 }
 /* 2^(sign * s) for the largest finite magnitude's bits m (s as above; 1 for m = 0) */
 static __device__ __forceinline__ float _fc3d_hx_x3_pow2(unsigned m, int sign) {
@@ -4647,6 +4684,15 @@ static __device__ __forceinline__ float _fc3d_hx_x3_pow2(unsigned m, int sign) {
     e = e < -100 ? -100 : e;
     const int s = m ? 14 - e : 0;
     return __uint_as_float((unsigned)(127 + sign * s) << 23);
+}
+/* TF32 on the f16 path (kp.hx_t32): a thread's N sums multiplied back by x's and the weight's
+   scales (exact: powers of two; two products, as each alone stays in float's range) */
+template <int N>
+static __device__ __forceinline__ void _fc3d_hx_t32_unscale(float (&acc)[N], const _fc3d_tc_kparams& P, const void* wp) {
+    const unsigned* m = _fc3d_hx_x3_scales(P, wp);
+    const float sx = _fc3d_hx_x3_pow2(m[0], -1), sw = _fc3d_hx_x3_pow2(m[1], -1);
+#pragma unroll
+    for (int j = 0; j < N; ++j) acc[j] = acc[j] * sx * sw;
 }
 /* the largest finite magnitudes of x (nx values) and of the weight (nw) into m[0], m[1] (zeroed
    before): float bits compared as integers */
@@ -4663,10 +4709,18 @@ static __global__ void _fc3d_hx_absmax(const float* __restrict__ x, int64_t nx, 
         if (b < 0x7f800000u && b > acc) acc = b;
     };
     if (((uintptr_t)x & 15u) == 0) {
-        const int64_t n4 = nx / 4;
-        for (int64_t i = i0; i < n4; i += st) {
-            const float4 v = __ldg(reinterpret_cast<const float4*>(x) + i);
-            take(mx, v.x); take(mx, v.y); take(mx, v.z); take(mx, v.w);
+        /* sweeps of 4 x st 16-byte groups, four loads in flight a thread, the last sweep first: the
+           prep step then finds the start of x, which it reads first, still in L2 */
+        const int64_t n4 = nx / 4, S = 4 * st;
+        for (int64_t b = (n4 + S - 1) / S * S - S + i0; b >= 0; b -= S) {
+            float4 v[4];
+#pragma unroll
+            for (int u = 0; u < 4; ++u)
+                v[u] = b + u * st < n4 ? __ldg(reinterpret_cast<const float4*>(x) + b + u * st) : make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {
+                take(mx, v[u].x); take(mx, v[u].y); take(mx, v[u].z); take(mx, v[u].w);
+            }
         }
         for (int64_t i = 4 * n4 + i0; i < nx; i += st) take(mx, x[i]);
     } else {
@@ -4692,7 +4746,9 @@ static __device__ __forceinline__ void _fc3d_hx_prep_x_run(const _fc3d_tc_kparam
 {
     constexpr int KG = MATH == _FC3D_TC_TF32 ? 4 : 8;
     constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
-    const float xs = MATH == _FC3D_TC_3XTF32 ? _fc3d_hx_x3_pow2(x3m[0], 1) : 1.f; /* 3xTF32: x's scale */
+    /* 3xTF32 and TF32 on the f16 path (P.hx_t32): x's scale */
+    const bool t32 = MATH == _FC3D_TC_HALF && P.hx_t32;
+    const float xs = MATH == _FC3D_TC_3XTF32 || t32 ? _fc3d_hx_x3_pow2(x3m[0], 1) : 1.f;
     const int64_t ngrp = P.cin / KG, total = P.n * ngrp * P.hx_ps;
     const int64_t HpWp = (int64_t)P.hx_pad[1] * P.hx_pad[2], vol = HpWp * P.hx_pad[0];
     for (int64_t i = i0; i < total; i += st) {
@@ -4730,6 +4786,10 @@ static __device__ __forceinline__ void _fc3d_hx_prep_x_run(const _fc3d_tc_kparam
             continue;
         }
         if (MATH == _FC3D_TC_HALF) {
+            if (t32) { /* the TF32 value of the scaled x, exact as an f16 */
+#pragma unroll
+                for (int k = 0; k < KG; ++k) v[k] = __uint_as_float(_fc3d_tc_round(v[k] * xs));
+            }
 #pragma unroll
             for (int k = 0; k < 4; ++k) ow[k] = _fc3d_tc_pack<BF>(v[(2 * k) % KG], v[(2 * k + 1) % KG]);
         } else {
@@ -4753,7 +4813,9 @@ static __device__ __forceinline__ void _fc3d_hx_prep_w_run(const _fc3d_tc_kparam
     constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
     const int64_t kt = (int64_t)P.k[0] * P.k[1] * P.k[2], ncb = P.cin_g / KC;
     const int64_t total = (int64_t)P.groups * P.ntn * ncb * kt * BN * KC;
-    const float ws = MATH == _FC3D_TC_3XTF32 ? _fc3d_hx_x3_pow2(x3m[1], 1) : 1.f; /* 3xTF32: the weight's scale */
+    /* 3xTF32 and TF32 on the f16 path (P.hx_t32): the weight's scale */
+    const bool t32 = MATH == _FC3D_TC_HALF && P.hx_t32;
+    const float ws = MATH == _FC3D_TC_3XTF32 || t32 ? _fc3d_hx_x3_pow2(x3m[1], 1) : 1.f;
     for (int64_t e = e0; e < total; e += st) {
         int64_t r = e;
         const int kk = (int)(r % C::KG); r /= C::KG;
@@ -4764,7 +4826,8 @@ static __device__ __forceinline__ void _fc3d_hx_prep_w_run(const _fc3d_tc_kparam
         const int64_t cb = r % ncb; r /= ncb;
         const int64_t nt = r % P.ntn, gi = r / P.ntn;
         const int64_t ci = gi * P.cin_g + cb * KC + kgi * C::KG + kk, co = nt * BN + co8 * 8 + c8;
-        const float v = co < P.cout_g ? _fc3d_tc_tof(w[(ci * P.cout_g + co) * kt + tap]) : 0.f;
+        float v = co < P.cout_g ? _fc3d_tc_tof(w[(ci * P.cout_g + co) * kt + tap]) : 0.f;
+        if (t32) v = __uint_as_float(_fc3d_tc_round(v * ws)); /* (exact as an f16) */
         if (MATH == _FC3D_TC_HALF) {
             reinterpret_cast<unsigned short*>(wp)[e] =
                 BF ? __bfloat16_as_ushort(__float2bfloat16_rn(v)) : __half_as_ushort(__float2half_rn(v));
@@ -5077,7 +5140,7 @@ static double _fc3d_hx_issued_flops(const _fc3d_tc_plan* tp, int row)
         if (seen) mr *= (double)tiles / (double)seen;
     }
     return 2.0 * mr * (double)P.cin_g * (double)P.groups * (double)tp->hx_ntn * (double)P.n *
-           (tp->math == _FC3D_TC_3XTF32 ? 3.0 : 1.0); /* (3xTF32: three products a step, f16 wgmmas) */
+           (tp->hx_math == _FC3D_TC_3XTF32 ? 3.0 : 1.0); /* (3xTF32: three products a step, f16 wgmmas) */
 }
 
 /* Shared memory of the haloed kernel (math its mode, whose operand bytes _fc3d_hx_sb gives; kc
@@ -5821,6 +5884,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
             _fc3d_wg_keep<NR / 2>(acc); /* the zeros in their registers before the paths part */
             if ((ROWS ? P.hx_rrn : P.hx_rn) == 240) mainloop(std::integral_constant<int, 240>());
             else mainloop(std::integral_constant<int, 256>());
+            if (MATH == _FC3D_TC_HALF && P.hx_t32) _fc3d_hx_t32_unscale<NR / 2>(acc, P, wp);
         }
     }
     if (tid == 0) _FC3D_HX_STAMP(4);
@@ -6352,6 +6416,7 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                 asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
                 _fc3d_wg_keep<NR / 2>(acc);
                 _fc3d_hx_release(tid, emptyW, prevW, emptyU, prevU); /* the tile's last slots */
+                if (MATH == _FC3D_TC_HALF && P.hx_t32) _fc3d_hx_t32_unscale<NR / 2>(acc, P, wp);
                 if (kind == 1 && bias) { /* the bias here: the epilogue's rows are a copy */
                     const int64_t cb = (int64_t)gi * P.cout_g + (int64_t)ntile * 64, cv = P.cout_g - (int64_t)ntile * 64;
                     const float b0 = co < cv ? _fc3d_tc_tof(bias[cb + co]) : 0.f;
@@ -7349,6 +7414,10 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     tp->hx_ok = 0;
     tp->hx_why = 0;
     P.hx_ok = 0;
+    /* TF32 on the f16 path: the half-math kernels' configuration (_FC3D_HX_TF32_F16) */
+    P.hx_t32 = _FC3D_HX_TF32_F16 && tp->math == _FC3D_TC_TF32;
+    tp->hx_math = P.hx_t32 ? _FC3D_TC_HALF : tp->math;
+    P.hx_sc_at = 0;
     if (loop != FC3D_MAIN_LOOP_AUTO && loop != FC3D_MAIN_LOOP_HALO) tp->hx_why = _FC3D_HX_NO_LOOP;
     else if (tp->math == _FC3D_TC_3XTF32 && rows) tp->hx_why = _FC3D_HX_NO_MATH;
     else if (_fc3d_enum_int(&p->desc.dtype) != FC3D_DTYPE_F32) tp->hx_why = _FC3D_HX_NO_DTYPE;
@@ -7358,7 +7427,7 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     /* (row tiles: 64 channels of each W phase; 3xTF32: 64-channel tiles, _fc3d_hx_cfg) */
     tp->hx_bn = P.cout_g > 64 && !rows && tp->math != _FC3D_TC_3XTF32 && _FC3D_HX_BN_MAX >= 128 ? 128 : 64;
     const int zchain = !rows && _fc3d_tc_zero_chain(p, tp);
-    if (!_fc3d_hx_plan(&P, tp->math, tp->hx_bn, &tp->hx_macs, rows, tp->tiles_per_sample, zchain)) {
+    if (!_fc3d_hx_plan(&P, tp->hx_math, tp->hx_bn, &tp->hx_macs, rows, tp->tiles_per_sample, zchain)) {
         tp->hx_why = _FC3D_HX_NO_GEOMETRY;
         return;
     }
@@ -7372,9 +7441,10 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
         P.hx_ok = 0;
         return;
     }
-    const int eb = _fc3d_hx_sb(tp->math); /* (3xTF32: both parts) */
+    const int eb = _fc3d_hx_sb(tp->hx_math); /* (3xTF32: both parts) */
     tp->hx_ntn = (int)((P.cout_g + tp->hx_bn - 1) / tp->hx_bn);
-    tp->hx_wbytes = _fc3d_hx_wbytes(P, tp->hx_ntn, tp->hx_bn, tp->math);
+    tp->hx_wbytes = _fc3d_hx_wbytes(P, tp->hx_ntn, tp->hx_bn, tp->hx_math);
+    P.hx_sc_at = (int64_t)tp->hx_wbytes;
     tp->hx_xbytes = (size_t)P.n * (size_t)(P.cin * eb / 16) * (size_t)P.hx_ps * 16;
     tp->hx_ok = 1;
 }
@@ -7596,7 +7666,8 @@ static void _fc3d_igemm_workspace(fc3d_plan* p) {
         _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 0, tp->bk_wbytes);
         return;
     }
-    const size_t wb = _fc3d_tc_workspace_bytes(tp), hw = tp->hx_wbytes + (tp->math == _FC3D_TC_3XTF32 ? 16 : 0);
+    const size_t wb = _fc3d_tc_workspace_bytes(tp),
+                 hw = tp->hx_wbytes + (tp->math == _FC3D_TC_3XTF32 || tp->kp.hx_t32 ? 16 : 0);
     _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 0, tp->hx_ok && hw > wb ? hw : wb);
     if (tp->hx_ok) _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 1, tp->hx_xbytes);
     if (tp->hx_ok) _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 2, (size_t)_fc3d_hx_tab_bytes(tp->kp));
@@ -7983,9 +8054,11 @@ static void _fc3d_build_passes(fc3d_plan* p, int strategy, int stats_plan) {
 static double _fc3d_default_rate(const fc3d_plan* p) {
     const int math = _fc3d_enum_int(&p->desc.math);
     if (p->engine == FC3D_ENGINE_DIRECT) return _FC3D_H100_FP32_PER_S; /* FP32 FMAs in every mode */
-    if (math == FC3D_MATH_FP32 && p->engine == FC3D_ENGINE_IMPLICIT_GEMM &&
-        ((const _fc3d_tc_plan*)p->_private.engine_data.bytes)->hx_ok)
-        return _FC3D_H100_HALF_PER_S; /* the haloed loop's 3xTF32 products are f16 wgmmas */
+    if (p->engine == FC3D_ENGINE_IMPLICIT_GEMM) {
+        const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)p->_private.engine_data.bytes;
+        if (tp->hx_ok && (math == FC3D_MATH_FP32 || tp->kp.hx_t32))
+            return _FC3D_H100_HALF_PER_S; /* the haloed loop's 3xTF32 and TF32 products are f16 wgmmas */
+    }
     return math == FC3D_MATH_HALF ? _FC3D_H100_HALF_PER_S : _FC3D_H100_TF32_PER_S;
 }
 
@@ -8058,7 +8131,8 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
                                     (3xTF32: x and the weight read once more, for their scales) */
             b = (double)p->weight_elements * es + _fc3d_tc_wcopy_bytes(tp);
             if (tp->hx_ok) b += (double)p->x_elements * es + (double)tp->hx_xbytes;
-            if (tp->hx_ok && tp->math == _FC3D_TC_3XTF32) b += ((double)p->x_elements + (double)p->weight_elements) * es;
+            if (tp->hx_ok && (tp->math == _FC3D_TC_3XTF32 || tp->kp.hx_t32))
+                b += ((double)p->x_elements + (double)p->weight_elements) * es;
             break;
         case _FC3D_STEP_TC_CONV: /* the re-laid weight instead of the weight; the haloed loop's copy of x
                                     (its planes that hold input) instead of x */
@@ -8487,6 +8561,9 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                           "power of two); a tile's 64 channels on two warpgroups of m64n128 (half its rows each), three "
                           "f16 wgmmas a K step of 16 channels, %d (h, w) taps a chunk accumulator\n",
                           _FC3D_HX_X3_TAPS);
+            if (tp->kp.hx_t32)
+                _FC3D_PUT("  TF32 on the f16 path: x and the weight rounded to TF32 and held as f16 (each tensor scaled "
+                          "by a power of two), f16 wgmmas at twice TF32's rate\n");
             if (tp->kp.hx_rows)
                 _FC3D_PUT("  row passes: %lld haloed row tiles a sample, %d padded rows of both W phases each (wgmma "
                           "n%d)\n", (long long)tp->kp.hx_rcls_start[4], tp->kp.hx_rpt, tp->kp.hx_rrn);
@@ -8916,12 +8993,14 @@ struct _fc3d_hx_run<float> {
         const int64_t xn = P.n * (P.cin / _fc3d_hx_cfg<MATH, BN, KC>::KG) * P.hx_ps;
         unsigned* x3m = nullptr;
         cudaError_t e;
-        if (MATH == _FC3D_TC_3XTF32) { /* the two magnitudes the parts are scaled by (_fc3d_hx_x3_scales) */
+        if (MATH == _FC3D_TC_3XTF32 || (MATH == _FC3D_TC_HALF && P.hx_t32)) {
+            /* the two magnitudes the parts (3xTF32) or the TF32 operands held as f16 are scaled by
+               (_fc3d_hx_x3_scales) */
             x3m = _fc3d_hx_x3_scales(P, wp);
             const int64_t nx = P.n * P.cin * P.idhw, nw = (int64_t)P.groups * P.cin_g * P.cout_g * P.k[0] * P.k[1] * P.k[2];
             if ((e = cudaMemsetAsync(x3m, 0, 2 * sizeof(unsigned), st)) != cudaSuccess) return e;
-            const int64_t nb = (nx / 4 + 255) / 256;
-            _fc3d_hx_absmax<<<(unsigned)(nb < 1 ? 1 : nb < 2048 ? nb : 2048), 256, 0, st>>>(x, nx, w, nw, x3m);
+            const int64_t nb = (nx / 16 + 255) / 256; /* (four 16-byte groups a thread and sweep) */
+            _fc3d_hx_absmax<<<(unsigned)(nb < 1 ? 1 : nb < 1024 ? nb : 1024), 256, 0, st>>>(x, nx, w, nw, x3m);
             if ((e = cudaPeekAtLastError()) != cudaSuccess) return e;
         }
         /* the table, the weight pieces and the copy of x in one launch (_fc3d_hx_prep) */
@@ -9042,15 +9121,19 @@ struct _fc3d_hx_run<float> {
                             cudaStream_t st) {
         const _fc3d_tc_kparams P = params(tp, tp->kp, 0);
         const int64_t nt = _fc3d_hx_tab_count(P, 2) + _fc3d_hx_tab_rows(P); /* the decoded tiles (tab: where to) */
-        if (tp->math == _FC3D_TC_3XTF32) return prep_as<_FC3D_TC_3XTF32, 64, _FC3D_HX_X3_KC>(P, x, w, xp, wp, tab, nt, st);
-        if (tp->math == _FC3D_TC_HALF && P.hx_kc == 64)
+        if (tp->hx_math == _FC3D_TC_3XTF32) return prep_as<_FC3D_TC_3XTF32, 64, _FC3D_HX_X3_KC>(P, x, w, xp, wp, tab, nt, st);
+        if (tp->hx_math == _FC3D_TC_HALF && P.hx_kc == 64)
             return tp->hx_bn == 128 ? prep_as<_FC3D_TC_HALF, 128, 64>(P, x, w, xp, wp, tab, nt, st)
                                     : prep_as<_FC3D_TC_HALF, 64, 64>(P, x, w, xp, wp, tab, nt, st);
-        if (tp->math == _FC3D_TC_HALF)
+        if (tp->hx_math == _FC3D_TC_HALF)
             return tp->hx_bn == 128 ? prep_as<_FC3D_TC_HALF, 128, 32>(P, x, w, xp, wp, tab, nt, st)
                                     : prep_as<_FC3D_TC_HALF, 64, 32>(P, x, w, xp, wp, tab, nt, st);
+#if _FC3D_HX_TF32_F16 /* (TF32 takes the half kernels: hx_math) */
+        return cudaErrorInvalidValue;
+#else
         return tp->hx_bn == 128 ? prep_as<_FC3D_TC_TF32, 128, 32>(P, x, w, xp, wp, tab, nt, st)
                                 : prep_as<_FC3D_TC_TF32, 64, 32>(P, x, w, xp, wp, tab, nt, st);
+#endif
     }
     static cudaError_t conv(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp, int row, const void* xp,
                             const void* wp, const void* tab, const float* bias, float* y, const _fc3d_tc_epi& e,
@@ -9062,18 +9145,26 @@ struct _fc3d_hx_run<float> {
                    : row ? (const void*)((const char*)tab + _FC3D_HX_RTAB_AT(P))
                          : (const void*)((const _fc3d_hx_tile*)tab + _fc3d_hx_tab_count(P, P.skip0 ? 1 : 0));
         if (row) /* (a plan with row passes took 64-channel tiles: tp->hx_bn is 64) */
-            return tp->math != _FC3D_TC_HALF ? conv_rows_as<_FC3D_TC_TF32, 32>(P, xp, wp, bias, y, e, st)
+#if _FC3D_HX_TF32_F16
+            return tp->hx_math != _FC3D_TC_HALF ? cudaErrorInvalidValue
+#else
+            return tp->hx_math != _FC3D_TC_HALF ? conv_rows_as<_FC3D_TC_TF32, 32>(P, xp, wp, bias, y, e, st)
+#endif
                    : P.hx_kc == 64           ? conv_rows_as<_FC3D_TC_HALF, 64>(P, xp, wp, bias, y, e, st)
                                              : conv_rows_as<_FC3D_TC_HALF, 32>(P, xp, wp, bias, y, e, st);
-        if (tp->math == _FC3D_TC_3XTF32) return conv_as<_FC3D_TC_3XTF32, 64, _FC3D_HX_X3_KC>(P, xp, wp, bias, y, e, st);
-        if (tp->math == _FC3D_TC_HALF && P.hx_kc == 64)
+        if (tp->hx_math == _FC3D_TC_3XTF32) return conv_as<_FC3D_TC_3XTF32, 64, _FC3D_HX_X3_KC>(P, xp, wp, bias, y, e, st);
+        if (tp->hx_math == _FC3D_TC_HALF && P.hx_kc == 64)
             return tp->hx_bn == 128 ? conv_as<_FC3D_TC_HALF, 128, 64>(P, xp, wp, bias, y, e, st)
                                     : conv_as<_FC3D_TC_HALF, 64, 64>(P, xp, wp, bias, y, e, st);
-        if (tp->math == _FC3D_TC_HALF)
+        if (tp->hx_math == _FC3D_TC_HALF)
             return tp->hx_bn == 128 ? conv_as<_FC3D_TC_HALF, 128, 32>(P, xp, wp, bias, y, e, st)
                                     : conv_as<_FC3D_TC_HALF, 64, 32>(P, xp, wp, bias, y, e, st);
+#if _FC3D_HX_TF32_F16
+        return cudaErrorInvalidValue;
+#else
         return tp->hx_bn == 128 ? conv_as<_FC3D_TC_TF32, 128, 32>(P, xp, wp, bias, y, e, st)
                                 : conv_as<_FC3D_TC_TF32, 64, 32>(P, xp, wp, bias, y, e, st);
+#endif
     }
 };
 
@@ -9082,9 +9173,9 @@ struct _fc3d_hx_run<float> {
    ask here) */
 static inline int _fc3d_hx_ws_takes(const _fc3d_tc_plan* tp)
 {
-    if (!_FC3D_HX_WS || !tp->hx_ok || !tp->kp.hx_rows || tp->math == _FC3D_TC_3XTF32) return 0;
+    if (!_FC3D_HX_WS || !tp->hx_ok || !tp->kp.hx_rows || tp->hx_math == _FC3D_TC_3XTF32) return 0;
     const _fc3d_tc_kparams P = _fc3d_hx_run<float>::params(tp, tp->kp, 1);
-    const int half = tp->math == _FC3D_TC_HALF, w = P.out[2];
+    const int half = tp->hx_math == _FC3D_TC_HALF, w = P.out[2];
     return _fc3d_hx_ws_nb(P, half ? 2 : 4, P.hx_kc) > 0 && P.hx_rpt <= 32 && P.layout == 1 &&
            (w == 16 || w == 32 || w == 64 || w == 128);
 }

@@ -30,6 +30,7 @@ static void one(const cs& c, const _fc3d_tc_kparams& kp0, const float* x, const 
     double macs = 0.0;
     if (!_fc3d_hx_plan(&P, MATH, BN, &macs, 0, 0, 0) || P.hx_kc != KC) { printf("%s: refused (ok %d kc %d)\n", c.id, P.hx_ok, P.hx_kc); return; }
     P.store = 1; P.stats = 0; P.out_f32 = 0;
+    P.hx_t32 = 0; /* (each math's own operands: no scales) */
     P.ntn = (int)((P.cout_g + BN - 1) / BN);
     P.hx_parts = P.hx_tiles;
     const size_t smem = _fc3d_hx_smem(P, MATH, KC, BN, 0);

@@ -981,10 +981,28 @@ static void test_zero_fill(void) {
                 _fc3d_tc_kparams P = _fc3d_hx_run<float>::params(tp, tp->kp, 0);
                 P.skip0 = P.hx_zc = 1;
                 int nb = 0;
-                const cudaError_t e = _fc3d_hx_run<float>::slots<_FC3D_TC_TF32, 64, 32>(P, &nb);
                 snprintf(name, sizeof name, "zero_fill.%02d.weight_slots", k);
+#if _FC3D_HX_TF32_F16
+                /* TF32 runs the half kernels (_FC3D_HX_TF32_F16), whose operands take half the
+                   shared memory: the launch takes one slot fewer only where that lets a second
+                   CTA onto the SM; either way two CTAs an SM */
+                typedef _fc3d_hx_cfg<_FC3D_TC_HALF, 64, 32> HC;
+                cudaError_t e = _fc3d_hx_run<float>::slots<_FC3D_TC_HALF, 64, 32>(P, &nb);
+                auto k4 = _fc3d_hx_main<float, _FC3D_TC_HALF, 64, 32, false, _fc3d_tc_epi>;
+                auto k3 = _fc3d_hx_main<float, _FC3D_TC_HALF, 64, 32, false, _fc3d_tc_epi, _FC3D_HX_ZC_NB>;
+                int occ = 0;
+                if (e == cudaSuccess)
+                    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, nb == _FC3D_HX_ZC_NB ? k3 : k4, HC::NT,
+                                                                      _fc3d_hx_smem(P, _FC3D_TC_HALF, 32, 64, 0, nb));
+                check(e == cudaSuccess && tp->hx_math == _FC3D_TC_HALF && tp->hx_bn == 64 && P.hx_kc == 32 &&
+                          (nb == _FC3D_HX_ZC_NB || nb == _FC3D_HX_NB) && occ >= 2,
+                      name, "%d weight slots (%s), %d CTAs an SM, %d-channel tiles, units of %d", nb,
+                      cudaGetErrorString(e), occ, tp->hx_bn, P.hx_kc);
+#else
+                const cudaError_t e = _fc3d_hx_run<float>::slots<_FC3D_TC_TF32, 64, 32>(P, &nb);
                 check(e == cudaSuccess && tp->hx_bn == 64 && P.hx_kc == 32 && nb == _FC3D_HX_ZC_NB, name,
                       "%d weight slots (%s), %d-channel tiles, units of %d", nb, cudaGetErrorString(e), tp->hx_bn, P.hx_kc);
+#endif
             }
         }
         const fc3d_plan* p = &hc.plan;
@@ -1098,41 +1116,66 @@ static void test_halo_stats_ops(void) {
     check(runs == 8, "halo_stats_ops.exercised", "%d of 8 cases ran on the haloed loop", runs);
 }
 
-/* ---- 3a''. FP32 math on the haloed loop at extreme magnitudes --------------------------------- */
-/* The haloed loop holds 3xTF32's big and small parts as f16, x and the weight each scaled by a power
-   of two per run so that its largest finite magnitude lands in [2^14, 2^15) (_fc3d_hx_x3_scales).
-   Unscaled, these inputs would overflow f16 (x up to 4e5), fall below its normal range (x under
-   1e-6, weights near 1e-6) or both (x near 1e-20 with weights near 1e+20); the convolution alone
-   (any scale left in the sums shows), with and without a bias, NCDHW and NDHWC, FP32 math forced
-   onto the haloed loop, against the direct engine within twice FP32's bound (y poisoned before
-   every run). Needs the haloed loop. */
+/* ---- 3a''. FP32 and TF32 math on the haloed loop at extreme magnitudes ----------------------- */
+/* The haloed loop holds 3xTF32's big and small parts as f16, and TF32's operands too (its f16 path,
+   _FC3D_HX_TF32_F16), x and the weight each scaled by a power of two per run so that its largest
+   finite magnitude lands in [2^14, 2^15) (_fc3d_hx_x3_scales). Unscaled, these inputs would
+   overflow f16 (x up to 4e5), fall below its normal range (x under 1e-6, weights near 1e-6) or
+   both (x near 1e-20 with weights near 1e+20); the convolution alone (any scale left in the sums
+   shows), with and without a bias, NCDHW and NDHWC, FP32 and TF32 math forced onto the haloed
+   loop's phase tiles, and for TF32 two convolutions alone at W stride 2 on its warp-specialized
+   row tiles (_fc3d_hx_ws_takes: the other kernel that unscales), against the direct engine within
+   twice the math mode's bound (y poisoned before every run). Needs the haloed loop. */
 static void test_halo_fp32_range(void) {
     if (!wgmma_here()) {
         printf("# halo_fp32_range: skipped, no haloed loop on this device with this binary\n");
         return;
     }
     static const double xs[4] = {4e5, 1e-6, 1e-20, 1.0}, ws[4] = {1.0, 1e-3, 1e20, 1e4};
-    int runs = 0;
-    for (int k = 0; k < 4; k++) {
+    int runs = 0, rows = 0;
+    for (int k = 0; k < 10; k++) {
         host_case hc;
         memset(&hc, 0, sizeof hc);
         fc3d_plan_desc* d = &hc.desc;
-        halo_small_conv(d, k % 2 ? 128 : 48, 4, 6 + k % 2, 9);
-        d->conv.bias = k % 2 == 0;
-        d->layout = k >= 2 ? FC3D_LAYOUT_NDHWC : FC3D_LAYOUT_NCDHW;
-        d->math = FC3D_MATH_FP32;
+        const int j = k % 4, row = k >= 8, tf32 = k >= 4;
+        if (row) { /* L2/34's pattern: k4 s2 p1, W 16 -> 32 */
+            d->conv.batch = 2;
+            d->conv.in_channels = 32;
+            d->conv.out_channels = 64;
+            for (int i = 0; i < 3; i++) {
+                d->conv.in_size[i] = i == 2 ? 16 : 4 + i;
+                d->conv.kernel[i] = 4;
+                d->conv.stride[i] = 2;
+                d->conv.padding[i] = d->conv.dilation[i] = 1;
+            }
+        } else {
+            halo_small_conv(d, j % 2 ? 128 : 48, 4, 6 + j % 2, 9);
+        }
+        d->conv.bias = j % 2 == 0;
+        d->layout = j >= 2 && !row ? FC3D_LAYOUT_NDHWC : FC3D_LAYOUT_NCDHW;
+        d->math = tf32 ? FC3D_MATH_TF32 : FC3D_MATH_FP32;
         d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        d->main_loop = FC3D_MAIN_LOOP_HALO;
         char name[160];
-        snprintf(name, sizeof name, "halo_fp32_range.%d.x%.0e.w%.0e.c%d%s.%s", k, xs[k], ws[k], d->conv.out_channels,
-                 d->conv.bias ? ".bias" : "", k >= 2 ? "ndhwc" : "ncdhw");
+        snprintf(name, sizeof name, "halo_%s_range.%d.x%.0e.w%.0e.c%d%s.%s%s", tf32 ? "tf32" : "fp32", k, xs[j], ws[j],
+                 d->conv.out_channels, d->conv.bias ? ".bias" : "", d->layout == FC3D_LAYOUT_NDHWC ? "ndhwc" : "ncdhw",
+                 row ? ".row_tiles" : "");
         if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) {
             check(0, name, "plan: %s", hc.plan.message);
             continue;
         }
-        runs += halo_vs_direct(name, &hc, k == 2 ? -xs[k] : 0.0, xs[k], ws[k]);
+        d->main_loop = FC3D_MAIN_LOOP_AUTO;
+        const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)hc.plan._private.engine_data.bytes;
+        if (tf32) check(tp->kp.hx_t32 == _FC3D_HX_TF32_F16, name, "TF32 on the f16 path: %d", tp->kp.hx_t32);
+        if (row) {
+            rows += _fc3d_hx_ws_takes(tp);
+            check(_fc3d_hx_ws_takes(tp), name, "the warp-specialized row tiles take it");
+        }
+        runs += halo_vs_direct(name, &hc, j == 2 ? -xs[j] : 0.0, xs[j], ws[j]);
         host_case_free(&hc);
     }
-    check(runs == 4, "halo_fp32_range.exercised", "%d of 4 cases ran on the haloed loop", runs);
+    check(runs == 10 && rows == 2, "halo_fp32_range.exercised",
+          "%d of 10 cases ran on the haloed loop, %d of 2 on its warp-specialized row tiles", runs, rows);
 }
 
 /* ---- 3a'''. plane-row tiles of the haloed loop ------------------------------------------------ */
