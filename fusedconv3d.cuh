@@ -881,7 +881,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      copy and pieces) form the very products the TF32 wgmmas formed, in FP32 accumulators, and the
      sums are multiplied back by the two scales before the epilogue. The cost is 3xTF32's absmax
      launch, one read of x (four 16-byte loads in flight a thread, the last sweep first so that
-     the prep step finds the start of x in L2: ncu 25 -> 18 us on L1/77, 56 -> 44 on L2/61). Conv
+     the prep step finds the start of x in L2: ncu 25 -> 18 us on L1/77, 56 -> 44 on L2/61; one
+     atomic a block instead of one a warp: 17.4 -> 11.7 us, 44 -> 34-36). Conv
      alone (H200, `b90/conv_alone 20`, against a build with -D_FC3D_HX_TF32_F16=0, alternated, two
      rounds): L2/77 1.753 -> 1.001-1.009 ms (306 -> 532-536 useful TFLOP/s), L2/61 0.862 -> 0.584-
      0.590 (269 -> 394-397), L2/34 0.864 -> 0.682-0.694 (159 -> 198-201), L1/77 0.300 -> 0.277-
@@ -1175,7 +1176,13 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      a lane at once in the row program (chain 1.125 TF32, 0.986 half; every convolution alone
      1.4-2.8 % slower: the kernel is one function and the epilogue's path moved the consumers'
      allocation), three (204 bytes spilled, chain 1.91), and one kernel a kind (copy, row
-     program: all four figures 0.3-3 % slower).
+     program: all four figures 0.3-3 % slower). With TF32 on the f16 path (its convolution alone
+     0.688 ms) the row program bounds L2/34's chain (1.044 ms): the GELU costs 0.25 ms of it, the
+     LayerNorm 0.10 (bench/chain_loops.cu EXTRA 4, 2, 6); ncu: 469 instructions a job, its warps
+     issuing on 32 % of their samples. Measured and not kept (bench/RESULTS.md, twenty-ninth
+     entry): the staging unswizzled (no FSEL in the epilogue, conflicts in the staging: chain
+     1.092 ms), the rows centred by the consumers after their staging (the epilogue only scaling:
+     chain 1.225; the staging step is serial with both).
      The block loop (FC3D_MAIN_LOOP_BLOCK, >>block-loop) drops the tiles for short K at small
      channel counts: a persistent CTA holds the whole weight in shared memory (re-laid once per
      run in mma.sync's B fragment order, rounded) and walks blocks of output rows (od, oh), every
@@ -4727,11 +4734,26 @@ static __global__ void _fc3d_hx_absmax(const float* __restrict__ x, int64_t nx, 
         for (int64_t i = i0; i < nx; i += st) take(mx, x[i]);
     }
     for (int64_t i = i0; i < nw; i += st) take(mw, w[i]);
+    /* the block's maxima (warps, then the block in shared memory), one atomic each a block: an
+       atomic a warp queued 16 K of them on two words on L1/77 */
+    __shared__ unsigned red[2][32];
     mx = __reduce_max_sync(0xffffffffu, mx);
     mw = __reduce_max_sync(0xffffffffu, mw);
+    const int wi = threadIdx.x >> 5, nw32 = (blockDim.x + 31) >> 5;
     if ((threadIdx.x & 31) == 0) {
-        if (mx) atomicMax(m, mx);
-        if (mw) atomicMax(m + 1, mw);
+        red[0][wi] = mx;
+        red[1][wi] = mw;
+    }
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        mx = threadIdx.x < nw32 ? red[0][threadIdx.x] : 0u;
+        mw = threadIdx.x < nw32 ? red[1][threadIdx.x] : 0u;
+        mx = __reduce_max_sync(0xffffffffu, mx);
+        mw = __reduce_max_sync(0xffffffffu, mw);
+        if (threadIdx.x == 0) {
+            if (mx) atomicMax(m, mx);
+            if (mw) atomicMax(m + 1, mw);
+        }
     }
 #endif
 }

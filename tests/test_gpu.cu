@@ -1337,26 +1337,29 @@ static void test_halo_rows_store(void) {
    chain (LayerNorm with affine, GELU, x 1.0), affine-less LayerNorm and ReLU in half, three ops
    after the LayerNorm (GELU tanh, x 2, ReLU: the walk), a scale before it (the walk, the bias
    added), W = 128 (groups of 8 lanes), an odd W (57: rows not a multiple of the lanes' values),
-   NDHWC, the LayerNorm alone. The row programs on NCDHW rows of 64 and 128 floats (cases 0, 1, 4,
-   7) run on the warp-specialized row tiles (_fc3d_hx_ws_kind 2), the rest on _fc3d_hx_main's. */
+   NDHWC, the LayerNorm alone, rows of 16 floats (L2/34's chain at W 8 -> 16), rows of 32 with 40
+   channels (a part tile) and no affine. The row programs on NCDHW rows of 16 to 128 floats (cases
+   0, 1, 4, 7, 8, 9) run on the warp-specialized row tiles (_fc3d_hx_ws_kind 2), the rest on
+   _fc3d_hx_main's. */
 static void test_halo_row_prog(void) {
     if (!wgmma_here()) {
         printf("# halo_row_prog: skipped, no haloed loop on this device with this binary\n");
         return;
     }
-    static const char* const what[8] = {"ln_gelu_x1", "ln_noaff_relu", "ln_3ops", "scale_ln_gelu",
-                                        "w128_ln_gelu", "w57_ln_gelu", "ndhwc_ln_gelu", "ln_alone"};
+    static const char* const what[10] = {"ln_gelu_x1", "ln_noaff_relu", "ln_3ops", "scale_ln_gelu",
+                                         "w128_ln_gelu", "w57_ln_gelu", "ndhwc_ln_gelu", "ln_alone",
+                                         "w16_ln_gelu_x1", "w32_c40_ln_noaff_gelu"};
     int runs = 0;
-    for (int k = 0; k < 8; k++) {
+    for (int k = 0; k < 10; k++) {
         host_case hc;
         memset(&hc, 0, sizeof hc);
         fc3d_plan_desc* d = &hc.desc;
         const int odd = k == 5;
         d->conv.batch = 2;
         d->conv.in_channels = 32;
-        d->conv.out_channels = k % 2 ? 96 : 64;
+        d->conv.out_channels = k == 9 ? 40 : k % 2 ? 96 : 64;
         for (int i = 0; i < 3; i++) {
-            d->conv.in_size[i] = i == 2 ? (k == 4 ? 64 : odd ? 29 : 32) : 3 + i;
+            d->conv.in_size[i] = i == 2 ? (k == 4 ? 64 : odd ? 29 : k == 8 ? 8 : k == 9 ? 16 : 32) : 3 + i;
             d->conv.kernel[i] = odd ? 3 : 4;
             d->conv.stride[i] = 2;
             d->conv.padding[i] = 1;
@@ -1373,7 +1376,7 @@ static void test_halo_row_prog(void) {
         }
         d->ops[o].kind = FC3D_OP_LAYERNORM;
         d->ops[o].norm_dims = 1;
-        d->ops[o++].flags = k == 1 || k == 5 ? 0u : (unsigned)FC3D_OP_AFFINE;
+        d->ops[o++].flags = k == 1 || k == 5 || k == 9 ? 0u : (unsigned)FC3D_OP_AFFINE;
         if (k == 1) {
             d->ops[o++].kind = FC3D_OP_RELU;
         } else if (k == 2) {
@@ -1383,7 +1386,7 @@ static void test_halo_row_prog(void) {
             d->ops[o++].kind = FC3D_OP_RELU;
         } else if (k != 7) {
             d->ops[o++].kind = FC3D_OP_GELU;
-            if (k == 0) {
+            if (k == 0 || k == 8) {
                 d->ops[o].kind = FC3D_OP_SCALE;
                 d->ops[o++].value = 1.0f;
             }
@@ -1402,12 +1405,12 @@ static void test_halo_row_prog(void) {
         const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)hc.plan._private.engine_data.bytes;
         check(tp->kp.hx_rows && uses_row_tiles(&hc.plan), name, "the haloed row tiles with the row epilogue: hx_rows %d",
               tp->kp.hx_rows);
-        if (k == 0 || k == 1 || k == 4 || k == 7) /* a row program on NCDHW rows of 64 / 128: the warp-specialized tiles */
+        if (k == 0 || k == 1 || k == 4 || k >= 7) /* a row program on NCDHW rows of 16 to 128: the warp-specialized tiles */
             check(_fc3d_hx_ws_takes(tp), name, "the warp-specialized row tiles take it");
         runs += halo_vs_direct(name, &hc);
         host_case_free(&hc);
     }
-    check(runs == 8, "halo_row_prog.exercised", "%d of 8 cases ran on the haloed loop", runs);
+    check(runs == 10, "halo_row_prog.exercised", "%d of 10 cases ran on the haloed loop", runs);
 }
 
 /* ---- 3a''. the block loop --------------------------------------------------------------------- */
