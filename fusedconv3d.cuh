@@ -3046,7 +3046,8 @@ typedef struct _fc3d_tc_kparams {
     /* haloed row tiles (W stride 2, a LayerNorm over W): hx_rpt consecutive (qd, qh) rows of
        the padded plane of one (rd, rh) phase pair, both W phases (a warpgroup each) */
     int hx_t32;            /* TF32 math on the haloed loop's f16 path (_FC3D_HX_TF32_F16): operands rounded
-                              to TF32, scaled by a power of two per tensor, held as f16; the sums unscaled */
+                              to TF32, scaled by a power of two per tensor, held as f16; the sums unscaled
+                              (set for every TF32 plan; read only where the plan takes the haloed loop) */
     int64_t hx_sc_at;      /* the two scale words' byte offset from the weight pieces (3xTF32 and hx_t32:
                               _fc3d_hx_x3_scales), the pieces' bytes */
     int hx_rows;           /* the plan's row passes take them */
