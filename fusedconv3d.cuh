@@ -3080,8 +3080,6 @@ typedef struct _fc3d_tc_plan {
     int hx_ok;           /* a run with sm_90a code takes the haloed loop (_fc3d_hx_choose) */
     int hx_why;          /* else why not: _FC3D_HX_NO_* */
     int hx_bn, hx_ntn;   /* its output-channel tile (64 or 128) and the tiles of a group */
-    int hx_math;         /* the configuration its kernels take: math, but HALF where TF32 runs on the f16
-                            path (kp.hx_t32) */
     double hx_macs;      /* products an output sums, on average over the outputs */
     size_t hx_wbytes, hx_xbytes; /* its weight pieces and its operand copy of x */
     double zfrac;        /* the share of output positions in tap-less phases */
@@ -3092,6 +3090,9 @@ typedef struct _fc3d_tc_plan {
     size_t bk_wbytes;    /* its weight in fragment order (_fc3d_bk_prep_w) */
     int ok;
 } _fc3d_tc_plan;
+/* The configuration the haloed kernels of plan tp take: its math, but HALF where TF32 runs on the
+   f16 path (kp.hx_t32, _FC3D_HX_TF32_F16) */
+static inline int _fc3d_hx_math(const _fc3d_tc_plan* tp) { return tp->kp.hx_t32 ? _FC3D_TC_HALF : tp->math; }
 
 #ifndef _FC3D_TC_LBLOCK
 #define _FC3D_TC_LBLOCK 1 /* levels per block of the tile order: 1 measured fastest (section note) */
@@ -4693,14 +4694,20 @@ static __device__ __forceinline__ float _fc3d_hx_x3_pow2(unsigned m, int sign) {
     const int s = m ? 14 - e : 0;
     return __uint_as_float((unsigned)(127 + sign * s) << 23);
 }
-/* TF32 on the f16 path (kp.hx_t32): a thread's N sums multiplied back by x's and the weight's
-   scales (exact: powers of two; two products, as each alone stays in float's range) */
-template <int N>
-static __device__ __forceinline__ void _fc3d_hx_t32_unscale(float (&acc)[N], const _fc3d_tc_kparams& P, const void* wp) {
+/* Whether the haloed kernels of configuration math scale x and the weight (3xTF32's parts, TF32
+   on the f16 path: kp.hx_t32) */
+static __host__ __device__ inline bool _fc3d_hx_scaled(int math, const _fc3d_tc_kparams& P) {
+    return math == _FC3D_TC_3XTF32 || (math == _FC3D_TC_HALF && P.hx_t32);
+}
+/* a thread's first M sums multiplied back by x's and the weight's scales (exact: powers of two; two
+   products, as each alone stays in float's range) */
+template <int M, int N>
+static __device__ __forceinline__ void _fc3d_hx_unscale(float (&acc)[N], const _fc3d_tc_kparams& P, const void* wp) {
+    static_assert(M <= N, "the sums lie first");
     const unsigned* m = _fc3d_hx_x3_scales(P, wp);
     const float sx = _fc3d_hx_x3_pow2(m[0], -1), sw = _fc3d_hx_x3_pow2(m[1], -1);
 #pragma unroll
-    for (int j = 0; j < N; ++j) acc[j] = acc[j] * sx * sw;
+    for (int j = 0; j < M; ++j) acc[j] = acc[j] * sx * sw;
 }
 /* the largest finite magnitudes of x (nx values) and of the weight (nw) into m[0], m[1] (zeroed
    before): float bits compared as integers */
@@ -4771,7 +4778,7 @@ static __device__ __forceinline__ void _fc3d_hx_prep_x_run(const _fc3d_tc_kparam
     constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
     /* 3xTF32 and TF32 on the f16 path (P.hx_t32): x's scale */
     const bool t32 = MATH == _FC3D_TC_HALF && P.hx_t32;
-    const float xs = MATH == _FC3D_TC_3XTF32 || t32 ? _fc3d_hx_x3_pow2(x3m[0], 1) : 1.f;
+    const float xs = _fc3d_hx_scaled(MATH, P) ? _fc3d_hx_x3_pow2(x3m[0], 1) : 1.f;
     const int64_t ngrp = P.cin / KG, total = P.n * ngrp * P.hx_ps;
     const int64_t HpWp = (int64_t)P.hx_pad[1] * P.hx_pad[2], vol = HpWp * P.hx_pad[0];
     for (int64_t i = i0; i < total; i += st) {
@@ -4838,7 +4845,7 @@ static __device__ __forceinline__ void _fc3d_hx_prep_w_run(const _fc3d_tc_kparam
     const int64_t total = (int64_t)P.groups * P.ntn * ncb * kt * BN * KC;
     /* 3xTF32 and TF32 on the f16 path (P.hx_t32): the weight's scale */
     const bool t32 = MATH == _FC3D_TC_HALF && P.hx_t32;
-    const float ws = MATH == _FC3D_TC_3XTF32 || t32 ? _fc3d_hx_x3_pow2(x3m[1], 1) : 1.f;
+    const float ws = _fc3d_hx_scaled(MATH, P) ? _fc3d_hx_x3_pow2(x3m[1], 1) : 1.f;
     for (int64_t e = e0; e < total; e += st) {
         int64_t r = e;
         const int kk = (int)(r % C::KG); r /= C::KG;
@@ -5163,7 +5170,7 @@ static double _fc3d_hx_issued_flops(const _fc3d_tc_plan* tp, int row)
         if (seen) mr *= (double)tiles / (double)seen;
     }
     return 2.0 * mr * (double)P.cin_g * (double)P.groups * (double)tp->hx_ntn * (double)P.n *
-           (tp->hx_math == _FC3D_TC_3XTF32 ? 3.0 : 1.0); /* (3xTF32: three products a step, f16 wgmmas) */
+           (_fc3d_hx_math(tp) == _FC3D_TC_3XTF32 ? 3.0 : 1.0); /* (3xTF32: three products a step, f16 wgmmas) */
 }
 
 /* Shared memory of the haloed kernel (math its mode, whose operand bytes _fc3d_hx_sb gives; kc
@@ -5803,8 +5810,6 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                accumulation never runs over more than _FC3D_HX_X3_KC x that many products (bench/RESULTS.md) */
             float* ch = acc + NR / 4;
             const uint32_t sp = (uint32_t)C::NKG * h.R * 16; /* the small part's offset in a unit */
-            const unsigned* x3m = _fc3d_hx_x3_scales(P, wp);
-            const float sx = _fc3d_hx_x3_pow2(x3m[0], -1), sw = _fc3d_hx_x3_pow2(x3m[1], -1); /* the scales undone */
             for (int u = 0; u < nunits; ++u) {
                 const int su = u % NA;
                 _fc3d_mbar_wait(fullU + su, (u / NA) & 1);
@@ -5850,8 +5855,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                     for (int j = 0; j < NR / 4; ++j) acc[j] += ch[j];
                 }
             }
-#pragma unroll
-            for (int j = 0; j < NR / 4; ++j) acc[j] = acc[j] * sx * sw; /* (exact: powers of two) */
+            _fc3d_hx_unscale<NR / 4>(acc, P, wp); /* the scales undone */
             (void)prevU;
             _fc3d_wg_keep<NR / 2>(acc);
         } else {
@@ -5907,7 +5911,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
             _fc3d_wg_keep<NR / 2>(acc); /* the zeros in their registers before the paths part */
             if ((ROWS ? P.hx_rrn : P.hx_rn) == 240) mainloop(std::integral_constant<int, 240>());
             else mainloop(std::integral_constant<int, 256>());
-            if (MATH == _FC3D_TC_HALF && P.hx_t32) _fc3d_hx_t32_unscale<NR / 2>(acc, P, wp);
+            if (MATH == _FC3D_TC_HALF && P.hx_t32) _fc3d_hx_unscale<NR / 2>(acc, P, wp);
         }
     }
     if (tid == 0) _FC3D_HX_STAMP(4);
@@ -6439,7 +6443,7 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                 asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
                 _fc3d_wg_keep<NR / 2>(acc);
                 _fc3d_hx_release(tid, emptyW, prevW, emptyU, prevU); /* the tile's last slots */
-                if (MATH == _FC3D_TC_HALF && P.hx_t32) _fc3d_hx_t32_unscale<NR / 2>(acc, P, wp);
+                if (MATH == _FC3D_TC_HALF && P.hx_t32) _fc3d_hx_unscale<NR / 2>(acc, P, wp);
                 if (kind == 1 && bias) { /* the bias here: the epilogue's rows are a copy */
                     const int64_t cb = (int64_t)gi * P.cout_g + (int64_t)ntile * 64, cv = P.cout_g - (int64_t)ntile * 64;
                     const float b0 = co < cv ? _fc3d_tc_tof(bias[cb + co]) : 0.f;
@@ -7439,7 +7443,6 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     P.hx_ok = 0;
     /* TF32 on the f16 path: the half-math kernels' configuration (_FC3D_HX_TF32_F16) */
     P.hx_t32 = _FC3D_HX_TF32_F16 && tp->math == _FC3D_TC_TF32;
-    tp->hx_math = P.hx_t32 ? _FC3D_TC_HALF : tp->math;
     P.hx_sc_at = 0;
     if (loop != FC3D_MAIN_LOOP_AUTO && loop != FC3D_MAIN_LOOP_HALO) tp->hx_why = _FC3D_HX_NO_LOOP;
     else if (tp->math == _FC3D_TC_3XTF32 && rows) tp->hx_why = _FC3D_HX_NO_MATH;
@@ -7450,7 +7453,7 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     /* (row tiles: 64 channels of each W phase; 3xTF32: 64-channel tiles, _fc3d_hx_cfg) */
     tp->hx_bn = P.cout_g > 64 && !rows && tp->math != _FC3D_TC_3XTF32 && _FC3D_HX_BN_MAX >= 128 ? 128 : 64;
     const int zchain = !rows && _fc3d_tc_zero_chain(p, tp);
-    if (!_fc3d_hx_plan(&P, tp->hx_math, tp->hx_bn, &tp->hx_macs, rows, tp->tiles_per_sample, zchain)) {
+    if (!_fc3d_hx_plan(&P, _fc3d_hx_math(tp), tp->hx_bn, &tp->hx_macs, rows, tp->tiles_per_sample, zchain)) {
         tp->hx_why = _FC3D_HX_NO_GEOMETRY;
         return;
     }
@@ -7464,9 +7467,9 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
         P.hx_ok = 0;
         return;
     }
-    const int eb = _fc3d_hx_sb(tp->hx_math); /* (3xTF32: both parts) */
+    const int eb = _fc3d_hx_sb(_fc3d_hx_math(tp)); /* (3xTF32: both parts) */
     tp->hx_ntn = (int)((P.cout_g + tp->hx_bn - 1) / tp->hx_bn);
-    tp->hx_wbytes = _fc3d_hx_wbytes(P, tp->hx_ntn, tp->hx_bn, tp->hx_math);
+    tp->hx_wbytes = _fc3d_hx_wbytes(P, tp->hx_ntn, tp->hx_bn, _fc3d_hx_math(tp));
     P.hx_sc_at = (int64_t)tp->hx_wbytes;
     tp->hx_xbytes = (size_t)P.n * (size_t)(P.cin * eb / 16) * (size_t)P.hx_ps * 16;
     tp->hx_ok = 1;
@@ -7690,7 +7693,7 @@ static void _fc3d_igemm_workspace(fc3d_plan* p) {
         return;
     }
     const size_t wb = _fc3d_tc_workspace_bytes(tp),
-                 hw = tp->hx_wbytes + (tp->math == _FC3D_TC_3XTF32 || tp->kp.hx_t32 ? 16 : 0);
+                 hw = tp->hx_wbytes + (_fc3d_hx_scaled(_fc3d_hx_math(tp), tp->kp) ? 16 : 0);
     _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 0, tp->hx_ok && hw > wb ? hw : wb);
     if (tp->hx_ok) _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 1, tp->hx_xbytes);
     if (tp->hx_ok) _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 2, (size_t)_fc3d_hx_tab_bytes(tp->kp));
@@ -8079,7 +8082,7 @@ static double _fc3d_default_rate(const fc3d_plan* p) {
     if (p->engine == FC3D_ENGINE_DIRECT) return _FC3D_H100_FP32_PER_S; /* FP32 FMAs in every mode */
     if (p->engine == FC3D_ENGINE_IMPLICIT_GEMM) {
         const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)p->_private.engine_data.bytes;
-        if (tp->hx_ok && (math == FC3D_MATH_FP32 || tp->kp.hx_t32))
+        if (tp->hx_ok && _fc3d_hx_scaled(_fc3d_hx_math(tp), tp->kp))
             return _FC3D_H100_HALF_PER_S; /* the haloed loop's 3xTF32 and TF32 products are f16 wgmmas */
     }
     return math == FC3D_MATH_HALF ? _FC3D_H100_HALF_PER_S : _FC3D_H100_TF32_PER_S;
@@ -8154,7 +8157,7 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
                                     (3xTF32: x and the weight read once more, for their scales) */
             b = (double)p->weight_elements * es + _fc3d_tc_wcopy_bytes(tp);
             if (tp->hx_ok) b += (double)p->x_elements * es + (double)tp->hx_xbytes;
-            if (tp->hx_ok && (tp->math == _FC3D_TC_3XTF32 || tp->kp.hx_t32))
+            if (tp->hx_ok && _fc3d_hx_scaled(_fc3d_hx_math(tp), tp->kp))
                 b += ((double)p->x_elements + (double)p->weight_elements) * es;
             break;
         case _FC3D_STEP_TC_CONV: /* the re-laid weight instead of the weight; the haloed loop's copy of x
@@ -9016,7 +9019,7 @@ struct _fc3d_hx_run<float> {
         const int64_t xn = P.n * (P.cin / _fc3d_hx_cfg<MATH, BN, KC>::KG) * P.hx_ps;
         unsigned* x3m = nullptr;
         cudaError_t e;
-        if (MATH == _FC3D_TC_3XTF32 || (MATH == _FC3D_TC_HALF && P.hx_t32)) {
+        if (_fc3d_hx_scaled(MATH, P)) {
             /* the two magnitudes the parts (3xTF32) or the TF32 operands held as f16 are scaled by
                (_fc3d_hx_x3_scales) */
             x3m = _fc3d_hx_x3_scales(P, wp);
@@ -9144,14 +9147,14 @@ struct _fc3d_hx_run<float> {
                             cudaStream_t st) {
         const _fc3d_tc_kparams P = params(tp, tp->kp, 0);
         const int64_t nt = _fc3d_hx_tab_count(P, 2) + _fc3d_hx_tab_rows(P); /* the decoded tiles (tab: where to) */
-        if (tp->hx_math == _FC3D_TC_3XTF32) return prep_as<_FC3D_TC_3XTF32, 64, _FC3D_HX_X3_KC>(P, x, w, xp, wp, tab, nt, st);
-        if (tp->hx_math == _FC3D_TC_HALF && P.hx_kc == 64)
+        if (_fc3d_hx_math(tp) == _FC3D_TC_3XTF32) return prep_as<_FC3D_TC_3XTF32, 64, _FC3D_HX_X3_KC>(P, x, w, xp, wp, tab, nt, st);
+        if (_fc3d_hx_math(tp) == _FC3D_TC_HALF && P.hx_kc == 64)
             return tp->hx_bn == 128 ? prep_as<_FC3D_TC_HALF, 128, 64>(P, x, w, xp, wp, tab, nt, st)
                                     : prep_as<_FC3D_TC_HALF, 64, 64>(P, x, w, xp, wp, tab, nt, st);
-        if (tp->hx_math == _FC3D_TC_HALF)
+        if (_fc3d_hx_math(tp) == _FC3D_TC_HALF)
             return tp->hx_bn == 128 ? prep_as<_FC3D_TC_HALF, 128, 32>(P, x, w, xp, wp, tab, nt, st)
                                     : prep_as<_FC3D_TC_HALF, 64, 32>(P, x, w, xp, wp, tab, nt, st);
-#if _FC3D_HX_TF32_F16 /* (TF32 takes the half kernels: hx_math) */
+#if _FC3D_HX_TF32_F16 /* (TF32 takes the half kernels: _fc3d_hx_math) */
         return cudaErrorInvalidValue;
 #else
         return tp->hx_bn == 128 ? prep_as<_FC3D_TC_TF32, 128, 32>(P, x, w, xp, wp, tab, nt, st)
@@ -9169,17 +9172,17 @@ struct _fc3d_hx_run<float> {
                          : (const void*)((const _fc3d_hx_tile*)tab + _fc3d_hx_tab_count(P, P.skip0 ? 1 : 0));
         if (row) /* (a plan with row passes took 64-channel tiles: tp->hx_bn is 64) */
 #if _FC3D_HX_TF32_F16
-            return tp->hx_math != _FC3D_TC_HALF ? cudaErrorInvalidValue
+            return _fc3d_hx_math(tp) != _FC3D_TC_HALF ? cudaErrorInvalidValue
 #else
-            return tp->hx_math != _FC3D_TC_HALF ? conv_rows_as<_FC3D_TC_TF32, 32>(P, xp, wp, bias, y, e, st)
+            return _fc3d_hx_math(tp) != _FC3D_TC_HALF ? conv_rows_as<_FC3D_TC_TF32, 32>(P, xp, wp, bias, y, e, st)
 #endif
                    : P.hx_kc == 64           ? conv_rows_as<_FC3D_TC_HALF, 64>(P, xp, wp, bias, y, e, st)
                                              : conv_rows_as<_FC3D_TC_HALF, 32>(P, xp, wp, bias, y, e, st);
-        if (tp->hx_math == _FC3D_TC_3XTF32) return conv_as<_FC3D_TC_3XTF32, 64, _FC3D_HX_X3_KC>(P, xp, wp, bias, y, e, st);
-        if (tp->hx_math == _FC3D_TC_HALF && P.hx_kc == 64)
+        if (_fc3d_hx_math(tp) == _FC3D_TC_3XTF32) return conv_as<_FC3D_TC_3XTF32, 64, _FC3D_HX_X3_KC>(P, xp, wp, bias, y, e, st);
+        if (_fc3d_hx_math(tp) == _FC3D_TC_HALF && P.hx_kc == 64)
             return tp->hx_bn == 128 ? conv_as<_FC3D_TC_HALF, 128, 64>(P, xp, wp, bias, y, e, st)
                                     : conv_as<_FC3D_TC_HALF, 64, 64>(P, xp, wp, bias, y, e, st);
-        if (tp->hx_math == _FC3D_TC_HALF)
+        if (_fc3d_hx_math(tp) == _FC3D_TC_HALF)
             return tp->hx_bn == 128 ? conv_as<_FC3D_TC_HALF, 128, 32>(P, xp, wp, bias, y, e, st)
                                     : conv_as<_FC3D_TC_HALF, 64, 32>(P, xp, wp, bias, y, e, st);
 #if _FC3D_HX_TF32_F16
@@ -9196,9 +9199,9 @@ struct _fc3d_hx_run<float> {
    ask here) */
 static inline int _fc3d_hx_ws_takes(const _fc3d_tc_plan* tp)
 {
-    if (!_FC3D_HX_WS || !tp->hx_ok || !tp->kp.hx_rows || tp->hx_math == _FC3D_TC_3XTF32) return 0;
+    if (!_FC3D_HX_WS || !tp->hx_ok || !tp->kp.hx_rows || _fc3d_hx_math(tp) == _FC3D_TC_3XTF32) return 0;
     const _fc3d_tc_kparams P = _fc3d_hx_run<float>::params(tp, tp->kp, 1);
-    const int half = tp->hx_math == _FC3D_TC_HALF, w = P.out[2];
+    const int half = _fc3d_hx_math(tp) == _FC3D_TC_HALF, w = P.out[2];
     return _fc3d_hx_ws_nb(P, half ? 2 : 4, P.hx_kc) > 0 && P.hx_rpt <= 32 && P.layout == 1 &&
            (w == 16 || w == 32 || w == 64 || w == 128);
 }

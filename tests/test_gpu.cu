@@ -994,7 +994,7 @@ static void test_zero_fill(void) {
                 if (e == cudaSuccess)
                     e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, nb == _FC3D_HX_ZC_NB ? k3 : k4, HC::NT,
                                                                       _fc3d_hx_smem(P, _FC3D_TC_HALF, 32, 64, 0, nb));
-                check(e == cudaSuccess && tp->hx_math == _FC3D_TC_HALF && tp->hx_bn == 64 && P.hx_kc == 32 &&
+                check(e == cudaSuccess && _fc3d_hx_math(tp) == _FC3D_TC_HALF && tp->hx_bn == 64 && P.hx_kc == 32 &&
                           (nb == _FC3D_HX_ZC_NB || nb == _FC3D_HX_NB) && occ >= 2,
                       name, "%d weight slots (%s), %d CTAs an SM, %d-channel tiles, units of %d", nb,
                       cudaGetErrorString(e), occ, tp->hx_bn, P.hx_kc);
