@@ -879,16 +879,30 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      TF32 as before (to nearest, ties to even, after the power-of-two scale, which commutes with
      it), are the big parts alone, exact as f16, so the half kernels (f16 wgmmas, 2-byte operand
      copy and pieces) form the very products the TF32 wgmmas formed, in FP32 accumulators, and the
-     sums are multiplied back by the two scales before the epilogue. The cost is 3xTF32's absmax
+     sums are multiplied back by the two scales before the epilogue. The cost was 3xTF32's absmax
      launch, one read of x (four 16-byte loads in flight a thread, the last sweep first so that
      the prep step finds the start of x in L2: ncu 25 -> 18 us on L1/77, 56 -> 44 on L2/61; one
-     atomic a block instead of one a warp: 17.4 -> 11.7 us, 44 -> 34-36). Conv
+     atomic a block instead of one a warp: 17.4 -> 11.7 us, 44 -> 34-36). Now x is held as it is
+     where its largest magnitude lies in [2^-4, 2^15) (_fc3d_hx_x_as_is: a value of x under 2^-14
+     then errs by at most 2^-25, 2^-21 of that magnitude, against TF32's 2^-12 of it), the copy
+     finding that magnitude as it goes (one max a value, one atomic a block), a launch of one wave
+     making the copy again at x's scale only where it lies outside, the weight's magnitude from a
+     small launch before (_fc3d_hx_wmax, a partial a block): conv alone (H200, `b90/conv_alone 20`,
+     alternated, two rounds) L2/77 0.990 -> 0.973 ms, L2/61 0.577 -> 0.547, L2/34 0.681 -> 0.670,
+     L1/77 0.272 -> 0.268. The prep step's index decoding then left its 64-bit divisions (367
+     instructions a 16-byte group on L1/77, the SMs 69 % busy, DRAM 29 %) for multiply-shift
+     divisions and 32-bit offsets where every index stays under 2^31 (_fc3d_udiv, _fc3d_hx_pdiv):
+     ncu 30.1 -> 21.0 us on L1/77 (16.1 M -> 9.4 M instructions), 98 -> 61 on L2/61, 69 -> 50 on
+     L2/77, 45 -> 35 on L2/34 at ncu's 1.46 GHz; at the full clock 0-1 % of the convolution
+     (L2/77 0.978 -> 0.962-0.965 ms, L1/77 0.268 -> 0.264-0.266). Conv
      alone (H200, `b90/conv_alone 20`, against a build with -D_FC3D_HX_TF32_F16=0, alternated, two
      rounds): L2/77 1.753 -> 1.001-1.009 ms (306 -> 532-536 useful TFLOP/s), L2/61 0.862 -> 0.584-
      0.590 (269 -> 394-397), L2/34 0.864 -> 0.682-0.694 (159 -> 198-201), L1/77 0.300 -> 0.277-
      0.284; rel-L2 against the direct engine unchanged (2.60e-4 / 2.61e-4), KernelBench's allclose
      5/5 on all five workloads. Chains (`make bench`): L2/77 1.790 -> 1.044 ms, L2/61 1.079 ->
-     0.804, L2/34 1.141 -> 1.056, L1/77 0.300 -> 0.278 (bench/RESULTS.md, twenty-ninth entry).
+     0.804, L2/34 1.141 -> 1.056, L1/77 0.300 -> 0.278 (bench/RESULTS.md, twenty-ninth entry);
+     with x held as it is and the prep's decoding: L2/61 0.750, L2/34 1.028, L1/77 0.266 (1.29x its
+     floor), L2/77 1.095 (its convolution alone 0.951 in that run; thirtieth entry).
      16-bit tensors stay tiled (not built: one more instantiation per element type). Its
      first epilogue branched per value (op and store checks in the unrolled loops): 34 % of the
      kernel's stall samples on L2/61
@@ -1350,9 +1364,12 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    output formed only from such values is accurate relative to the tensors' largest magnitudes
    rather than to itself. Measured: 4.8e-7 rel-L2 from float64 on L2/77's
    pooled output (K = 8000), 5.0e-7 at most in the random GPU tests (bound 1e-5). TF32 math on
-   the haloed loop holds its TF32 operands the same way (_FC3D_HX_TF32_F16): a value under about
-   2^-28 of its tensor's largest magnitude loses low bits (at most 2^-39 of that magnitude), far
-   under TF32's own rounding of each operand (2^-11 of it).
+   the haloed loop holds its TF32 operands the same way (_FC3D_HX_TF32_F16): a weight under about
+   2^-28 of the weight's largest magnitude loses low bits (at most 2^-39 of that magnitude), far
+   under TF32's own rounding of each operand (2^-11 of it); x is held unscaled where its largest
+   magnitude lies in [2^-4, 2^15) (its scan costs a read of x before the copy otherwise), so a
+   value of x under 2^-14 errs by at most 2^-25, at most 2^-21 of x's largest magnitude
+   (_fc3d_hx_x_as_is).
 
    Adding an elementwise op: a row in >>optable, its case in _fc3d_apply_ops (>>device-helpers),
    and, if its parameters are fixed by (n, c), its kind in _fc3d_nc_uniform, _fc3d_resolve_op,
@@ -3048,8 +3065,10 @@ typedef struct _fc3d_tc_kparams {
     int hx_t32;            /* TF32 math on the haloed loop's f16 path (_FC3D_HX_TF32_F16): operands rounded
                               to TF32, scaled by a power of two per tensor, held as f16; the sums unscaled
                               (set for every TF32 plan; read only where the plan takes the haloed loop) */
-    int64_t hx_sc_at;      /* the two scale words' byte offset from the weight pieces (3xTF32 and hx_t32:
+    int64_t hx_sc_at;      /* the scale words' byte offset from the weight pieces (3xTF32 and hx_t32:
                               _fc3d_hx_x3_scales), the pieces' bytes */
+    int hx_wide;           /* the prep step's 64-bit index decoding, which tensors of 2^31 elements take,
+                              forced (0; tests set it: _fc3d_hx_pdiv) */
     int hx_rows;           /* the plan's row passes take them */
     int hx_rpt;            /* rows of a tile: 256 / padded W */
     int hx_rrn;            /* rows one wgmma of a row tile computes: 240 where hx_rpt rows fit, else 256 */
@@ -4621,9 +4640,11 @@ static __device__ __forceinline__ unsigned long long* _fc3d_hx_trace_cta() {
    to TF32 as the TF32 path rounds them and held as f16, give the very products the TF32 wgmmas
    form, summed in the same FP32 accumulators, at twice the rate and with half the operand bytes
    (the half-math kernels, kp.hx_t32 set; the sums multiplied back by the two powers of two). A
-   value under about 2^-28 of its tensor's largest magnitude falls to f16's subnormal step: an
+   weight under about 2^-28 of the weight's largest magnitude falls to f16's subnormal step: an
    error of at most 2^-39 of that largest magnitude, far under TF32's own rounding of each value
-   (2^-11 of it). */
+   (2^-11 of it). x is held as it is where its largest magnitude lies in [2^-4, 2^15)
+   (_fc3d_hx_x_as_is): a value of it under 2^-14 then errs by at most 2^-25 (2^-21 of that
+   largest magnitude, against 2^-12 of it for TF32's rounding of the values near it). */
 #define _FC3D_HX_TF32_F16 1
 #endif
 
@@ -4683,7 +4704,8 @@ static __host__ __device__ inline size_t _fc3d_hx_wbytes(const _fc3d_tc_kparams&
    subnormal step, 2^-24: an error of at most 2^-39 of the largest magnitude. Non-finite values
    are left out of the maxima and stay non-finite. The two maxima are two words in the workspace
    right after the weight pieces (_fc3d_hx_x3_scales). TF32 math on the f16 path
-   (_FC3D_HX_TF32_F16) scales the same way and keeps the big part alone. */
+   (_FC3D_HX_TF32_F16) keeps the big part alone and scales the weight the same way, x only where
+   its largest magnitude lies outside [2^-4, 2^15) (_fc3d_hx_x_as_is). */
 static __host__ __device__ inline unsigned* _fc3d_hx_x3_scales(const _fc3d_tc_kparams& P, const void* wp) {
     return (unsigned*)((char*)const_cast<void*>(wp) + P.hx_sc_at);
 }
@@ -4699,18 +4721,83 @@ static __device__ __forceinline__ float _fc3d_hx_x3_pow2(unsigned m, int sign) {
 static __host__ __device__ inline bool _fc3d_hx_scaled(int math, const _fc3d_tc_kparams& P) {
     return math == _FC3D_TC_3XTF32 || (math == _FC3D_TC_HALF && P.hx_t32);
 }
+/* TF32 on the f16 path holds x as it is (scale 1) where x's largest finite magnitude m lies in
+   [2^-4, 2^15) (or is 0): no value then leaves f16's range, and one under 2^-14 (its normal
+   range) rounds to f16's subnormal step 2^-24 instead of to 11 significant bits, an error of at
+   most 2^-25, at most 2^-21 of that largest magnitude, against TF32's own rounding of the values
+   near it, 2^-12 of it. Then no launch reads x for its magnitude before the operand copy: the
+   copy finds it (_fc3d_hx_prep), and a second copy at the scale of _fc3d_hx_x3_pow2 runs only
+   where it lies outside (_fc3d_hx_xfix). The weight keeps its scale: its magnitude, one partial a
+   block of _fc3d_hx_wmax in the words after the first four, is found before the copy. */
+#define _FC3D_HX_WMAX_BLOCKS 128
+#define _FC3D_HX_SC_BYTES (4 * (4 + _FC3D_HX_WMAX_BLOCKS)) /* the scale words' bytes in the workspace */
+static __host__ __device__ inline bool _fc3d_hx_x_as_is(unsigned m) {
+    return m < 0x47000000u && (m >= 0x3d800000u || m == 0u); /* (2^15, 2^-4) */
+}
+/* 2^(sign * s) for x's scale (m: x's largest finite magnitude's bits) */
+static __device__ __forceinline__ float _fc3d_hx_xs_pow2(const _fc3d_tc_kparams& P, unsigned m, int sign) {
+    return P.hx_t32 && _fc3d_hx_x_as_is(m) ? 1.f : _fc3d_hx_x3_pow2(m, sign);
+}
 /* a thread's first M sums multiplied back by x's and the weight's scales (exact: powers of two; two
    products, as each alone stays in float's range) */
 template <int M, int N>
 static __device__ __forceinline__ void _fc3d_hx_unscale(float (&acc)[N], const _fc3d_tc_kparams& P, const void* wp) {
     static_assert(M <= N, "the sums lie first");
     const unsigned* m = _fc3d_hx_x3_scales(P, wp);
-    const float sx = _fc3d_hx_x3_pow2(m[0], -1), sw = _fc3d_hx_x3_pow2(m[1], -1);
+    const float sx = _fc3d_hx_xs_pow2(P, m[0], -1), sw = _fc3d_hx_x3_pow2(m[1], -1);
 #pragma unroll
     for (int j = 0; j < M; ++j) acc[j] = acc[j] * sx * sw;
 }
-/* the largest finite magnitudes of x (nx values) and of the weight (nw) into m[0], m[1] (zeroed
-   before): float bits compared as integers */
+/* the largest finite magnitude (float bits compared as integers) of n values at p, this thread's
+   share of a grid-stride sweep (i0, st: its first index and the stride) */
+static __device__ __forceinline__ unsigned _fc3d_hx_sweep_max(const float* __restrict__ p, int64_t n, int64_t i0, int64_t st) {
+    unsigned mx = 0u;
+    auto take = [&mx](float v) {
+        const unsigned b = __float_as_uint(v) & 0x7fffffffu;
+        if (b < 0x7f800000u && b > mx) mx = b;
+    };
+    if (((uintptr_t)p & 15u) == 0) {
+        /* sweeps of 4 x st 16-byte groups, four loads in flight a thread, the last sweep first: the
+           prep step then finds the tensor's start, which it reads first, still in L2 */
+        const int64_t n4 = n / 4, S = 4 * st;
+        for (int64_t b = (n4 + S - 1) / S * S - S + i0; b >= 0; b -= S) {
+            float4 v[4];
+#pragma unroll
+            for (int u = 0; u < 4; ++u)
+                v[u] = b + u * st < n4 ? __ldg(reinterpret_cast<const float4*>(p) + b + u * st) : make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {
+                take(v[u].x); take(v[u].y); take(v[u].z); take(v[u].w);
+            }
+        }
+        for (int64_t i = 4 * n4 + i0; i < n; i += st) take(p[i]);
+    } else {
+        for (int64_t i = i0; i < n; i += st) take(p[i]);
+    }
+    return mx;
+}
+/* the block's maxima of a and b (every thread of the block calls it), in thread 0: warps, then
+   the block in shared memory */
+static __device__ __forceinline__ void _fc3d_hx_block_max2(unsigned& a, unsigned& b) {
+    __shared__ unsigned red[2][32];
+    a = __reduce_max_sync(0xffffffffu, a);
+    b = __reduce_max_sync(0xffffffffu, b);
+    const int wi = threadIdx.x >> 5, nw32 = (blockDim.x + 31) >> 5;
+    if ((threadIdx.x & 31) == 0) {
+        red[0][wi] = a;
+        red[1][wi] = b;
+    }
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        a = threadIdx.x < nw32 ? red[0][threadIdx.x] : 0u;
+        b = threadIdx.x < nw32 ? red[1][threadIdx.x] : 0u;
+        a = __reduce_max_sync(0xffffffffu, a);
+        b = __reduce_max_sync(0xffffffffu, b);
+    }
+}
+/* 3xTF32: the largest finite magnitudes of x (nx values) and of the weight (nw) into m[0], m[1]
+   (zeroed before), one atomic a block on each word (one a warp queued 16 K of them on two words
+   on L1/77) */
 static __global__ void _fc3d_hx_absmax(const float* __restrict__ x, int64_t nx, const float* __restrict__ w, int64_t nw,
                                        unsigned* __restrict__ m)
 {
@@ -4718,85 +4805,95 @@ static __global__ void _fc3d_hx_absmax(const float* __restrict__ x, int64_t nx, 
     __trap(); /* sm_90a code only, as _fc3d_hx_prep */
 #else
     const int64_t st = (int64_t)gridDim.x * blockDim.x, i0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned mx = 0u, mw = 0u;
-    auto take = [](unsigned& acc, float v) {
-        const unsigned b = __float_as_uint(v) & 0x7fffffffu;
-        if (b < 0x7f800000u && b > acc) acc = b;
-    };
-    if (((uintptr_t)x & 15u) == 0) {
-        /* sweeps of 4 x st 16-byte groups, four loads in flight a thread, the last sweep first: the
-           prep step then finds the start of x, which it reads first, still in L2 */
-        const int64_t n4 = nx / 4, S = 4 * st;
-        for (int64_t b = (n4 + S - 1) / S * S - S + i0; b >= 0; b -= S) {
-            float4 v[4];
-#pragma unroll
-            for (int u = 0; u < 4; ++u)
-                v[u] = b + u * st < n4 ? __ldg(reinterpret_cast<const float4*>(x) + b + u * st) : make_float4(0.f, 0.f, 0.f, 0.f);
-#pragma unroll
-            for (int u = 0; u < 4; ++u) {
-                take(mx, v[u].x); take(mx, v[u].y); take(mx, v[u].z); take(mx, v[u].w);
-            }
-        }
-        for (int64_t i = 4 * n4 + i0; i < nx; i += st) take(mx, x[i]);
-    } else {
-        for (int64_t i = i0; i < nx; i += st) take(mx, x[i]);
+    unsigned mx = _fc3d_hx_sweep_max(x, nx, i0, st), mw = 0u;
+    for (int64_t i = i0; i < nw; i += st) {
+        const unsigned b = __float_as_uint(w[i]) & 0x7fffffffu;
+        if (b < 0x7f800000u && b > mw) mw = b;
     }
-    for (int64_t i = i0; i < nw; i += st) take(mw, w[i]);
-    /* the block's maxima (warps, then the block in shared memory), one atomic each a block: an
-       atomic a warp queued 16 K of them on two words on L1/77 */
-    __shared__ unsigned red[2][32];
-    mx = __reduce_max_sync(0xffffffffu, mx);
-    mw = __reduce_max_sync(0xffffffffu, mw);
-    const int wi = threadIdx.x >> 5, nw32 = (blockDim.x + 31) >> 5;
-    if ((threadIdx.x & 31) == 0) {
-        red[0][wi] = mx;
-        red[1][wi] = mw;
+    _fc3d_hx_block_max2(mx, mw);
+    if (threadIdx.x == 0) {
+        if (mx) atomicMax(m, mx);
+        if (mw) atomicMax(m + 1, mw);
     }
-    __syncthreads();
-    if (threadIdx.x < 32) {
-        mx = threadIdx.x < nw32 ? red[0][threadIdx.x] : 0u;
-        mw = threadIdx.x < nw32 ? red[1][threadIdx.x] : 0u;
-        mx = __reduce_max_sync(0xffffffffu, mx);
-        mw = __reduce_max_sync(0xffffffffu, mw);
-        if (threadIdx.x == 0) {
-            if (mx) atomicMax(m, mx);
-            if (mw) atomicMax(m + 1, mw);
-        }
+#endif
+}
+/* TF32 on the f16 path (_fc3d_hx_x_as_is): the weight's largest finite magnitude, one partial a
+   block into m[4 + block] (_FC3D_HX_WMAX_BLOCKS blocks: every word written, none zeroed before),
+   and x's word m[0] zeroed for the prep step's atomics */
+static __global__ void _fc3d_hx_wmax(const float* __restrict__ w, int64_t nw, unsigned* __restrict__ m)
+{
+#if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    __trap(); /* sm_90a code only, as _fc3d_hx_prep */
+#else
+    unsigned mw = _fc3d_hx_sweep_max(w, nw, (int64_t)blockIdx.x * blockDim.x + threadIdx.x, (int64_t)gridDim.x * blockDim.x),
+             z = 0u;
+    _fc3d_hx_block_max2(mw, z);
+    if (threadIdx.x == 0) {
+        m[4 + blockIdx.x] = mw;
+        if (blockIdx.x == 0) m[0] = 0u;
     }
 #endif
 }
 
+/* Division by a divisor fixed per launch, for numerators under 2^31: q = n / d = (n m) >> sh with
+   s = ceil(log2 d), m = ceil(2^(31 + s) / d) < 2^32, sh = 31 + s (the error n (m d - 2^(31+s)) /
+   (d 2^(31+s)) stays under 1 / d). The prep step's index decoding took a 64-bit division a level
+   (L1/77's copy: 367 instructions a 16-byte group, issue-bound at 69 % of the SMs' throughput
+   and 29 % of DRAM's, bench/RESULTS.md). */
+typedef struct _fc3d_udiv {
+    unsigned m;
+    int sh;
+} _fc3d_udiv;
+static inline _fc3d_udiv _fc3d_udiv_of(int64_t d) {
+    int sl = 0;
+    while (((int64_t)1 << sl) < d) ++sl;
+    _fc3d_udiv v;
+    v.m = (unsigned)((((uint64_t)1 << (31 + sl)) + (uint64_t)d - 1) / (uint64_t)d);
+    v.sh = 31 + sl;
+    return v;
+}
+static __host__ __device__ __forceinline__ unsigned _fc3d_udiv_q(unsigned n, _fc3d_udiv v) {
+    return (unsigned)(((unsigned long long)n * v.m) >> v.sh);
+}
+/* the prep step's divisors (_fc3d_hx_prep_x_run, _fc3d_hx_prep_w_run), set where every index of
+   its part (and of x, for the copy) stays under 2^31 (fx, fw; else the 64-bit decoding) */
+typedef struct _fc3d_hx_pdiv {
+    _fc3d_udiv ps, ngrp, hw, w, kt, ncb, ntn;
+    int fx, fw;
+} _fc3d_hx_pdiv;
+static inline _fc3d_hx_pdiv _fc3d_hx_pdiv_of(const _fc3d_tc_kparams& P, int kg, int bn, int kc) {
+    _fc3d_hx_pdiv q;
+    const int64_t ngrp = P.cin / kg, kt = (int64_t)P.k[0] * P.k[1] * P.k[2], ncb = P.cin_g / kc;
+    const int64_t xt = P.n * ngrp * P.hx_ps, wt = (int64_t)P.groups * P.ntn * ncb * kt * bn * kc;
+    q.fx = !P.hx_wide && xt < ((int64_t)1 << 31) && P.n * P.cin * P.idhw < ((int64_t)1 << 31);
+    q.fw = !P.hx_wide && wt < ((int64_t)1 << 31);
+    q.ps = _fc3d_udiv_of(q.fx ? P.hx_ps : 1);
+    q.ngrp = _fc3d_udiv_of(q.fx ? ngrp : 1);
+    q.hw = _fc3d_udiv_of(q.fx ? (int64_t)P.hx_pad[1] * P.hx_pad[2] : 1);
+    q.w = _fc3d_udiv_of(q.fx ? P.hx_pad[2] : 1);
+    q.kt = _fc3d_udiv_of(q.fw ? kt : 1);
+    q.ncb = _fc3d_udiv_of(q.fw ? ncb : 1);
+    q.ntn = _fc3d_udiv_of(q.fw ? P.ntn : 1);
+    return q;
+}
+
 /* x -> xp (the operand copy above): one thread per 16-byte group of channels of one padded row,
    groups i0, i0 + st, .. (sm_90a code only: TF32 rounding needs sm_80, and the run launches the
-   haloed loop only there) */
+   haloed loop only there). xs: x's scale (3xTF32, TF32 on the f16 path: P.hx_t32). Returns the
+   largest finite magnitude of the values it read where P.hx_t32 (_fc3d_hx_x_as_is), else 0. */
 template <typename T, int MATH>
-static __device__ __forceinline__ void _fc3d_hx_prep_x_run(const _fc3d_tc_kparams& P, const T* __restrict__ x,
-                                                           void* __restrict__ xp, const unsigned* __restrict__ x3m,
-                                                           int64_t i0, int64_t st)
+static __device__ __forceinline__ unsigned _fc3d_hx_prep_x_run(const _fc3d_tc_kparams& P, const T* __restrict__ x,
+                                                               void* __restrict__ xp, float xs, const _fc3d_hx_pdiv& q,
+                                                               int64_t i0, int64_t st)
 {
     constexpr int KG = MATH == _FC3D_TC_TF32 ? 4 : 8;
     constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
-    /* 3xTF32 and TF32 on the f16 path (P.hx_t32): x's scale */
     const bool t32 = MATH == _FC3D_TC_HALF && P.hx_t32;
-    const float xs = _fc3d_hx_scaled(MATH, P) ? _fc3d_hx_x3_pow2(x3m[0], 1) : 1.f;
+    int mx = 0;
     const int64_t ngrp = P.cin / KG, total = P.n * ngrp * P.hx_ps;
     const int64_t HpWp = (int64_t)P.hx_pad[1] * P.hx_pad[2], vol = HpWp * P.hx_pad[0];
-    for (int64_t i = i0; i < total; i += st) {
-        const int64_t pos = i % P.hx_ps, ng = i / P.hx_ps;
-        const int64_t cg = ng % ngrp, n = ng / ngrp;
-        bool in = pos < vol;
-        int64_t src = 0, step = 0;
-        if (in) {
-            const int64_t pd = pos / HpWp, rem = pos - pd * HpWp;
-            const int64_t id = pd - P.hx_plo[0], ih = rem / P.hx_pad[2] - P.hx_plo[1], iw = rem % P.hx_pad[2] - P.hx_plo[2];
-            in = id >= 0 && id < P.in[0] && ih >= 0 && ih < P.in[1] && iw >= 0 && iw < P.in[2];
-            const int64_t sp = (id * P.in[1] + ih) * P.in[2] + iw;
-            if (P.layout == 1) { src = (n * P.cin + cg * KG) * P.idhw + sp; step = P.idhw; }
-            else { src = (n * P.idhw + sp) * P.cin + cg * KG; step = 1; }
-        }
-        float v[KG];
-#pragma unroll
-        for (int k = 0; k < KG; ++k) v[k] = in ? _fc3d_tc_tof(x[src + k * step]) : 0.f;
+    /* group i's values (rounded as the math mode's operands) into the copy */
+    auto emit = [&](int64_t i, float (&v)[KG]) {
         uint4 o;
         uint32_t* ow = reinterpret_cast<uint32_t*>(&o);
         if (MATH == _FC3D_TC_3XTF32) { /* big parts here, the small parts a whole copy further */
@@ -4813,12 +4910,17 @@ static __device__ __forceinline__ void _fc3d_hx_prep_x_run(const _fc3d_tc_kparam
 #pragma unroll
             for (int k = 0; k < 4; ++k) ow[k] = _fc3d_tc_pack<false>(sm[(2 * k) % KG], sm[(2 * k + 1) % KG]);
             reinterpret_cast<uint4*>(xp)[i + total] = o;
-            continue;
+            return;
         }
         if (MATH == _FC3D_TC_HALF) {
-            if (t32) { /* the TF32 value of the scaled x, exact as an f16 */
+            if (t32) { /* the TF32 value of the scaled x, exact as an f16; x's magnitude */
 #pragma unroll
-                for (int k = 0; k < KG; ++k) v[k] = __uint_as_float(_fc3d_tc_round(v[k] * xs));
+                for (int k = 0; k < KG; ++k) {
+                    /* (a finite magnitude's bits + 2^23 stay positive as an int, a non-finite's
+                       turn negative: one max) */
+                    mx = max(mx, (int)((__float_as_uint(v[k]) & 0x7fffffffu) + 0x00800000u));
+                    v[k] = __uint_as_float(_fc3d_tc_round(v[k] * xs));
+                }
             }
 #pragma unroll
             for (int k = 0; k < 4; ++k) ow[k] = _fc3d_tc_pack<BF>(v[(2 * k) % KG], v[(2 * k + 1) % KG]);
@@ -4827,17 +4929,57 @@ static __device__ __forceinline__ void _fc3d_hx_prep_x_run(const _fc3d_tc_kparam
             for (int k = 0; k < 4; ++k) ow[k] = _fc3d_tc_round(v[k % KG]);
         }
         reinterpret_cast<uint4*>(xp)[i] = o;
+    };
+    if (q.fx) {
+        /* every index, and x's, under 2^31 (_fc3d_hx_pdiv): 32-bit decoding and offsets (a
+           position past the padded volume has pd past its planes: no input) */
+        for (int64_t i = i0; i < total; i += st) {
+            const unsigned u = (unsigned)i, g = _fc3d_udiv_q(u, q.ps), ps = u - g * (unsigned)P.hx_ps;
+            const unsigned n = _fc3d_udiv_q(g, q.ngrp), cg = g - n * (unsigned)ngrp, d = _fc3d_udiv_q(ps, q.hw),
+                           r = ps - d * (unsigned)HpWp, h = _fc3d_udiv_q(r, q.w);
+            const int id = (int)d - P.hx_plo[0], ih = (int)h - P.hx_plo[1], iw = (int)(r - h * (unsigned)P.hx_pad[2]) - P.hx_plo[2];
+            const bool in = (unsigned)id < (unsigned)P.in[0] && (unsigned)ih < (unsigned)P.in[1] && (unsigned)iw < (unsigned)P.in[2];
+            const unsigned sp = ((unsigned)id * (unsigned)P.in[1] + (unsigned)ih) * (unsigned)P.in[2] + (unsigned)iw,
+                           dhw = (unsigned)P.idhw, ci = (unsigned)P.cin;
+            const unsigned src = P.layout == 1 ? (n * ci + cg * KG) * dhw + sp : (n * dhw + sp) * ci + cg * KG,
+                           step = P.layout == 1 ? dhw : 1u;
+            float v[KG];
+#pragma unroll
+            for (int k = 0; k < KG; ++k) v[k] = in ? _fc3d_tc_tof(x[src + (unsigned)k * step]) : 0.f;
+            emit(i, v);
+        }
+    } else {
+        for (int64_t i = i0; i < total; i += st) {
+            const int64_t pos = i % P.hx_ps, ng = i / P.hx_ps;
+            const int64_t cg = ng % ngrp, n = ng / ngrp;
+            bool in = pos < vol;
+            int64_t src = 0, step = 0;
+            if (in) {
+                const int64_t pd = pos / HpWp, rem = pos - pd * HpWp;
+                const int64_t id = pd - P.hx_plo[0], ih = rem / P.hx_pad[2] - P.hx_plo[1], iw = rem % P.hx_pad[2] - P.hx_plo[2];
+                in = id >= 0 && id < P.in[0] && ih >= 0 && ih < P.in[1] && iw >= 0 && iw < P.in[2];
+                const int64_t sp = (id * P.in[1] + ih) * P.in[2] + iw;
+                if (P.layout == 1) { src = (n * P.cin + cg * KG) * P.idhw + sp; step = P.idhw; }
+                else { src = (n * P.idhw + sp) * P.cin + cg * KG; step = 1; }
+            }
+            float v[KG];
+#pragma unroll
+            for (int k = 0; k < KG; ++k) v[k] = in ? _fc3d_tc_tof(x[src + k * step]) : 0.f;
+            emit(i, v);
+        }
     }
+    return mx > 0 ? (unsigned)mx - 0x00800000u : 0u;
 }
 
 /* the weight [C_in][C_out/groups][kd][kh][kw] -> pieces [group][channel tile][channel block][tap]
    [BN/8][KC/KG][8][KG]: one tap's KC input channels x BN output channels in K-major core
    matrices, contiguous, rounded as the math mode's operands (3xTF32: each piece's big part, then
-   its small part, f16 both, the weight scaled as _fc3d_hx_x3_scales says) */
+   its small part, f16 both, the weight scaled as _fc3d_hx_x3_scales says). TF32 on the f16 path:
+   the weight's magnitude from _fc3d_hx_wmax's partials, into x3m[1] by the first thread (e0 0). */
 template <typename T, int MATH, int BN, int KC>
 static __device__ __forceinline__ void _fc3d_hx_prep_w_run(const _fc3d_tc_kparams& P, const T* __restrict__ w,
-                                                           void* __restrict__ wp, const unsigned* __restrict__ x3m,
-                                                           int64_t e0, int64_t st)
+                                                           void* __restrict__ wp, unsigned* __restrict__ x3m,
+                                                           const _fc3d_hx_pdiv& q, int64_t e0, int64_t st)
 {
     typedef _fc3d_hx_cfg<MATH, BN, KC> C;
     constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
@@ -4845,16 +4987,32 @@ static __device__ __forceinline__ void _fc3d_hx_prep_w_run(const _fc3d_tc_kparam
     const int64_t total = (int64_t)P.groups * P.ntn * ncb * kt * BN * KC;
     /* 3xTF32 and TF32 on the f16 path (P.hx_t32): the weight's scale */
     const bool t32 = MATH == _FC3D_TC_HALF && P.hx_t32;
-    const float ws = _fc3d_hx_scaled(MATH, P) ? _fc3d_hx_x3_pow2(x3m[1], 1) : 1.f;
+    unsigned wm = 0u;
+    if (t32) { /* (a warp: four partials a lane) */
+        const int l = (int)(threadIdx.x & 31);
+#pragma unroll
+        for (int j = 0; j < _FC3D_HX_WMAX_BLOCKS / 32; ++j) wm = max(wm, x3m[4 + l + 32 * j]);
+        wm = __reduce_max_sync(0xffffffffu, wm);
+        if (e0 == 0) x3m[1] = wm;
+    } else if (_fc3d_hx_scaled(MATH, P)) {
+        wm = x3m[1];
+    }
+    const float ws = _fc3d_hx_scaled(MATH, P) ? _fc3d_hx_x3_pow2(wm, 1) : 1.f;
     for (int64_t e = e0; e < total; e += st) {
         int64_t r = e;
         const int kk = (int)(r % C::KG); r /= C::KG;
         const int c8 = (int)(r % 8); r /= 8;
         const int kgi = (int)(r % C::NKG); r /= C::NKG;
         const int co8 = (int)(r % (BN / 8)); r /= BN / 8;
-        const int64_t tap = r % kt; r /= kt;
-        const int64_t cb = r % ncb; r /= ncb;
-        const int64_t nt = r % P.ntn, gi = r / P.ntn;
+        int64_t tap, cb, nt, gi;
+        if (q.fw) { /* (every index under 2^31: _fc3d_hx_pdiv) */
+            const unsigned u = (unsigned)r, a = _fc3d_udiv_q(u, q.kt), b = _fc3d_udiv_q(a, q.ncb), c = _fc3d_udiv_q(b, q.ntn);
+            tap = u - a * (unsigned)kt; cb = a - b * (unsigned)ncb; nt = b - c * (unsigned)P.ntn; gi = c;
+        } else {
+            tap = r % kt; r /= kt;
+            cb = r % ncb; r /= ncb;
+            nt = r % P.ntn; gi = r / P.ntn;
+        }
         const int64_t ci = gi * P.cin_g + cb * KC + kgi * C::KG + kk, co = nt * BN + co8 * 8 + c8;
         float v = co < P.cout_g ? _fc3d_tc_tof(w[(ci * P.cout_g + co) * kt + tap]) : 0.f;
         if (t32) v = __uint_as_float(_fc3d_tc_round(v * ws)); /* (exact as an f16) */
@@ -5063,8 +5221,9 @@ static __device__ __forceinline__ void _fc3d_hx_prep_tab_run(const _fc3d_tc_kpar
    ncu: 8.4, 4.4 and 37.1 us), in one launch they run beside it (bench/RESULTS.md). The copy takes 32
    registers alone, the decoding 40: held to 32 (eight blocks an SM; the decoding's few threads then
    keep 48 bytes on the stack), for the copy's occupancy (at 44, five blocks an SM, L2/61's copy
-   ran 126 -> 138 us under ncu). x3m: 3xTF32's two magnitudes,
-   found before. */
+   ran 126 -> 138 us under ncu). x3m: the scale words (_fc3d_hx_x3_scales): 3xTF32's two
+   magnitudes, found before; TF32 on the f16 path: the weight's partials found before, x's
+   magnitude found here (_fc3d_hx_x_as_is). */
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define _FC3D_HX_PREP_MINB 8
 #else
@@ -5074,7 +5233,8 @@ template <typename T, int MATH, int BN, int KC>
 static __global__ void __launch_bounds__(256, _FC3D_HX_PREP_MINB) _fc3d_hx_prep(_fc3d_tc_kparams P, const T* __restrict__ x,
                                                             const T* __restrict__ w, void* __restrict__ xp,
                                                             void* __restrict__ wp, _fc3d_hx_tile* __restrict__ tab,
-                                                            const unsigned* __restrict__ x3m, unsigned nbt, unsigned nbw)
+                                                            unsigned* __restrict__ x3m, _fc3d_hx_pdiv q, unsigned nbt,
+                                                            unsigned nbw)
 {
 #if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
     __trap(); /* sm_90a code only (TF32 rounding needs sm_80); the run launches it only there */
@@ -5083,11 +5243,37 @@ static __global__ void __launch_bounds__(256, _FC3D_HX_PREP_MINB) _fc3d_hx_prep(
     if (bk < nbt)
         _fc3d_hx_prep_tab_run(P, tab, (int64_t)bk * blockDim.x + threadIdx.x, (int64_t)nbt * blockDim.x);
     else if (bk < nbt + nbw)
-        _fc3d_hx_prep_w_run<T, MATH, BN, KC>(P, w, wp, x3m, (int64_t)(bk - nbt) * blockDim.x + threadIdx.x,
+        _fc3d_hx_prep_w_run<T, MATH, BN, KC>(P, w, wp, x3m, q, (int64_t)(bk - nbt) * blockDim.x + threadIdx.x,
                                              (int64_t)nbw * blockDim.x);
-    else
-        _fc3d_hx_prep_x_run<T, MATH>(P, x, xp, x3m, (int64_t)(bk - nbt - nbw) * blockDim.x + threadIdx.x,
+    else if (MATH == _FC3D_TC_HALF && P.hx_t32) { /* x as it is, its magnitude found (_fc3d_hx_x_as_is) */
+        unsigned mx = _fc3d_hx_prep_x_run<T, MATH>(P, x, xp, 1.f, q, (int64_t)(bk - nbt - nbw) * blockDim.x + threadIdx.x,
+                                                   (int64_t)(gridDim.x - nbt - nbw) * blockDim.x),
+                 z = 0u;
+        _fc3d_hx_block_max2(mx, z);
+        if (threadIdx.x == 0 && mx) atomicMax(x3m, mx);
+    } else {
+        _fc3d_hx_prep_x_run<T, MATH>(P, x, xp, _fc3d_hx_scaled(MATH, P) ? _fc3d_hx_x3_pow2(x3m[0], 1) : 1.f, q,
+                                     (int64_t)(bk - nbt - nbw) * blockDim.x + threadIdx.x,
                                      (int64_t)(gridDim.x - nbt - nbw) * blockDim.x);
+    }
+#endif
+}
+/* TF32 on the f16 path: the operand copy of x made again at x's scale where x's magnitude lies
+   outside the range held as it is (_fc3d_hx_x_as_is; every block returns at once where it lies
+   inside) */
+template <typename T>
+static __global__ void __launch_bounds__(256, _FC3D_HX_PREP_MINB) _fc3d_hx_xfix(_fc3d_tc_kparams P, const T* __restrict__ x,
+                                                                                void* __restrict__ xp,
+                                                                                const unsigned* __restrict__ x3m,
+                                                                                _fc3d_hx_pdiv q)
+{
+#if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    __trap(); /* sm_90a code only, as _fc3d_hx_prep */
+#else
+    const unsigned mx = x3m[0];
+    if (_fc3d_hx_x_as_is(mx)) return;
+    _fc3d_hx_prep_x_run<T, _FC3D_TC_HALF>(P, x, xp, _fc3d_hx_x3_pow2(mx, 1), q, (int64_t)blockIdx.x * blockDim.x + threadIdx.x,
+                                          (int64_t)gridDim.x * blockDim.x);
 #endif
 }
 /* a CTA's tile t: from the table where the launch has one */
@@ -7444,6 +7630,7 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     /* TF32 on the f16 path: the half-math kernels' configuration (_FC3D_HX_TF32_F16) */
     P.hx_t32 = _FC3D_HX_TF32_F16 && tp->math == _FC3D_TC_TF32;
     P.hx_sc_at = 0;
+    P.hx_wide = 0;
     if (loop != FC3D_MAIN_LOOP_AUTO && loop != FC3D_MAIN_LOOP_HALO) tp->hx_why = _FC3D_HX_NO_LOOP;
     else if (tp->math == _FC3D_TC_3XTF32 && rows) tp->hx_why = _FC3D_HX_NO_MATH;
     else if (_fc3d_enum_int(&p->desc.dtype) != FC3D_DTYPE_F32) tp->hx_why = _FC3D_HX_NO_DTYPE;
@@ -7686,14 +7873,14 @@ static void _fc3d_igemm_workspace(fc3d_plan* p) {
     if (!_fc3d_tc_convolves(p)) return;
     /* region 0: the re-laid weight (the tiled loops'), the haloed loop's weight pieces or the block
        loop's fragment-ordered weight, whichever the run takes; region 1: the haloed loop's operand
-       copy of x; region 2: its decoded tiles (_fc3d_hx_prep). 3xTF32's two scale words follow
-       the pieces (_fc3d_hx_x3_scales). */
+       copy of x; region 2: its decoded tiles (_fc3d_hx_prep). The scale words of 3xTF32 and of
+       TF32 on the f16 path follow the pieces (_fc3d_hx_x3_scales, _FC3D_HX_SC_BYTES). */
     if (tp->bk_ok) {
         _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 0, tp->bk_wbytes);
         return;
     }
     const size_t wb = _fc3d_tc_workspace_bytes(tp),
-                 hw = tp->hx_wbytes + (_fc3d_hx_scaled(_fc3d_hx_math(tp), tp->kp) ? 16 : 0);
+                 hw = tp->hx_wbytes + (_fc3d_hx_scaled(_fc3d_hx_math(tp), tp->kp) ? _FC3D_HX_SC_BYTES : 0);
     _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 0, tp->hx_ok && hw > wb ? hw : wb);
     if (tp->hx_ok) _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 1, tp->hx_xbytes);
     if (tp->hx_ok) _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 2, (size_t)_fc3d_hx_tab_bytes(tp->kp));
@@ -8154,11 +8341,12 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
         const double part = st->stat_op >= 0 ? (double)pr->stat[st->stat_op].groups * (double)pr->stat[st->stat_op].slots * 16.0 : 0.0;
         switch (st->kind) {
         case _FC3D_STEP_TC_PREP: /* the weight read, its re-layout written; the haloed loop's copy of x
-                                    (3xTF32: x and the weight read once more, for their scales) */
+                                    (3xTF32: x and the weight read once more, for their scales; TF32
+                                    on the f16 path: the weight, x's copy finding x's) */
             b = (double)p->weight_elements * es + _fc3d_tc_wcopy_bytes(tp);
             if (tp->hx_ok) b += (double)p->x_elements * es + (double)tp->hx_xbytes;
             if (tp->hx_ok && _fc3d_hx_scaled(_fc3d_hx_math(tp), tp->kp))
-                b += ((double)p->x_elements + (double)p->weight_elements) * es;
+                b += ((tp->kp.hx_t32 ? 0.0 : (double)p->x_elements) + (double)p->weight_elements) * es;
             break;
         case _FC3D_STEP_TC_CONV: /* the re-laid weight instead of the weight; the haloed loop's copy of x
                                     (its planes that hold input) instead of x */
@@ -8656,8 +8844,14 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                     const fc3d_step_* st = &pr->steps[k];
                     own += st->kind != _FC3D_STEP_TC_PREP;
                     _FC3D_PUT("    step %d: %s, grid %u x %u", k, _fc3d_step_name[st->kind], st->grid, st->block);
-                    if (st->kind == _FC3D_STEP_TC_PREP && ((const _fc3d_tc_plan*)pr->engine_data.bytes)->hx_ok)
-                        _FC3D_PUT(" (the haloed loop's decoded tiles, weight pieces and operand copy of x, one launch)");
+                    if (st->kind == _FC3D_STEP_TC_PREP && ((const _fc3d_tc_plan*)pr->engine_data.bytes)->hx_ok) {
+                        const _fc3d_tc_plan* htp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
+                        _FC3D_PUT(" (the haloed loop's decoded tiles, weight pieces and operand copy of x, one launch%s)",
+                                  htp->kp.hx_t32 ? "; the weight's magnitude found in one before, x's as the copy goes, "
+                                                   "the copy made again at x's scale in one after where x needs one"
+                                  : _fc3d_hx_scaled(_fc3d_hx_math(htp), htp->kp) ? "; x's and the weight's magnitudes found in one before"
+                                                                                : "");
+                    }
                     if (st->kind == _FC3D_STEP_TC_CONV)
                         _FC3D_PUT(" (ops [%d,%d)%s%s)", (int)st->arg[1], (int)st->arg[2],
                                   st->arg[3] ? ", whole-row tiles: row statistics in the epilogue" : "",
@@ -9019,9 +9213,15 @@ struct _fc3d_hx_run<float> {
         const int64_t xn = P.n * (P.cin / _fc3d_hx_cfg<MATH, BN, KC>::KG) * P.hx_ps;
         unsigned* x3m = nullptr;
         cudaError_t e;
-        if (_fc3d_hx_scaled(MATH, P)) {
-            /* the two magnitudes the parts (3xTF32) or the TF32 operands held as f16 are scaled by
-               (_fc3d_hx_x3_scales) */
+        const bool t32 = MATH == _FC3D_TC_HALF && P.hx_t32;
+        if (t32) {
+            /* TF32 on the f16 path: the weight's magnitude, x's word zeroed (_fc3d_hx_x_as_is) */
+            x3m = _fc3d_hx_x3_scales(P, wp);
+            const int64_t nw = (int64_t)P.groups * P.cin_g * P.cout_g * P.k[0] * P.k[1] * P.k[2];
+            _fc3d_hx_wmax<<<_FC3D_HX_WMAX_BLOCKS, 256, 0, st>>>(w, nw, x3m);
+            if ((e = cudaPeekAtLastError()) != cudaSuccess) return e;
+        } else if (_fc3d_hx_scaled(MATH, P)) {
+            /* 3xTF32: the two magnitudes its parts are scaled by (_fc3d_hx_x3_scales) */
             x3m = _fc3d_hx_x3_scales(P, wp);
             const int64_t nx = P.n * P.cin * P.idhw, nw = (int64_t)P.groups * P.cin_g * P.cout_g * P.k[0] * P.k[1] * P.k[2];
             if ((e = cudaMemsetAsync(x3m, 0, 2 * sizeof(unsigned), st)) != cudaSuccess) return e;
@@ -9033,8 +9233,13 @@ struct _fc3d_hx_run<float> {
         const unsigned nbt = tab && nt > 0 ? (unsigned)((nt + 255) / 256) : 0u;
         const unsigned nbw = (unsigned)((wn + 255) / 256 < 4096 ? (wn + 255) / 256 : 4096);
         const unsigned nbx = (unsigned)((xn + 255) / 256 < 8192 ? (xn + 255) / 256 : 8192);
+        const _fc3d_hx_pdiv q = _fc3d_hx_pdiv_of(P, _fc3d_hx_cfg<MATH, BN, KC>::KG, BN, KC);
         _fc3d_hx_prep<float, MATH, BN, KC><<<nbt + nbw + nbx, 256, 0, st>>>(P, x, w, xp, wp, (_fc3d_hx_tile*)tab, x3m,
-                                                                            nbt, nbw);
+                                                                            q, nbt, nbw);
+        if ((e = cudaPeekAtLastError()) != cudaSuccess || !t32) return e;
+        /* the copy again at x's scale where x's magnitude needs one: a wave of blocks that read one
+           word and return, in the common case */
+        _fc3d_hx_xfix<float><<<nbx < 1024 ? nbx : 1024u, 256, 0, st>>>(P, x, xp, x3m, q);
         return cudaPeekAtLastError();
     }
     /* the CTAs of kern the device holds at once (kp.hx_ahead: the producer's prefetch), where

@@ -724,6 +724,7 @@ static void test_determinism(int cases) {
 /* Runs the desc of hc on engines a and b, on the same device inputs, and compares their y and
    written statistics: rel-L2 within `bound`, or bitwise equal when both names are one engine
    (automatic choice included). Returns 1 when the two agree; -1 when an engine refuses the desc. */
+static int prep_wide_b = 0; /* compare_engines: plan b's prep step forced onto its 64-bit decoding (kp.hx_wide) */
 static int compare_engines(const char* name, host_case* hc, fc3d_engine ea, fc3d_engine eb, double bound,
                            fc3d_main_loop la = FC3D_MAIN_LOOP_AUTO, fc3d_main_loop lb = FC3D_MAIN_LOOP_AUTO) {
     fc3d_plan pl[2];
@@ -734,6 +735,8 @@ static int compare_engines(const char* name, host_case* hc, fc3d_engine ea, fc3d
         d.engine = e[k];
         d.main_loop = l[k];
         if (fc3d_plan_init(&pl[k], &d) != FC3D_SUCCESS) return -1;
+        if (k == 1 && prep_wide_b && pl[1].engine == FC3D_ENGINE_IMPLICIT_GEMM)
+            ((_fc3d_tc_plan*)pl[1]._private.engine_data.bytes)->kp.hx_wide = 1;
     }
     device_case dc;
     device_case_upload(hc, &dc);
@@ -1124,20 +1127,28 @@ static void test_halo_stats_ops(void) {
    both (x near 1e-20 with weights near 1e+20); the convolution alone (any scale left in the sums
    shows), with and without a bias, NCDHW and NDHWC, FP32 and TF32 math forced onto the haloed
    loop's phase tiles, and for TF32 two convolutions alone at W stride 2 on its warp-specialized
-   row tiles (_fc3d_hx_ws_takes: the other kernel that unscales), against the direct engine within
-   twice the math mode's bound (y poisoned before every run). Needs the haloed loop. */
+   row tiles (_fc3d_hx_ws_takes: the other kernel that unscales). TF32 holds x as it is where its
+   largest magnitude lies in [2^-4, 2^15) (_fc3d_hx_x_as_is): four more TF32 cases on either side
+   of both ends, x in [0, 1.2e4) and [-0.07, 0.07) held as they are (3xTF32's scale would be 2 and
+   2^18: a scale left in the sums shows), [0, 4e4) and [0, 0.05) copied again at their scales.
+   Every case against the direct engine within twice the math mode's bound (y poisoned before
+   every run). Needs the haloed loop. */
 static void test_halo_fp32_range(void) {
     if (!wgmma_here()) {
         printf("# halo_fp32_range: skipped, no haloed loop on this device with this binary\n");
         return;
     }
     static const double xs[4] = {4e5, 1e-6, 1e-20, 1.0}, ws[4] = {1.0, 1e-3, 1e20, 1e4};
+    /* the ends of the range TF32 holds as it is: x's (lo, hi) */
+    static const double edge[4][2] = {{0.0, 1.2e4}, {-0.07, 0.07}, {0.0, 4e4}, {0.0, 0.05}};
     int runs = 0, rows = 0;
-    for (int k = 0; k < 10; k++) {
+    for (int k = 0; k < 14; k++) {
         host_case hc;
         memset(&hc, 0, sizeof hc);
         fc3d_plan_desc* d = &hc.desc;
-        const int j = k % 4, row = k >= 8, tf32 = k >= 4;
+        const int j = k % 4, row = k == 8 || k == 9, tf32 = k >= 4, ed = k >= 10;
+        const double x_lo = ed ? edge[k - 10][0] : j == 2 ? -xs[j] : 0.0, x_hi = ed ? edge[k - 10][1] : xs[j],
+                     w_sc = ed ? 1.0 : ws[j];
         if (row) { /* L2/34's pattern: k4 s2 p1, W 16 -> 32 */
             d->conv.batch = 2;
             d->conv.in_channels = 32;
@@ -1157,7 +1168,7 @@ static void test_halo_fp32_range(void) {
         d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
         d->main_loop = FC3D_MAIN_LOOP_HALO;
         char name[160];
-        snprintf(name, sizeof name, "halo_%s_range.%d.x%.0e.w%.0e.c%d%s.%s%s", tf32 ? "tf32" : "fp32", k, xs[j], ws[j],
+        snprintf(name, sizeof name, "halo_%s_range.%d.x%.1e.w%.0e.c%d%s.%s%s", tf32 ? "tf32" : "fp32", k, x_hi, w_sc,
                  d->conv.out_channels, d->conv.bias ? ".bias" : "", d->layout == FC3D_LAYOUT_NDHWC ? "ndhwc" : "ncdhw",
                  row ? ".row_tiles" : "");
         if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) {
@@ -1171,11 +1182,69 @@ static void test_halo_fp32_range(void) {
             rows += _fc3d_hx_ws_takes(tp);
             check(_fc3d_hx_ws_takes(tp), name, "the warp-specialized row tiles take it");
         }
-        runs += halo_vs_direct(name, &hc, j == 2 ? -xs[j] : 0.0, xs[j], ws[j]);
+        runs += halo_vs_direct(name, &hc, x_lo, x_hi, w_sc);
         host_case_free(&hc);
     }
-    check(runs == 10 && rows == 2, "halo_fp32_range.exercised",
-          "%d of 10 cases ran on the haloed loop, %d of 2 on its warp-specialized row tiles", runs, rows);
+    check(runs == 14 && rows == 2, "halo_fp32_range.exercised",
+          "%d of 14 cases ran on the haloed loop, %d of 2 on its warp-specialized row tiles", runs, rows);
+}
+
+/* ---- 3a''b. the haloed prep step's two index decodings -------------------------------------- */
+/* The prep step (operand copy of x, weight pieces, the fix-up copy of TF32's x at its scale)
+   decodes its indices in 32 bits where every index stays under 2^31 (_fc3d_hx_pdiv) and in 64
+   bits otherwise; tensors that large are out of a test's reach, so kp.hx_wide forces the 64-bit
+   decoding on plan b. TF32 NCDHW (x held as it is) and NDHWC (x at 4e5: the fix-up copy), half
+   with 128-channel tiles, FP32 (3xTF32's two parts) NDHWC, TF32 on the row tiles: each run both
+   ways on the same inputs, y bitwise equal. Needs the haloed loop. */
+static void test_halo_prep_wide(void) {
+    if (!wgmma_here()) {
+        printf("# halo_prep_wide: skipped, no haloed loop on this device with this binary\n");
+        return;
+    }
+    int runs = 0;
+    for (int k = 0; k < 5; k++) {
+        host_case hc;
+        memset(&hc, 0, sizeof hc);
+        fc3d_plan_desc* d = &hc.desc;
+        if (k == 4) { /* L2/34's pattern: k4 s2 p1, W 16 -> 32 */
+            d->conv.batch = 2;
+            d->conv.in_channels = 32;
+            d->conv.out_channels = 64;
+            for (int i = 0; i < 3; i++) {
+                d->conv.in_size[i] = i == 2 ? 16 : 4 + i;
+                d->conv.kernel[i] = 4;
+                d->conv.stride[i] = 2;
+                d->conv.padding[i] = d->conv.dilation[i] = 1;
+            }
+        } else {
+            halo_small_conv(d, k == 2 ? 128 : 48, 4 + k % 2, 6, 7 + k);
+        }
+        d->conv.bias = k % 2 == 0;
+        d->layout = k == 1 || k == 3 ? FC3D_LAYOUT_NDHWC : FC3D_LAYOUT_NCDHW;
+        d->math = k == 2 ? FC3D_MATH_HALF : k == 3 ? FC3D_MATH_FP32 : FC3D_MATH_TF32;
+        d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        d->main_loop = FC3D_MAIN_LOOP_HALO;
+        char name[160];
+        snprintf(name, sizeof name, "halo_prep_wide.%d.%s.%s.c%d%s", k, _fc3d_math_name((int)d->math),
+                 d->layout == FC3D_LAYOUT_NDHWC ? "ndhwc" : "ncdhw", d->conv.out_channels, k == 4 ? ".row_tiles" : "");
+        if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) {
+            check(0, name, "plan: %s", hc.plan.message);
+            continue;
+        }
+        const double xh = k == 1 ? 4e5 : 1.0;
+        hc.x = alloc_fill(hc.plan.x_elements, 0.0, xh, d->dtype);
+        const double bound = 1.0 / sqrt((double)hc.plan.weight_elements / d->conv.in_channels + 1.0);
+        hc.w = alloc_fill(hc.plan.weight_elements, -bound, bound, d->dtype);
+        if (d->conv.bias) hc.b = alloc_fill(d->conv.out_channels, -bound * xh, bound * xh, d->dtype);
+        prep_wide_b = 1;
+        const int r = compare_engines(name, &hc, FC3D_ENGINE_IMPLICIT_GEMM, FC3D_ENGINE_IMPLICIT_GEMM, 0.0,
+                                      FC3D_MAIN_LOOP_HALO, FC3D_MAIN_LOOP_HALO);
+        prep_wide_b = 0;
+        if (r == -1) check(0, name, "the haloed loop refused the desc");
+        runs += r == 1;
+        host_case_free(&hc);
+    }
+    check(runs == 5, "halo_prep_wide.exercised", "%d of 5 cases agreed bitwise on the haloed loop", runs);
 }
 
 /* ---- 3a'''. plane-row tiles of the haloed loop ------------------------------------------------ */
@@ -1933,6 +2002,7 @@ int main(int argc, char** argv) {
     test_zero_fill();
     test_halo_stats_ops();
     test_halo_fp32_range();
+    test_halo_prep_wide();
     test_halo_plane_rows();
     test_halo_rows_store();
     test_halo_row_prog();

@@ -653,8 +653,9 @@ static void test_strategies(void) {
                written whole and, where its tapped W positions are every other one, the sectors of
                the tapped (d, h) rows read and written again, unless its haloed tiles store the
                tap-less positions themselves (_fc3d_hx_zc_geom: L1/77), y once; the haloed loop's prep
-               step reads x and writes a copy at least x's size (TF32 operands: 4 bytes each; on the
-               f16 path 2, and x read once more for its scale).
+               step reads x and writes its operand copy (the copy's bytes: every padded position),
+               and 3xTF32 reads x once more for its scale (TF32 on the f16 path finds x's while it
+               copies, _fc3d_hx_x_as_is).
                The tapped share is counted here from the geometry, output position by position. */
             double ps[FC3D_MAX_PASSES] = {0}, pf[FC3D_MAX_PASSES] = {0};
             int ok = 1;
@@ -663,8 +664,11 @@ static void test_strategies(void) {
                 ps[st->pass] += st->bytes;
                 pf[st->pass] += st->flops;
                 ok &= st->bytes >= 0.0 && st->flops >= 0.0;
-                if (st->kind == _FC3D_STEP_TC_PREP && strstr(text, "operand copy of x"))
-                    ok &= st->bytes >= 8.0 * (double)p.x_elements;
+                if (st->kind == _FC3D_STEP_TC_PREP && strstr(text, "operand copy of x")) {
+                    const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
+                    ok &= tp->hx_xbytes >= 2 * (size_t)p.x_elements &&
+                          st->bytes >= (tp->math == _FC3D_TC_3XTF32 ? 8.0 : 4.0) * (double)p.x_elements + (double)tp->hx_xbytes;
+                }
                 if (st->kind == _FC3D_STEP_TC_CONV && st->arg[5]) {
                     double frac[3];
                     const int64_t I[3] = {d.conv.in_size[0], d.conv.in_size[1], d.conv.in_size[2]};
@@ -1201,7 +1205,51 @@ static void test_every_code_tested(void) {
     check(missing[0] == 0, "results.every_error_tested", "no test provokes:%s", missing);
 }
 
+/* The prep step's division by a divisor fixed per launch (_fc3d_udiv: numerators under 2^31)
+   against the hardware's: divisors 1 to 4100 and around every power of two up to 2^31 - 1, each
+   at numerators 0, around every multiple of it near 0, near 2^31 - 1 and at random. */
+static void test_udiv(void) {
+    std::vector<int64_t> ds;
+    for (int64_t d = 1; d <= 4100; d++) ds.push_back(d);
+    for (int b = 12; b <= 31; b++)
+        for (int64_t e = -3; e <= 3; e++) {
+            const int64_t d = ((int64_t)1 << b) + e;
+            if (d >= 1 && d < ((int64_t)1 << 31)) ds.push_back(d);
+        }
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    long bad = 0, tried = 0;
+    char first[160] = "";
+    for (size_t k = 0; k < ds.size(); k++) {
+        const int64_t d = ds[k];
+        const _fc3d_udiv v = _fc3d_udiv_of(d);
+        int64_t ns[48];
+        int c = 0;
+        ns[c++] = 0;
+        ns[c++] = ((int64_t)1 << 31) - 1;
+        for (int64_t j = 1; j <= 3; j++)
+            for (int64_t e = -1; e <= 1; e++) {
+                ns[c++] = j * d + e;
+                ns[c++] = (((int64_t)1 << 31) - 1) / d * d - (j - 1) * d + e;
+            }
+        while (c < 48) {
+            h ^= h << 13; h ^= h >> 7; h ^= h << 17;
+            ns[c++] = (int64_t)(h & 0x7fffffffu);
+        }
+        for (int i = 0; i < c; i++) {
+            const int64_t n = ns[i];
+            if (n < 0 || n >= ((int64_t)1 << 31)) continue;
+            tried++;
+            const unsigned q = _fc3d_udiv_q((unsigned)n, v);
+            if ((int64_t)q != n / d) {
+                if (!bad++) snprintf(first, sizeof first, "%lld / %lld = %u, not %lld", (long long)n, (long long)d, q, (long long)(n / d));
+            }
+        }
+    }
+    check(bad == 0 && tried > 200000, "udiv.exact", "%ld of %ld quotients wrong (first: %s)", bad, tried, first);
+}
+
 int main(void) {
+    test_udiv();
     test_validation();
     test_enum_ranges();
     test_defaults_and_strings();
