@@ -4730,6 +4730,7 @@ static __host__ __device__ inline bool _fc3d_hx_scaled(int math, const _fc3d_tc_
    where it lies outside (_fc3d_hx_xfix). The weight keeps its scale: its magnitude, one partial a
    block of _fc3d_hx_wmax in the words after the first four, is found before the copy. */
 #define _FC3D_HX_WMAX_BLOCKS 128
+static_assert(_FC3D_HX_WMAX_BLOCKS % 32 == 0, "the weight pieces' warps read the partials 32 at a time");
 #define _FC3D_HX_SC_BYTES (4 * (4 + _FC3D_HX_WMAX_BLOCKS)) /* the scale words' bytes in the workspace */
 static __host__ __device__ inline bool _fc3d_hx_x_as_is(unsigned m) {
     return m < 0x47000000u && (m >= 0x3d800000u || m == 0u); /* (2^15, 2^-4) */
@@ -4776,12 +4777,22 @@ static __device__ __forceinline__ unsigned _fc3d_hx_sweep_max(const float* __res
     }
     return mx;
 }
+/* the warp's largest v (sm_80's reduction; shuffles before it: these kernels are compiled for
+   every architecture and run only as sm_90a code) */
+static __device__ __forceinline__ unsigned _fc3d_warp_umax(unsigned v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    return __reduce_max_sync(0xffffffffu, v);
+#else
+    for (int m = 16; m > 0; m >>= 1) v = max(v, __shfl_xor_sync(0xffffffffu, v, m));
+    return v;
+#endif
+}
 /* the block's maxima of a and b (every thread of the block calls it), in thread 0: warps, then
    the block in shared memory */
 static __device__ __forceinline__ void _fc3d_hx_block_max2(unsigned& a, unsigned& b) {
     __shared__ unsigned red[2][32];
-    a = __reduce_max_sync(0xffffffffu, a);
-    b = __reduce_max_sync(0xffffffffu, b);
+    a = _fc3d_warp_umax(a);
+    b = _fc3d_warp_umax(b);
     const int wi = threadIdx.x >> 5, nw32 = (blockDim.x + 31) >> 5;
     if ((threadIdx.x & 31) == 0) {
         red[0][wi] = a;
@@ -4791,8 +4802,8 @@ static __device__ __forceinline__ void _fc3d_hx_block_max2(unsigned& a, unsigned
     if (threadIdx.x < 32) {
         a = threadIdx.x < nw32 ? red[0][threadIdx.x] : 0u;
         b = threadIdx.x < nw32 ? red[1][threadIdx.x] : 0u;
-        a = __reduce_max_sync(0xffffffffu, a);
-        b = __reduce_max_sync(0xffffffffu, b);
+        a = _fc3d_warp_umax(a);
+        b = _fc3d_warp_umax(b);
     }
 }
 /* 3xTF32: the largest finite magnitudes of x (nx values) and of the weight (nw) into m[0], m[1]
@@ -4992,7 +5003,7 @@ static __device__ __forceinline__ void _fc3d_hx_prep_w_run(const _fc3d_tc_kparam
         const int l = (int)(threadIdx.x & 31);
 #pragma unroll
         for (int j = 0; j < _FC3D_HX_WMAX_BLOCKS / 32; ++j) wm = max(wm, x3m[4 + l + 32 * j]);
-        wm = __reduce_max_sync(0xffffffffu, wm);
+        wm = _fc3d_warp_umax(wm);
         if (e0 == 0) x3m[1] = wm;
     } else if (_fc3d_hx_scaled(MATH, P)) {
         wm = x3m[1];

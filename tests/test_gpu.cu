@@ -1064,6 +1064,27 @@ static void halo_small_conv(fc3d_plan_desc* d, int cout, int in_d, int in_h, int
     }
 }
 
+/* Whether the haloed loop is missing on this device with this binary (test `name` says it skips) */
+static int no_halo(const char* name) {
+    if (wgmma_here()) return 0;
+    printf("# %s: skipped, no haloed loop on this device with this binary\n", name);
+    return 1;
+}
+
+/* L2/34's pattern at a small size (2 samples, 32 -> 64 channels, kernel 4, stride 2, padding 1,
+   input 4 x 5 x 16 -> W 32): the haloed loop's warp-specialized row tiles take it (TF32, half) */
+static void halo_row_conv(fc3d_plan_desc* d) {
+    d->conv.batch = 2;
+    d->conv.in_channels = 32;
+    d->conv.out_channels = 64;
+    for (int i = 0; i < 3; i++) {
+        d->conv.in_size[i] = i == 2 ? 16 : 4 + i;
+        d->conv.kernel[i] = 4;
+        d->conv.stride[i] = 2;
+        d->conv.padding[i] = d->conv.dilation[i] = 1;
+    }
+}
+
 /* ---- 3a'. statistics after elementwise ops on the haloed loop ----------------------------------- */
 /* L2/61's pattern (kernel 3, stride 1, no padding; ReLU then GroupNorm) at small sizes with partial
    tiles: the haloed NCDHW epilogue gathers the statistics of the ops before the cut, one lone ReLU
@@ -1073,10 +1094,7 @@ static void halo_small_conv(fc3d_plan_desc* d, int cout, int in_d, int in_h, int
    bound (y poisoned before every run). Needs the haloed loop: nothing runs where this binary or
    device has none (the count line says so). */
 static void test_halo_stats_ops(void) {
-    if (!wgmma_here()) {
-        printf("# halo_stats_ops: skipped, no haloed loop on this device with this binary\n");
-        return;
-    }
+    if (no_halo("halo_stats_ops")) return;
     int runs = 0;
     for (int k = 0; k < 8; k++) {
         host_case hc;
@@ -1134,10 +1152,7 @@ static void test_halo_stats_ops(void) {
    Every case against the direct engine within twice the math mode's bound (y poisoned before
    every run). Needs the haloed loop. */
 static void test_halo_fp32_range(void) {
-    if (!wgmma_here()) {
-        printf("# halo_fp32_range: skipped, no haloed loop on this device with this binary\n");
-        return;
-    }
+    if (no_halo("halo_fp32_range")) return;
     static const double xs[4] = {4e5, 1e-6, 1e-20, 1.0}, ws[4] = {1.0, 1e-3, 1e20, 1e4};
     /* the ends of the range TF32 holds as it is: x's (lo, hi) */
     static const double edge[4][2] = {{0.0, 1.2e4}, {-0.07, 0.07}, {0.0, 4e4}, {0.0, 0.05}};
@@ -1149,16 +1164,8 @@ static void test_halo_fp32_range(void) {
         const int j = k % 4, row = k == 8 || k == 9, tf32 = k >= 4, ed = k >= 10;
         const double x_lo = ed ? edge[k - 10][0] : j == 2 ? -xs[j] : 0.0, x_hi = ed ? edge[k - 10][1] : xs[j],
                      w_sc = ed ? 1.0 : ws[j];
-        if (row) { /* L2/34's pattern: k4 s2 p1, W 16 -> 32 */
-            d->conv.batch = 2;
-            d->conv.in_channels = 32;
-            d->conv.out_channels = 64;
-            for (int i = 0; i < 3; i++) {
-                d->conv.in_size[i] = i == 2 ? 16 : 4 + i;
-                d->conv.kernel[i] = 4;
-                d->conv.stride[i] = 2;
-                d->conv.padding[i] = d->conv.dilation[i] = 1;
-            }
+        if (row) {
+            halo_row_conv(d);
         } else {
             halo_small_conv(d, j % 2 ? 128 : 48, 4, 6 + j % 2, 9);
         }
@@ -1197,25 +1204,14 @@ static void test_halo_fp32_range(void) {
    with 128-channel tiles, FP32 (3xTF32's two parts) NDHWC, TF32 on the row tiles: each run both
    ways on the same inputs, y bitwise equal. Needs the haloed loop. */
 static void test_halo_prep_wide(void) {
-    if (!wgmma_here()) {
-        printf("# halo_prep_wide: skipped, no haloed loop on this device with this binary\n");
-        return;
-    }
+    if (no_halo("halo_prep_wide")) return;
     int runs = 0;
     for (int k = 0; k < 5; k++) {
         host_case hc;
         memset(&hc, 0, sizeof hc);
         fc3d_plan_desc* d = &hc.desc;
-        if (k == 4) { /* L2/34's pattern: k4 s2 p1, W 16 -> 32 */
-            d->conv.batch = 2;
-            d->conv.in_channels = 32;
-            d->conv.out_channels = 64;
-            for (int i = 0; i < 3; i++) {
-                d->conv.in_size[i] = i == 2 ? 16 : 4 + i;
-                d->conv.kernel[i] = 4;
-                d->conv.stride[i] = 2;
-                d->conv.padding[i] = d->conv.dilation[i] = 1;
-            }
+        if (k == 4) {
+            halo_row_conv(d);
         } else {
             halo_small_conv(d, k == 2 ? 128 : 48, 4 + k % 2, 6, 7 + k);
         }
@@ -1258,10 +1254,7 @@ static void test_halo_prep_wide(void) {
    bound (y poisoned before every run); the plan must have taken plane-row tiles, both wgmma
    widths among the cases. */
 static void test_halo_plane_rows(void) {
-    if (!wgmma_here()) {
-        printf("# halo_plane_rows: skipped, no haloed loop on this device with this binary\n");
-        return;
-    }
+    if (no_halo("halo_plane_rows")) return;
     static const int shp[5][4] = {{4, 6, 28, 3}, {3, 10, 14, 5}, {2, 6, 46, 5}, {3, 8, 14, 5}, {3, 14, 60, 3}};
     int runs = 0, n240 = 0, n256 = 0;
     for (int k = 0; k < 10; k++) {
@@ -1335,10 +1328,7 @@ static void test_halo_plane_rows(void) {
    and 16, without a bias, 40 channels (a part tile), more tiles than SMs (a CTA's tile loop, its
    rings across tiles). */
 static void test_halo_rows_store(void) {
-    if (!wgmma_here()) {
-        printf("# halo_rows_store: skipped, no haloed loop on this device with this binary\n");
-        return;
-    }
+    if (no_halo("halo_rows_store")) return;
     static const int ws_w[4] = {16, 64, 32, 8}, ws_c[4] = {64, 40, 128, 64};
     int runs = 0, ws = 0;
     for (int k = 0; k < 10; k++) {
@@ -1411,10 +1401,7 @@ static void test_halo_rows_store(void) {
    0, 1, 4, 7, 8, 9) run on the warp-specialized row tiles (_fc3d_hx_ws_kind 2), the rest on
    _fc3d_hx_main's. */
 static void test_halo_row_prog(void) {
-    if (!wgmma_here()) {
-        printf("# halo_row_prog: skipped, no haloed loop on this device with this binary\n");
-        return;
-    }
+    if (no_halo("halo_row_prog")) return;
     static const char* const what[10] = {"ln_gelu_x1", "ln_noaff_relu", "ln_3ops", "scale_ln_gelu",
                                          "w128_ln_gelu", "w57_ln_gelu", "ndhwc_ln_gelu", "ln_alone",
                                          "w16_ln_gelu_x1", "w32_c40_ln_noaff_gelu"};
