@@ -4816,11 +4816,7 @@ static __global__ void _fc3d_hx_absmax(const float* __restrict__ x, int64_t nx, 
     __trap(); /* sm_90a code only, as _fc3d_hx_prep */
 #else
     const int64_t st = (int64_t)gridDim.x * blockDim.x, i0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned mx = _fc3d_hx_sweep_max(x, nx, i0, st), mw = 0u;
-    for (int64_t i = i0; i < nw; i += st) {
-        const unsigned b = __float_as_uint(w[i]) & 0x7fffffffu;
-        if (b < 0x7f800000u && b > mw) mw = b;
-    }
+    unsigned mx = _fc3d_hx_sweep_max(x, nx, i0, st), mw = _fc3d_hx_sweep_max(w, nw, i0, st);
     _fc3d_hx_block_max2(mx, mw);
     if (threadIdx.x == 0) {
         if (mx) atomicMax(m, mx);
@@ -4999,7 +4995,7 @@ static __device__ __forceinline__ void _fc3d_hx_prep_w_run(const _fc3d_tc_kparam
     /* 3xTF32 and TF32 on the f16 path (P.hx_t32): the weight's scale */
     const bool t32 = MATH == _FC3D_TC_HALF && P.hx_t32;
     unsigned wm = 0u;
-    if (t32) { /* (a warp: four partials a lane) */
+    if (t32) { /* (a warp: the partials 32 at a time) */
         const int l = (int)(threadIdx.x & 31);
 #pragma unroll
         for (int j = 0; j < _FC3D_HX_WMAX_BLOCKS / 32; ++j) wm = max(wm, x3m[4 + l + 32 * j]);
