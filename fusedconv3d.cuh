@@ -1226,7 +1226,11 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      (L2/15 recompute/moments 0.6545-0.6551 ms with both phases in its statistics pass, 0.648-0.654
      with one; that pass 251 us under ncu), and so do passes with ops (resolved ops applied on the
      pairs' path bloated the kernel: the GEMM step 301 -> 396 us under ncu even without ops, the
-     recompute chain 0.70 ms).
+     recompute chain 0.70 ms). A block's unit table lists its rows by their (d, h) tap count, most
+     first (_fc3d_bk_row_rank): in row order, with units dealt to the warps in turn, one warp could
+     get two of the costliest and the rest waited for it at the block's barriers (23.7 % of the stall
+     samples; 18.7 % sorted), L2/15's convolution alone 0.210 -> 0.206 ms, its chain unchanged
+     (0.390-0.392; H200, bench/RESULTS.md thirty-first entry).
      Its ops
      fixed by (n, c) are resolved once per block and channel; recomputing (two convolution passes)
      measured 0.659 ms against 0.547 materialising, which the planner's estimate reproduces
@@ -6864,7 +6868,7 @@ static __host__ __device__ inline size_t _fc3d_bk_smem(const _fc3d_tc_kparams& P
     const size_t kt = (size_t)P.k[0] * P.k[1] * P.k[2];
     return kt * (size_t)(P.cin_g / 8) * nt8 * 64 * 4 + 2 * (size_t)P.cin_g * P.bk_cs * 4 +
            (size_t)_FC3D_BK_NW * nt8 * 8 * 16 + (size_t)P.bk_units * 32 +
-           (size_t)_FC3D_BK_NCOPS * nt8 * 8 * sizeof(_fc3d_unit_op);
+           (size_t)_FC3D_BK_NCOPS * nt8 * 8 * sizeof(_fc3d_unit_op) + (size_t)((P.bk_bd * P.bk_bh + 3) & ~3) * 4;
 }
 
 /* The weight [C_in][C_out][kd][kh][kw] -> [tap][k-step][n8 tile][lane][2] (per run, as the tiled
@@ -6950,6 +6954,35 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs(const _fc3d_tc_kpara
         }
 }
 
+/* The block loop's unit order. A unit costs its row's (d, h) taps times the W taps (the same for
+   every row) plus its stores, and a block's rows differ: L2/15's 3 x 3 blocks hold rows of 1, 2
+   and 4 (d, h) taps, 18 units for 8 warps. Round i gives warp w unit i NW + (w + i) mod NW; with
+   the units in row order one warp could get two of the costliest, and the others waited for it at
+   the block's barriers (ncu, L2/15's convolution alone: 23.7 % of the stall samples at the two
+   barriers; a model of the costs puts the busiest warp at 1.45x the mean). The table lists the rows
+   by their (d, h) tap count, most first, ties in row order (the model: 1.19x), a row's units
+   together; rows past the output (no taps) last. The counts of the next block's rows are written
+   to shared memory (Rk) before the block's last barrier, so that the table's build ranks them by
+   a loop over shared memory: ranked from the parameters by the building threads themselves (a
+   modulo and two constant loads a row, on warp 0) the build held every warp at the middle barrier
+   instead, L2/15's convolution 0.210 -> 0.215 ms; from Rk 0.210 -> 0.206 (H200, three rounds), the
+   barriers 18.7 % of the samples. The same units on the same warps at every run: the statistics
+   partials stay deterministic. */
+static __device__ __forceinline__ int _fc3d_bk_row_taps(const _fc3d_tc_kparams& P, int od, int oh)
+{
+    return od < P.out[0] && oh < P.out[1] ? P.hx_dt[0][od % P.s[0]][0] * P.hx_dt[1][oh % P.s[1]][0] : 0;
+}
+static __device__ __forceinline__ int _fc3d_bk_row_rank(const int* Rk, int R, int rr)
+{
+    const int key = Rk[rr];
+    int rank = 0;
+    for (int r = 0; r < R; ++r) {
+        const int k = Rk[r];
+        rank += k > key || (k == key && r < rr);
+    }
+    return rank;
+}
+
 template <int NT8, int PH, typename Epi>
 static __global__ void __launch_bounds__(_FC3D_BK_NT, _FC3D_BK_CTAS)
 _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __restrict__ wf,
@@ -6968,6 +7001,9 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
     double2* Red = reinterpret_cast<double2*>(Xs + 2 * CIN * CS);
     int4* Ut = reinterpret_cast<int4*>(Red + NW * CO); /* the block's units: two int4 each */
     _fc3d_unit_op* Uo = reinterpret_cast<_fc3d_unit_op*>(Ut + 2 * U); /* the pass's ops per channel */
+    /* the block's rows' (d, h) tap counts, R rounded up to 4: ptxas reads the rank loop's last
+       keys in pairs (one LDS.64 where one key is left), so the words past R are allocated */
+    int* Rk = reinterpret_cast<int*>(Uo + _FC3D_BK_NCOPS * CO);
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
     const int cout = (int)P.cout;
 
@@ -7056,6 +7092,14 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
     };
     /* the padding columns stay zero: both buffers zeroed once, before any copy into them */
     for (int i = tid; i < 2 * CIN * CS / 4; i += NT) reinterpret_cast<float4*>(Xs)[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+    /* the rows' tap counts of block b, for its unit order (read by the next table's build) */
+    auto row_keys = [&](int64_t b) {
+        int64_t n;
+        int od0, oh0, id0, ih0;
+        origin(b, &n, &od0, &oh0, &id0, &ih0);
+        for (int r = tid; r < BD * BH; r += NT) Rk[r] = _fc3d_bk_row_taps(P, od0 + r / BH, oh0 + r % BH);
+    };
+    if ((int64_t)blockIdx.x < nblk) row_keys(blockIdx.x);
     __syncthreads();
     const bool ops = epi.op_begin != epi.op_end, stats = P.stats != 0;
     const unsigned want = _fc3d_ops_in(epi.op_begin, epi.op_end);
@@ -7084,6 +7128,9 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
             const int rest = PH == 1 ? u / s2 : u, mt = rest % QT, rr = rest / QT;
             const int od = od0 + rr / BH, oh = oh0 + rr % BH, q0 = mt * 16;
             int4 c = make_int4(od, oh, q0, 0);
+            /* the unit's slot: the rows by their (d, h) tap count, most first (ties in row order),
+               a row's units together in their order (_fc3d_bk_row_rank) */
+            const int upr = U / PH / (BD * BH), at = _fc3d_bk_row_rank(Rk, BD * BH, rr) * upr + (u - rr * upr);
             for (int p = 0; p < PH; ++p) {
                 const int rw = PH == 1 ? u % s2 : p;
                 const int Q2 = (P.out[2] - rw + s2 - 1) / s2;
@@ -7099,9 +7146,9 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                     c.w |= Q2 << (16 * p);
                 }
                 if (PH == 1) c.z |= rw << 16;
-                Ut[2 * PH * u + p] = a;
+                Ut[2 * PH * at + p] = a;
             }
-            Ut[2 * PH * u + PH] = c;
+            Ut[2 * PH * at + PH] = c;
         }
         if (resolved)
             for (int i = tid; i < nops * cout; i += NT) {
@@ -7255,7 +7302,8 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                 for (int64_t z = blk + bps; z < tps; z += bps) epi.partial(n, c, z, tps, 0.0, 0.0);
             }
         }
-        __syncthreads(); /* the next block's copies reuse this buffer, Red and the unit table */
+        if (b + gridDim.x < nblk) row_keys(b + gridDim.x);
+        __syncthreads(); /* the next block's copies reuse this buffer, Red, the unit table and the keys */
         buf ^= 1;
     }
 #endif

@@ -9,8 +9,9 @@
 # before itself. A zero fill (cudaMemsetAsync of y, where describe says "zero-filled") is not a
 # kernel and ncu does not profile it: its bytes, y's size written, are added and printed apart.
 # MMAs, of the GEMM kernels: mma.sync m16n8k8 (TF32) is 2,048 FLOP an instruction; a warp's share of a wgmma
-# m64nNk8 (TF32) or m64nNk16 (half) is 64 N K 2 / 4 FLOP, so exec_flops / (instructions x 256 K / 8)
-# is the N the plan's count implies (256 or 240 on the haloed loop's tiles).
+# m64nNk8 (TF32 on the tiled wgmma loop) or m64nNk16 (half, and every math mode on the haloed loop)
+# is 64 N K 2 / 4 FLOP, so exec_flops / (instructions x 32 K) is the N the plan's count implies (256,
+# or 240 on the haloed loop's plane-row and row tiles).
 OUT=${OUT:-build/ncu}
 MATH=${MATH:---tf32}
 mkdir -p "$OUT"
@@ -48,12 +49,15 @@ if n==0: print(f"{ex}: the last run's kernels not found (no repeated tail)"); sy
 ids=order[-n:]
 rd=sum(k[i]["dram__bytes_read.sum"] for i in ids); wr=sum(k[i]["dram__bytes_write.sum"] for i in ids)
 t=sum(k[i]["gpu__time_duration.sum"] for i in ids)
-# MMAs of the GEMM kernels (names with "_main"): the hmma counter also counts wgmmas, and counts
-# something in kernels with no MMA at all (the copies, the passes), so those are left out
-mk=[i for i in ids if "_main" in k[i]["name"]]
+# MMAs of the GEMM kernels (names with "_main", and the haloed loop's row kernel "_rows_ws"): the
+# hmma counter also counts wgmmas, and counts something in kernels with no MMA at all (the copies,
+# the passes), so those are left out. The haloed loop's wgmmas are k16 in every math mode (TF32 and
+# FP32's parts are held as f16 there); the tiled wgmma loop's are k8 but in half math.
+mk=[i for i in ids if "_main" in k[i]["name"] or "_rows_ws" in k[i]["name"]]
 gm=sum(k[i].get("sm__inst_executed_pipe_tensor_op_gmma.sum",0.0) for i in mk)
 hm=sum(k[i].get("sm__inst_executed_pipe_tensor_op_hmma.sum",0.0) for i in mk)-gm
-kk=16 if math=="--half" else 8
+def kof(i): return 16 if math=="--half" or "_fc3d_hx_" in k[i]["name"] else 8
+gk=sum(k[i].get("sm__inst_executed_pipe_tensor_op_gmma.sum",0.0)*kof(i) for i in mk)
 print(f"{ex} ({math}): {n} kernels a run")
 for i in ids:
     mm=k[i].get("sm__inst_executed_pipe_tensor_op_hmma.sum",0.0); wg=k[i].get("sm__inst_executed_pipe_tensor_op_gmma.sum",0.0)
@@ -64,6 +68,6 @@ if fills: print(f"    zero fill (cudaMemsetAsync, not profiled): {fb/1e6:.1f} MB
 tot=rd+wr+fb
 print(f"{ex}: DRAM read {rd/1e6:.1f} MB + written {(wr+fb)/1e6:.1f} MB = {tot/1e6:.1f} MB; plan.exec_bytes {mb:.1f} MB; ratio {tot/1e6/mb:.3f}; kernels {t:.3f} ms (ncu clocks)")
 if hm: print(f"{ex}: mma.sync {hm:.5g} x 2048 FLOP = {hm*2048/1e9:.4g} GFLOP; plan.exec_flops {gf:.4g}; ratio {hm*2048/1e9/gf:.4f}")
-if gm: print(f"{ex}: wgmma {gm:.5g} warp instructions; plan.exec_flops {gf:.4g} GFLOP implies N = {gf*1e9/(gm*64*kk*2/4):.2f}")
+if gm: print(f"{ex}: wgmma {gm:.5g} warp instructions; plan.exec_flops {gf:.4g} GFLOP implies N = {gf*1e9/(gk*64*2/4):.2f}")
 PY
 done
