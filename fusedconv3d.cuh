@@ -7119,9 +7119,10 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
         int64_t n;
         int od0, oh0, id0, ih0;
         origin(b, &n, &od0, &oh0, &id0, &ih0);
-        /* the block's units, (row, m-tile) major and the W phase fastest (consecutive warps run a
-           row's W phases side by side): the input-block offset and weight offset of the unit's
-           first tap, its tap counts and residues; its row, first position and phase extent.
+        /* the block's units, its rows ranked by their (d, h) taps (_fc3d_bk_row_rank), then
+           m-tile, the W phase fastest (consecutive warps run a row's W phases side by side): the
+           input-block offset and weight offset of the unit's first tap, its tap counts and
+           residues; its row, first position and phase extent.
            .z = 0: nothing to compute (past the output, or tap-less behind a zero fill; rows past
            the output are not stored either: .w of the second holds the positions, 0 there) */
         for (int u = tid; u < U / PH; u += NT) {
