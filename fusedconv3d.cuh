@@ -1222,7 +1222,7 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      % of its throughput). Units of both W phases (_FC3D_BK_PAIRS: a pass with no ops at W stride
      2), stored as 8-byte pairs, took L2/15's convolution alone 0.325 -> 0.214 ms (same run) and L2
      to 44 %; blocks of 9 warps for the 36 units of a 3 x 3 block measured 0.370 (96 registers).
-     Passes that store nothing keep the one-phase units, twice as many to spread over the 8 warps
+     Passes that store nothing keep the one-phase units, twice as many to spread over the warps
      (L2/15 recompute/moments 0.6545-0.6551 ms with both phases in its statistics pass, 0.648-0.654
      with one; that pass 251 us under ncu), and so do passes with ops (resolved ops applied on the
      pairs' path bloated the kernel: the GEMM step 301 -> 396 us under ncu even without ops, the
@@ -1230,7 +1230,19 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      first (_fc3d_bk_row_rank): in row order, with units dealt to the warps in turn, one warp could
      get two of the costliest and the rest waited for it at the block's barriers (23.7 % of the stall
      samples; 18.7 % sorted), L2/15's convolution alone 0.210 -> 0.206 ms, its chain unchanged
-     (0.390-0.392; H200, bench/RESULTS.md thirty-first entry).
+     (0.390-0.392; H200, bench/RESULTS.md thirty-first entry). ncu's instruction counts per SASS
+     line then put the MMAs' own loop at 16 % of the 79 M instructions and the pairs' epilogue at
+     about 30 % (a 64-bit address, a parity test and a dozen predicates rebuilt per channel pair).
+     Where both W phases are tapped in a pattern of (1, 2), (2, 1), (2, 2) or (1, 1) W taps at C_in
+     16 or 32, a unit's W taps and k-steps run unrolled per (d, h) tap, both phases' 8 accumulator
+     chains side by side (_fc3d_bk_pair_taps); a unit whose channels are all within C_out and
+     whose positions are all within the row but phase 1's last stores through
+     _fc3d_bk_store_pairs_near (the parity found once per unit and h, the address stepped, the
+     lane's predicates only). L2/15's convolution alone 0.206 -> 0.197 ms with the taps, -> 0.185
+     with both; its chain 0.393 -> 0.372 (the GEMM step 320 -> 287 us under ncu, 107.8 M -> 83.8 M
+     instructions; H200, three rounds, bench/RESULTS.md thirty-second entry); 6 warps a CTA
+     instead of 8 (_FC3D_BK_NW: a 3 x 3 block's 18 units in three full rounds) took it to 0.182,
+     the chain to 0.370 (ncu: barrier stalls per issue 1.67 -> 0.97).
      Its ops
      fixed by (n, c) are resolved once per block and channel; recomputing (two convolution passes)
      measured 0.659 ms against 0.547 materialising, which the planner's estimate reproduces
@@ -6838,7 +6850,11 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
    lanes and warps in a fixed order, one slot per (block, n, c) (the plan sizes slots by the tiled
    loops' tiles; each block zeroes its share of the rest). */
 #ifndef _FC3D_BK_NW
-#define _FC3D_BK_NW 8 /* warps a CTA */
+#define _FC3D_BK_NW 6 /* warps a CTA: a 3 x 3 block's 18 units of both W phases in three full rounds
+                          (8 warps: two in a third round, the other six waiting at the barrier;
+                          L2/15's convolution alone 0.185 -> 0.182 ms, its chain 0.373 -> 0.370, the
+                          barrier stalls a third of 8 warps', 164 registers against the 128 cap:
+                          bench/RESULTS.md thirty-second entry; 9 warps: 96 registers, spills, 0.210) */
 #endif
 #ifndef _FC3D_BK_CTAS
 #define _FC3D_BK_CTAS 2 /* CTAs an SM (the persistent grid; the registers' cap) */
@@ -6908,6 +6924,57 @@ static __device__ __forceinline__ void _fc3d_st2_if(float* p, float a, float b, 
    position q + 1 taken from the lane that holds it (g + 1, or g = 0's second position for g = 7),
    with 2 q0 (g = 0) and the unit's last odd position (g = 7's second) alone. Every element once; the
    sums as the one-phase epilogue's, over the valid values. */
+/* _fc3d_bk_store_pairs for a unit whose channels are all within C_out and whose positions are all
+   within the output but phase 1's last one, which lies past it where lb1 is 0 on lane g = 7
+   (L2/15: 63 outputs a row, 32 and 31 a phase, every unit so). The row's parity is the same for a
+   warp's lanes (their channels are 2 t apart), so the choice between the two store patterns is
+   made once per h (par: ow = 2 q0 of channel 2 t + h is odd), the address steps by 8 channels, and
+   the predicates are the lane's own: 6 stores a (j, h) pattern, 3 of them predicated. */
+template <int NT8, bool ST>
+static __device__ __forceinline__ void _fc3d_bk_store_pairs_near(const float (&a0)[NT8][4], const float (&a1)[NT8][4],
+                                                                 const float (&bv)[NT8][2], float* y0, int64_t odhw,
+                                                                 const unsigned (&par)[2], int lane, bool lb1,
+                                                                 float (&ssum)[NT8][2], float (&ssq)[NT8][2])
+{
+    const int g = lane >> 2, src = (lane + 4) & 31;
+    const bool g0 = g == 0, gl7 = g < 7, g7b = g == 7 && lb1;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        float* p = y0 + h * odhw;
+        if (!par[h]) {
+#pragma unroll
+            for (int j = 0; j < NT8; ++j, p += 8 * odhw) {
+                const float v00 = a0[j][h] + bv[j][h], v01 = a0[j][2 + h] + bv[j][h];
+                const float v10 = a1[j][h] + bv[j][h], v11 = a1[j][2 + h] + bv[j][h];
+                _fc3d_st2_if(p, v00, v10, true);
+                _fc3d_st2_if(p + 16, v01, v11, lb1);
+                _fc3d_st_if(p + 16, v01, !lb1);
+                if (ST) {
+                    const float s3 = lb1 ? v11 : 0.f;
+                    ssum[j][h] += (v00 + v01) + (v10 + s3);
+                    ssq[j][h] += (v00 * v00 + v01 * v01) + (v10 * v10 + s3 * s3);
+                }
+            }
+        } else {
+#pragma unroll
+            for (int j = 0; j < NT8; ++j, p += 8 * odhw) {
+                const float v00 = a0[j][h] + bv[j][h], v01 = a0[j][2 + h] + bv[j][h];
+                const float v10 = a1[j][h] + bv[j][h], v11 = a1[j][2 + h] + bv[j][h];
+                const float nA = __shfl_sync(0xffffffffu, v00, src), nB = __shfl_sync(0xffffffffu, v01, src);
+                _fc3d_st_if(p, v00, g0);
+                _fc3d_st2_if(p + 1, v10, gl7 ? nA : nB, true);
+                _fc3d_st2_if(p + 17, v11, nB, gl7);
+                _fc3d_st_if(p + 17, v11, g7b);
+                if (ST) {
+                    const float s3 = lb1 ? v11 : 0.f;
+                    ssum[j][h] += (v00 + v01) + (v10 + s3);
+                    ssq[j][h] += (v00 * v00 + v01 * v01) + (v10 * v10 + s3 * s3);
+                }
+            }
+        }
+    }
+}
+
 template <int NT8>
 static __device__ __forceinline__ void _fc3d_bk_store_pairs(const _fc3d_tc_kparams& P, const float (&a0)[NT8][4],
                                                             const float (&a1)[NT8][4], const float (&bv)[NT8][2],
@@ -6919,6 +6986,14 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs(const _fc3d_tc_kpara
     const bool a_0 = q0 + g < Qa, a_1 = q0 + g + 8 < Qa, b_0 = q0 + g < Qb, b_1 = q0 + g + 8 < Qb;
     const bool n_0 = q0 + g + 1 < Qa, n_1 = g < 7 && q0 + g + 9 < Qa; /* phase 0 at q + 1, within the unit */
     float* const y0 = yn + (int64_t)(2 * t) * odhw + ((int64_t)od * P.out[1] + oh) * P.out[2] + 2 * (q0 + g);
+    if (P.store && cmask == (1u << (2 * NT8)) - 1u && q0 + 16 <= Qa && q0 + 15 <= Qb) { /* _fc3d_bk_store_pairs_near */
+        unsigned par[2];
+        par[0] = (unsigned)(reinterpret_cast<uintptr_t>(y0 - 2 * g) >> 2) & 1u;
+        par[1] = par[0] ^ (unsigned)(odhw & 1);
+        if (P.stats) _fc3d_bk_store_pairs_near<NT8, true>(a0, a1, bv, y0, odhw, par, lane, b_1, ssum, ssq);
+        else _fc3d_bk_store_pairs_near<NT8, false>(a0, a1, bv, y0, odhw, par, lane, b_1, ssum, ssq);
+        return;
+    }
     const int src = (lane + 4) & 31;
 #pragma unroll
     for (int j = 0; j < NT8; ++j)
@@ -6966,8 +7041,9 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs(const _fc3d_tc_kpara
    a loop over shared memory: ranked from the parameters by the building threads themselves (a
    modulo and two constant loads a row, on warp 0) the build held every warp at the middle barrier
    instead, L2/15's convolution 0.210 -> 0.215 ms; from Rk 0.210 -> 0.206 (H200, three rounds), the
-   barriers 18.7 % of the samples. The same units on the same warps at every run: the statistics
-   partials stay deterministic. */
+   barriers 18.7 % of the samples (with 8 warps a CTA, the last round's two units holding six
+   warps; with 6, three full rounds: _FC3D_BK_NW). The same units on the same warps at every run:
+   the statistics partials stay deterministic. */
 static __device__ __forceinline__ int _fc3d_bk_row_taps(const _fc3d_tc_kparams& P, int od, int oh)
 {
     return od < P.out[0] && oh < P.out[1] ? P.hx_dt[0][od % P.s[0]][0] * P.hx_dt[1][oh % P.s[1]][0] : 0;
@@ -6981,6 +7057,60 @@ static __device__ __forceinline__ int _fc3d_bk_row_rank(const int* Rk, int R, in
         rank += k > key || (k == key && r < rr);
     }
     return rank;
+}
+
+/* The W tap pattern of a run's units of both W phases where _fc3d_bk_pair_taps takes them: phase 0's
+   W taps x 4 + phase 1's, for (1, 2), (2, 1), (2, 2) and (1, 1) taps at 2 or 4 k-steps (C_in 16 or
+   32); 0 where the generic loop runs them. A unit whose phase has no positions (past the output W)
+   runs the generic loop as well. */
+static __host__ __device__ inline int _fc3d_bk_pair_pattern(const _fc3d_tc_kparams& P)
+{
+    const int ks = (int)P.cin_g / 8, pat = P.hx_dt[2][0][0] * 4 + P.hx_dt[2][1][0];
+    return P.s[2] == 2 && P.out[2] >= 2 && (ks == 2 || ks == 4) && (pat == 6 || pat == 9 || pat == 10 || pat == 5) ? pat : 0;
+}
+
+/* One tap of one k-step of a unit's W phase: the A fragment from the input block at xa (lane (g, t):
+   positions g and g + 8 of channels t and t + 4 of the k-step), the NT8 B fragments from the weight at
+   wb, NT8 m16n8k8 MMAs into acc */
+template <int NT8>
+static __device__ __forceinline__ void _fc3d_bk_tap_step(float (&acc)[NT8][4], const float* xa, const float* wb, int kk,
+                                                         int CS)
+{
+    uint32_t a[4];
+    a[0] = __float_as_uint(xa[kk * 8 * CS]);
+    a[1] = __float_as_uint(xa[kk * 8 * CS + 8]);
+    a[2] = __float_as_uint(xa[(kk * 8 + 4) * CS]);
+    a[3] = __float_as_uint(xa[(kk * 8 + 4) * CS + 8]);
+#pragma unroll
+    for (int j = 0; j < NT8; ++j) {
+        const float2 bb = *reinterpret_cast<const float2*>(wb + (kk * NT8 + j) * 64);
+        const uint32_t bf[2] = {__float_as_uint(bb.x), __float_as_uint(bb.y)};
+        _fc3d_tc_mma_tf32(acc[j], a, bf);
+    }
+}
+
+/* A unit of both W phases whose W tap counts (N0 for phase 0, N1 for phase 1) and k-steps (KS) are
+   known at compile time: per (d, h) tap, the phases' W taps and k-steps run unrolled side by side,
+   2 NT8 independent accumulator chains, every fragment address an offset of four pointers. Each
+   accumulator sums its products in the order of the generic loop (d, h, w tap, then k-step). */
+template <int NT8, int KS, int N0, int N1>
+static __device__ __forceinline__ void _fc3d_bk_pair_taps(float (&a0)[NT8][4], float (&a1)[NT8][4], const float* x0,
+                                                          const float* x1, const float* w0, const float* w1, int xw0,
+                                                          int xw1, int ww0, int ww1, int ntd, int nth, int xd, int xh,
+                                                          int wd, int wh, int CS)
+{
+    for (int jd = 0; jd < ntd; ++jd, x0 -= xd, x1 -= xd, w0 += wd, w1 += wd) {
+        const float *xa0 = x0, *xa1 = x1, *wb0 = w0, *wb1 = w1;
+        for (int jh = 0; jh < nth; ++jh, xa0 -= xh, xa1 -= xh, wb0 += wh, wb1 += wh) {
+#pragma unroll
+            for (int jw = 0; jw < (N0 > N1 ? N0 : N1); ++jw)
+#pragma unroll
+                for (int kk = 0; kk < KS; ++kk) {
+                    if (jw < N0) _fc3d_bk_tap_step<NT8>(a0, xa0 - jw * xw0, wb0 + jw * ww0, kk, CS);
+                    if (jw < N1) _fc3d_bk_tap_step<NT8>(a1, xa1 - jw * xw1, wb1 + jw * ww1, kk, CS);
+                }
+        }
+    }
 }
 
 template <int NT8, int PH, typename Epi>
@@ -7176,11 +7306,45 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
             for (int p = 0; p < PH; ++p)
 #pragma unroll
                 for (int j = 0; j < NT8; ++j) accp[p][j][0] = accp[p][j][1] = accp[p][j][2] = accp[p][j][3] = 0.f;
+            bool done = false;
+            if (PH == 2 && (KS == 2 || KS == 4)) {
+                /* both W phases tapped with a W tap pattern of the fixed ones: _fc3d_bk_pair_taps
+                   (the W taps are the same for every unit of a run: the branch is uniform) */
+                const int4 u0 = Ut[2 * PH * u], u1 = Ut[2 * PH * u + 1];
+                const int n0 = u0.z >> 16, n1 = u1.z >> 16;
+                const int pat = u0.z != 0 && u1.z != 0 ? n0 * 4 + n1 : 0;
+                if (pat == 6 || pat == 9 || pat == 10 || pat == 5) {
+                    const int ntd = u0.z & 255, nth = (u0.z >> 8) & 255;
+                    const int *ed = P.hx_dt[0][u0.w & 255], *eh = P.hx_dt[1][(u0.w >> 8) & 255],
+                              *e0 = P.hx_dt[2][u0.w >> 16], *e1 = P.hx_dt[2][u1.w >> 16];
+                    const int xd = ed[4] * EH * WP, xh = eh[4] * WP;
+                    const int wd = ed[2] * P.k[1] * P.k[2] * WT, wh = eh[2] * P.k[2] * WT;
+                    const float *x0 = xs + u0.x + g + t * CS, *x1 = xs + u1.x + g + t * CS;
+                    const float *w0 = Ws + u0.y + 2 * lane, *w1 = Ws + u1.y + 2 * lane;
+                    const int xw0 = e0[4], xw1 = e1[4], ww0 = e0[2] * WT, ww1 = e1[2] * WT;
+#define _FC3D_BK_PT(ks, a, b_)                                                                                         \
+    _fc3d_bk_pair_taps<NT8, ks, a, b_>(accp[0], accp[PH - 1], x0, x1, w0, w1, xw0, xw1, ww0, ww1, ntd, nth, xd, xh, wd, \
+                                       wh, CS)
+                    if (KS == 2) {
+                        if (pat == 6) _FC3D_BK_PT(2, 1, 2);
+                        else if (pat == 9) _FC3D_BK_PT(2, 2, 1);
+                        else if (pat == 10) _FC3D_BK_PT(2, 2, 2);
+                        else _FC3D_BK_PT(2, 1, 1);
+                    } else {
+                        if (pat == 6) _FC3D_BK_PT(4, 1, 2);
+                        else if (pat == 9) _FC3D_BK_PT(4, 2, 1);
+                        else if (pat == 10) _FC3D_BK_PT(4, 2, 2);
+                        else _FC3D_BK_PT(4, 1, 1);
+                    }
+#undef _FC3D_BK_PT
+                    done = true;
+                }
+            }
 #pragma unroll
             for (int p = 0; p < PH; ++p) {
                 const int4 ua = Ut[2 * PH * u + p];
                 float(&acc)[NT8][4] = accp[p];
-                if (ua.z != 0) {
+                if (ua.z != 0 && !done) {
                     const int ntd = ua.z & 255, nth = (ua.z >> 8) & 255, ntw = ua.z >> 16;
                     const int *ed = P.hx_dt[0][ua.w & 255], *eh = P.hx_dt[1][(ua.w >> 8) & 255],
                               *ew = P.hx_dt[2][ua.w >> 16];

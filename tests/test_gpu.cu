@@ -257,6 +257,13 @@ static int random_conv(fc3d_conv_desc* c, int big_plane) {
             c->stride[2] = 2;
             c->output_padding[2] = rng_int(0, 1);
             c->out_channels = rng_int(1, 32);
+            if (rng_int(0, 1)) { /* W taps (1, 2), (2, 1), (2, 2) or (1, 1) at C_in 16 or 32: the unrolled taps */
+                c->in_channels = 16 * rng_int(1, 2);
+                c->dilation[2] = 1;
+                c->kernel[2] = rng_int(2, 4);
+                c->padding[2] = rng_int(0, 2);
+                c->output_padding[2] = rng_int(0, 1);
+            }
         }
         if (block_hint == 2) {
             c->batch = rng_int(1, 2);
@@ -1480,7 +1487,7 @@ static void test_halo_row_prog(void) {
 static void test_block_loop(int cases) {
     const fc3d_engine keep = engine_under_test;
     engine_under_test = FC3D_ENGINE_IMPLICIT_GEMM;
-    int gathered = 0, multi = 0, pairs = 0;
+    int gathered = 0, multi = 0, pairs = 0, fixed = 0;
     for (int k = 0; k < cases; k++) {
         host_case hc;
         char desc[200], name[300];
@@ -1511,6 +1518,7 @@ static void test_block_loop(int cases) {
             continue;
         }
         pairs += has_pairs;
+        fixed += has_pairs && _fc3d_bk_pair_pattern(tp->kp) != 0;
         multi += tp->kp.bk_blocks > 1;
         for (int i = 0; i < hc.plan._private.num_steps; i++)
             if (hc.plan._private.steps[i].kind == _FC3D_STEP_TC_CONV && hc.plan._private.steps[i].stat_op >= 0) {
@@ -1528,9 +1536,10 @@ static void test_block_loop(int cases) {
                         FC3D_MAIN_LOOP_BLOCK);
         host_case_free(&hc);
     }
-    check(gathered >= cases / 8 && multi >= cases / 8 && pairs >= cases / 8, "block_loop.exercised",
+    check(gathered >= cases / 8 && multi >= cases / 8 && pairs >= cases / 8 && fixed >= 1 && fixed >= cases / 24,
+          "block_loop.exercised",
           "%d of %d cases gathered statistics in the block loop's epilogue, %d had several blocks a sample, %d ran "
-          "units of both W phases", gathered, cases, multi, pairs);
+          "units of both W phases, %d of them on the unrolled W taps", gathered, cases, multi, pairs, fixed);
     engine_under_test = keep;
 }
 
