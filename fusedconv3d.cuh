@@ -1240,9 +1240,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      _fc3d_bk_store_pairs_near (the parity found once per unit and h, the address stepped, the
      lane's predicates only). L2/15's convolution alone 0.206 -> 0.197 ms with the taps, -> 0.185
      with both; its chain 0.393 -> 0.372 (the GEMM step 320 -> 287 us under ncu, 107.8 M -> 83.8 M
-     instructions; H200, three rounds, bench/RESULTS.md thirty-second entry); 6 warps a CTA
-     instead of 8 (_FC3D_BK_NW: a 3 x 3 block's 18 units in three full rounds) took it to 0.182,
-     the chain to 0.370 (ncu: barrier stalls per issue 1.67 -> 0.97).
+     instructions; H200, three rounds, bench/RESULTS.md thirty-second entry). 6 warps a CTA
+     instead of 8 (a 3 x 3 block's 18 units in three full rounds; ncu: barrier stalls per issue
+     1.67 -> 0.97) took it to 0.182 and the chain to 0.370, but runs of few blocks 22 % slower
+     (0.040 -> 0.049 ms): not kept (_FC3D_BK_NW).
      Its ops
      fixed by (n, c) are resolved once per block and channel; recomputing (two convolution passes)
      measured 0.659 ms against 0.547 materialising, which the planner's estimate reproduces
@@ -6850,11 +6851,11 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
    lanes and warps in a fixed order, one slot per (block, n, c) (the plan sizes slots by the tiled
    loops' tiles; each block zeroes its share of the rest). */
 #ifndef _FC3D_BK_NW
-#define _FC3D_BK_NW 6 /* warps a CTA: a 3 x 3 block's 18 units of both W phases in three full rounds
-                          (8 warps: two in a third round, the other six waiting at the barrier;
-                          L2/15's convolution alone 0.185 -> 0.182 ms, its chain 0.373 -> 0.370, the
-                          barrier stalls a third of 8 warps', 164 registers against the 128 cap:
-                          bench/RESULTS.md thirty-second entry; 9 warps: 96 registers, spills, 0.210) */
+#define _FC3D_BK_NW 8 /* warps a CTA. 6 (a 3 x 3 block's 18 units of both W phases in three full
+                          rounds, 164 registers) took L2/15's convolution alone 0.185 -> 0.182 ms and
+                          its chain 0.373 -> 0.370, but small runs of few blocks 0.040 -> 0.049 ms
+                          (conv_alone S7, S8); 9: 96 registers, spills, 0.210 (bench/RESULTS.md
+                          thirty-second entry) */
 #endif
 #ifndef _FC3D_BK_CTAS
 #define _FC3D_BK_CTAS 2 /* CTAs an SM (the persistent grid; the registers' cap) */
@@ -7041,9 +7042,9 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs(const _fc3d_tc_kpara
    a loop over shared memory: ranked from the parameters by the building threads themselves (a
    modulo and two constant loads a row, on warp 0) the build held every warp at the middle barrier
    instead, L2/15's convolution 0.210 -> 0.215 ms; from Rk 0.210 -> 0.206 (H200, three rounds), the
-   barriers 18.7 % of the samples (with 8 warps a CTA, the last round's two units holding six
-   warps; with 6, three full rounds: _FC3D_BK_NW). The same units on the same warps at every run:
-   the statistics partials stay deterministic. */
+   barriers 18.7 % of the samples (the last round's two units holding six warps; 6 warps a CTA,
+   three full rounds, measured: _FC3D_BK_NW). The same units on the same warps at every run: the
+   statistics partials stay deterministic. */
 static __device__ __forceinline__ int _fc3d_bk_row_taps(const _fc3d_tc_kparams& P, int od, int oh)
 {
     return od < P.out[0] && oh < P.out[1] ? P.hx_dt[0][od % P.s[0]][0] * P.hx_dt[1][oh % P.s[1]][0] : 0;
