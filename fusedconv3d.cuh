@@ -1239,8 +1239,9 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      whose positions are all within the row but phase 1's last stores through
      _fc3d_bk_store_pairs_near (the parity found once per unit and h, the address stepped, the
      lane's predicates only). L2/15's convolution alone 0.206 -> 0.197 ms with the taps, -> 0.185
-     with both; its chain 0.393 -> 0.372 (the GEMM step 320 -> 287 us under ncu, 107.8 M -> 83.8 M
-     instructions; H200, three rounds, bench/RESULTS.md thirty-second entry). 6 warps a CTA
+     with both; its chain 0.393 -> 0.372 (example timer; the GEMM step 320 -> 287 us under ncu,
+     107.8 M -> 83.8 M instructions; H200, three rounds, bench/RESULTS.md thirty-second entry;
+     the PyTorch drop-in's chain read 0.390-0.394 in bench.py on the same lease). 6 warps a CTA
      instead of 8 (a 3 x 3 block's 18 units in three full rounds; ncu: barrier stalls per issue
      1.67 -> 0.97) took it to 0.182 and the chain to 0.370, but runs of few blocks 22 % slower
      (0.040 -> 0.049 ms): not kept (_FC3D_BK_NW).
@@ -7067,7 +7068,8 @@ static __device__ __forceinline__ int _fc3d_bk_row_rank(const int* Rk, int R, in
 static __host__ __device__ inline int _fc3d_bk_pair_pattern(const _fc3d_tc_kparams& P)
 {
     const int ks = (int)P.cin_g / 8, pat = P.hx_dt[2][0][0] * 4 + P.hx_dt[2][1][0];
-    return P.s[2] == 2 && P.out[2] >= 2 && (ks == 2 || ks == 4) && (pat == 6 || pat == 9 || pat == 10 || pat == 5) ? pat : 0;
+    const bool taps = pat == 6 || pat == 9 || pat == 10 || pat == 5;
+    return P.s[2] == 2 && P.out[2] >= 2 && (ks == 2 || ks == 4) && taps ? pat : 0;
 }
 
 /* One tap of one k-step of a unit's W phase: the A fragment from the input block at xa (lane (g, t):
@@ -7323,9 +7325,9 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                     const float *x0 = xs + u0.x + g + t * CS, *x1 = xs + u1.x + g + t * CS;
                     const float *w0 = Ws + u0.y + 2 * lane, *w1 = Ws + u1.y + 2 * lane;
                     const int xw0 = e0[4], xw1 = e1[4], ww0 = e0[2] * WT, ww1 = e1[2] * WT;
-#define _FC3D_BK_PT(ks, a, b_)                                                                                         \
-    _fc3d_bk_pair_taps<NT8, ks, a, b_>(accp[0], accp[PH - 1], x0, x1, w0, w1, xw0, xw1, ww0, ww1, ntd, nth, xd, xh, wd, \
-                                       wh, CS)
+#define _FC3D_BK_PT(ks, a, b_)                                                                            \
+    _fc3d_bk_pair_taps<NT8, ks, a, b_>(accp[0], accp[PH - 1], x0, x1, w0, w1, xw0, xw1, ww0, ww1, ntd, nth, \
+                                       xd, xh, wd, wh, CS)
                     if (KS == 2) {
                         if (pat == 6) _FC3D_BK_PT(2, 1, 2);
                         else if (pat == 9) _FC3D_BK_PT(2, 2, 1);

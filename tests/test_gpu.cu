@@ -258,13 +258,15 @@ static int random_conv(fc3d_conv_desc* c, int big_plane) {
             c->stride[2] = 2;
             c->output_padding[2] = rng_int(0, 1);
             c->out_channels = rng_int(1, 32);
-            if (block_taps_hint || rng_int(0, 1)) { /* W taps (1, 2), (2, 1), (2, 2) or (1, 1) at C_in 16 or 32: the unrolled taps */
+            /* W taps (1, 2), (2, 1), (2, 2) or (1, 1) at C_in 16 or 32: the unrolled taps */
+            if (block_taps_hint || rng_int(0, 1)) {
                 c->in_channels = 16 * rng_int(1, 2);
                 c->dilation[2] = 1;
                 c->kernel[2] = rng_int(2, 4);
                 c->padding[2] = rng_int(0, 2);
                 c->output_padding[2] = rng_int(0, 1);
-                if (block_taps_hint || rng_int(0, 1)) { /* 32 channels, rows of 27 to 80: units of the near-full epilogue */
+                /* 32 channels, rows of 27 to 80: units of the near-full epilogue */
+                if (block_taps_hint || rng_int(0, 1)) {
                     c->out_channels = 32;
                     c->in_size[2] = rng_int(14, 40);
                     c->in_size[0] = rng_int(1, 2);
