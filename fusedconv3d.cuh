@@ -7366,17 +7366,7 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
 #pragma unroll
                                 for (int kk = 0; kk < 4; ++kk) {
                                     if (kk >= KS) break;
-                                    uint32_t a[4];
-                                    a[0] = __float_as_uint(xa[kk * 8 * CS]);
-                                    a[1] = __float_as_uint(xa[kk * 8 * CS + 8]);
-                                    a[2] = __float_as_uint(xa[(kk * 8 + 4) * CS]);
-                                    a[3] = __float_as_uint(xa[(kk * 8 + 4) * CS + 8]);
-#pragma unroll
-                                    for (int j = 0; j < NT8; ++j) {
-                                        const float2 bb = *reinterpret_cast<const float2*>(wb + (kk * NT8 + j) * 64);
-                                        const uint32_t bf[2] = {__float_as_uint(bb.x), __float_as_uint(bb.y)};
-                                        _fc3d_tc_mma_tf32(acc[j], a, bf);
-                                    }
+                                    _fc3d_bk_tap_step<NT8>(acc, xa, wb, kk, CS);
                                 }
                             }
                         }
