@@ -6917,15 +6917,6 @@ static __device__ __forceinline__ void _fc3d_st2_if(float* p, float a, float b, 
                  "f"(b), "r"((int)ok));
 }
 
-/* The block loop's epilogue for a unit of both W phases (W stride 2, a pass that stores, no ops): lane
-   (g, t) holds, for channel 8 j + 2 t + h, phase 0 (ow = 2 q) and phase 1 (ow = 2 q + 1) at
-   positions q = q0 + g and q0 + g + 8, the bias added. Where the channel's row is 8-byte aligned at
-   ow = 2 q0 (uniform over a store instruction: its lanes' channels are 2 t apart, an even number
-   of floats), the pairs (2 q, 2 q + 1) are stored as one 8-byte write each (W = 63 rows alternate
-   in parity); else the pairs (2 q + 1, 2 q + 2), the phase-0 value of
-   position q + 1 taken from the lane that holds it (g + 1, or g = 0's second position for g = 7),
-   with 2 q0 (g = 0) and the unit's last odd position (g = 7's second) alone. Every element once; the
-   sums as the one-phase epilogue's, over the valid values. */
 /* _fc3d_bk_store_pairs for a unit whose channels are all within C_out and whose positions are all
    within the output but phase 1's last one, which lies past it where lb1 is 0 on lane g = 7
    (L2/15: 63 outputs a row, 32 and 31 a phase, every unit so). The row's parity is the same for a
@@ -6977,6 +6968,15 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs_near(const float (&a
     }
 }
 
+/* The block loop's epilogue for a unit of both W phases (W stride 2, a pass that stores, no ops): lane
+   (g, t) holds, for channel 8 j + 2 t + h, phase 0 (ow = 2 q) and phase 1 (ow = 2 q + 1) at
+   positions q = q0 + g and q0 + g + 8, the bias added. Where the channel's row is 8-byte aligned at
+   ow = 2 q0 (uniform over a store instruction: its lanes' channels are 2 t apart, an even number
+   of floats), the pairs (2 q, 2 q + 1) are stored as one 8-byte write each (W = 63 rows alternate
+   in parity); else the pairs (2 q + 1, 2 q + 2), the phase-0 value of
+   position q + 1 taken from the lane that holds it (g + 1, or g = 0's second position for g = 7),
+   with 2 q0 (g = 0) and the unit's last odd position (g = 7's second) alone. Every element once; the
+   sums as the one-phase epilogue's, over the valid values. */
 template <int NT8>
 static __device__ __forceinline__ void _fc3d_bk_store_pairs(const _fc3d_tc_kparams& P, const float (&a0)[NT8][4],
                                                             const float (&a1)[NT8][4], const float (&bv)[NT8][2],
