@@ -840,6 +840,35 @@ def check_stream_bn_train():
     require_bn_state(entries, ref, 1e-5)
 
 
+def check_workspace_kept():
+    """A plan keeps its workspace for the next call on the same stream and takes its own on another
+    stream; every output bitwise the one a fresh module (fresh plan, fresh workspace) gives on the
+    same input, also after the workspace held another input's partials."""
+    conv = conv_a()
+    entries = prep([nn.BatchNorm3d(6).eval(), nn.GELU(), nn.GroupNorm(3, 6), fc.SubtractSpatialMean()])
+    fused = fc.FusedConvTranspose3d(conv, *entries)
+    x1, x2 = x_a(), x_a()
+    with torch.no_grad():
+        fused(x1)
+        plan = fused._plan_for(x2)[0][0]
+        require(plan.workspace_bytes > 0, "the chain's plan has no workspace")
+        kept = plan.kept_workspace
+        require(kept != 0, "no workspace kept after a call")
+        y2 = fused(x2)
+        require(plan.kept_workspace == kept, "a second call on the same stream took another workspace")
+        want = fc.FusedConvTranspose3d(conv, *entries)(x2)
+        s = torch.cuda.Stream()
+        s.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(s):
+            y3 = fused(x2)
+        torch.cuda.current_stream().wait_stream(s)
+        require(plan.kept_workspace not in (0, kept), "a call on another stream kept the first stream's workspace")
+    torch.cuda.synchronize()
+    require(bool(torch.isfinite(want).all()), "non-finite output")
+    require(torch.equal(y2, want), f"the kept workspace's output differs (rel-L2 {rel_l2(y2, want):.3g})")
+    require(torch.equal(y3, want), f"the other stream's output differs (rel-L2 {rel_l2(y3, want):.3g})")
+
+
 def check_cuda_graph(make_entries, make_conv=None, x_shape=None, tf32=False):
     """A forward captured by torch.cuda.graph (the bridge's y and workspace from the graph's pool,
     the plan's launches recorded) and replayed twice, x refilled in place before each replay:
@@ -1129,6 +1158,7 @@ def register():
         lambda: [nn.GroupNorm(3, 6), nn.GELU(), nn.LayerNorm((6, 5))], torch.bfloat16, CL)
     add("stream/non_default_stream", check_stream)
     add("stream/batchnorm_train_on_stream", check_stream_bn_train)
+    add("stream/workspace_kept_per_stream", check_workspace_kept)
     add("stream/cuda_graph_groupnorm_gelu", check_cuda_graph, lambda: [nn.ReLU(), nn.GroupNorm(3, 6), nn.GELU()])
     add("stream/cuda_graph_bn_eval_submean", check_cuda_graph,
         lambda: [nn.BatchNorm3d(6).eval(), fc.SubtractSpatialMean()])

@@ -20,8 +20,17 @@ namespace py = pybind11;
 namespace {
 
 // A plan built from plain Python values; init errors are kept, not thrown, so Python raises them.
+// It keeps the workspace of its last run with the stream and device it ran on: the next run on the
+// same stream reuses it (the runs are ordered there, and the plan writes every byte of its
+// workspace that it reads), which saves an allocation of host time before the first launch of
+// each call. A run on another stream or device allocates its own and keeps that one instead; a
+// run on a stream being captured into a CUDA graph neither takes nor keeps it (the graph's
+// allocations belong to its pool, and its replays may run beside eager calls).
 struct Plan {
     fc3d_plan plan;
+    torch::Tensor ws;
+    cudaStream_t ws_stream = nullptr;
+    int ws_device = -1;
 };
 
 using OpTuple = std::tuple<int, double, double, double, int, int, unsigned>;  // kind value eps momentum groups norm_dims flags
@@ -69,7 +78,7 @@ const char* const kOpTensorNames[6] = {"weight", "bias", "running_mean", "runnin
 // after a successful run. Returns (code, message, y): y is None when nothing ran, with the library's
 // code, or 0 for a check made here, and the message.
 std::tuple<int, std::string, std::optional<torch::Tensor>> forward(
-    const Plan& p, const torch::Tensor& x, const torch::Tensor& weight, const std::optional<torch::Tensor>& bias,
+    Plan& p, const torch::Tensor& x, const torch::Tensor& weight, const std::optional<torch::Tensor>& bias,
     const std::vector<std::optional<torch::Tensor>>& ops, const std::vector<torch::Tensor>& counters,
     bool channels_last) {
     const fc3d_plan& plan = p.plan;
@@ -118,9 +127,21 @@ std::tuple<int, std::string, std::optional<torch::Tensor>> forward(
     torch::Tensor y = torch::empty(std::vector<int64_t>(plan.y_dims, plan.y_dims + 5),
                                    x.options().memory_format(channels_last ? at::MemoryFormat::ChannelsLast3d
                                                                            : at::MemoryFormat::Contiguous));
+    const cudaStream_t stream = at::cuda::getCurrentCUDAStream(x.device().index()).stream();
     torch::Tensor ws;
     if (plan.workspace_bytes) {
-        ws = torch::empty({(int64_t)plan.workspace_bytes}, x.options().dtype(torch::kUInt8));
+        cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+        const bool plain = cudaStreamIsCapturing(stream, &capture) == cudaSuccess && capture == cudaStreamCaptureStatusNone;
+        if (plain && p.ws.defined() && p.ws_stream == stream && p.ws_device == (int)x.device().index()) {
+            ws = p.ws;
+        } else {
+            ws = torch::empty({(int64_t)plan.workspace_bytes}, x.options().dtype(torch::kUInt8));
+            if (plain) {
+                p.ws = ws;
+                p.ws_stream = stream;
+                p.ws_device = (int)x.device().index();
+            }
+        }
         a.workspace = ws.data_ptr();
         a.workspace_bytes = (size_t)plan.workspace_bytes;
     }
@@ -128,7 +149,7 @@ std::tuple<int, std::string, std::optional<torch::Tensor>> forward(
     a.weight = w.data_ptr();
     a.bias = bias ? bias->data_ptr() : nullptr;
     a.y = y.data_ptr();
-    a.stream = (void*)at::cuda::getCurrentCUDAStream(x.device().index()).stream();
+    a.stream = (void*)stream;
     fc3d_message m;
     const fc3d_result r = fc3d_plan_run(&plan, &a, &m);
     if (r != FC3D_SUCCESS) return {(int)r, std::string(m.text), std::nullopt};
@@ -150,6 +171,9 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
         .def_property_readonly("conv_size",
                                [](const Plan& p) { return std::vector<int64_t>(p.plan.conv_size, p.plan.conv_size + 3); })
         .def_property_readonly("workspace_bytes", [](const Plan& p) { return (size_t)p.plan.workspace_bytes; })
+        // the device address of the workspace kept from the plan's last run (0: none kept)
+        .def_property_readonly("kept_workspace",
+                               [](const Plan& p) { return (uintptr_t)(p.ws.defined() ? p.ws.data_ptr() : nullptr); })
         .def_property_readonly("num_passes", [](const Plan& p) { return p.plan.num_passes; })
         .def_property_readonly("flops", [](const Plan& p) { return p.plan.flops; })
         .def_property_readonly("engine", [](const Plan& p) { return (int)p.plan.engine; })

@@ -141,6 +141,27 @@ _DTYPES = {torch.float32: "DTYPE_F32", torch.float16: "DTYPE_F16", torch.bfloat1
 _MATH = {"fp32": "MATH_FP32", "tf32": "MATH_TF32", "half": "MATH_HALF"}
 
 
+# The module types whose parameters and buffers are read straight from their dicts (_member).
+_PLAIN_TYPES = frozenset((nn.ConvTranspose3d, nn.BatchNorm3d, nn.GroupNorm, nn.LayerNorm))
+
+
+def _member(m, name):
+    """m.name for a parameter or buffer of m. nn.Module keeps those in dicts that ordinary attribute
+    lookup does not search: m.name first fails inside, then nn.Module.__getattr__ finds it, several
+    microseconds a name on the host, all of it before the first launch of a call. For torch's own
+    module types (no class attribute shadows a parameter there) the dicts are read directly; any
+    other type (a subclass may define a property of that name) goes through getattr."""
+    if type(m) in _PLAIN_TYPES:
+        d = m.__dict__
+        p = d["_parameters"]
+        if name in p:
+            return p[name]
+        b = d["_buffers"]
+        if name in b:
+            return b[name]
+    return getattr(m, name)
+
+
 def _triple(v):
     return tuple(v) if isinstance(v, (tuple, list)) else (v, v, v)
 
@@ -188,7 +209,10 @@ class FusedConvTranspose3d(nn.Module):
     an engine that cannot implement the problem raises FusedConv3dError with the library's reason.
     After a call, last_math and last_engine hold the math mode and the engine that ran.
     The modules are registered as submodules (conv, epilogue.0, ...), so .cuda(), .to(),
-    state_dict() and train()/eval() reach them."""
+    state_dict() and train()/eval() reach them. The module keeps a plan per input shape, dtype,
+    layout, math and epilogue state (at most 65), and each plan keeps the device workspace of its
+    last call (plan.workspace_bytes) for the next call on the same stream: the workspace is not
+    allocated again before each call's first launch."""
 
     def __init__(self, conv, *epilogue, math=None, engine=None):
         super().__init__()
@@ -251,7 +275,7 @@ class FusedConvTranspose3d(nn.Module):
         save_mean, save_invstd); the num_batches_tracked tensors a successful run counts a batch in."""
         ops, tensors, counters = [], [], []
         C = conv_dims[1]
-        for i, e in enumerate(self.epilogue):
+        for i, e in enumerate(self._modules["epilogue"]):
             flags, value, eps, momentum, groups, nd = 0, 0.0, 0.0, 0.0, 0, 0
             bound = (None,) * 6
             if isinstance(e, nn.ReLU):
@@ -262,7 +286,7 @@ class FusedConvTranspose3d(nn.Module):
                 kind, value = ext.OP_SCALE, e.value
             elif isinstance(e, AddChannel):
                 kind = ext.OP_ADD_CHANNEL
-                bound = (None, e.vector, None, None, None, None)
+                bound = (None, e._parameters["vector"], None, None, None, None)
             elif isinstance(e, SubtractSpatialMean):
                 kind = ext.OP_SUB_SPATIAL_MEAN
             elif _is_pool(e):
@@ -276,7 +300,7 @@ class FusedConvTranspose3d(nn.Module):
                                            f"convolution gives {C}")
                 if e.affine:
                     flags |= ext.AFFINE
-                    bound = (e.weight, e.bias, None, None, None, None)
+                    bound = (_member(e, "weight"), _member(e, "bias"), None, None, None, None)
             elif isinstance(e, nn.LayerNorm):
                 shape = tuple(e.normalized_shape)
                 nd = len(shape)
@@ -286,8 +310,8 @@ class FusedConvTranspose3d(nn.Module):
                 kind, eps = ext.OP_LAYERNORM, self._eps(i, e.eps)
                 if e.elementwise_affine:
                     flags |= ext.AFFINE
-                    bound = (e.weight, e.bias if e.bias is not None else self._zeros_like(e.weight), None, None,
-                             None, None)
+                    lw, lb = _member(e, "weight"), _member(e, "bias")
+                    bound = (lw, lb if lb is not None else self._zeros_like(lw), None, None, None, None)
             else:  # unreachable: _normalize_entry admits nothing else
                 raise FusedConv3dError(f"epilogue[{i}]: {_describe_entry(e)} cannot be lowered")
             ops.append((kind, value, eps, momentum, groups, nd, flags))
@@ -309,16 +333,17 @@ class FusedConvTranspose3d(nn.Module):
         flags = 0
         if bn.affine:
             flags |= ext.AFFINE
-            weight, bias = bn.weight, bn.bias
-        rm, rv = bn.running_mean, bn.running_var
+            weight, bias = _member(bn, "weight"), _member(bn, "bias")
+        rm, rv = _member(bn, "running_mean"), _member(bn, "running_var")
         tracked = rm is not None and rv is not None
         if not bn.training and tracked:
             return ext.OP_BATCHNORM_INFER, eps, flags, 0.0, (weight, bias, rm, rv, None, None)
         momentum = 0.0
         if bn.training and tracked:
             # num_batches_tracked is counted after a successful run; momentum settled at run time
-            if bn.num_batches_tracked is not None:
-                counters.append(bn.num_batches_tracked)
+            nbt = _member(bn, "num_batches_tracked")
+            if nbt is not None:
+                counters.append(nbt)
             momentum = self._bn_momentum(bn, peek=True)
             if momentum != 0.0:  # at 0.0 PyTorch leaves the statistics unchanged: no update at all
                 flags |= ext.UPDATE_RUNNING_STATS
@@ -355,7 +380,7 @@ class FusedConvTranspose3d(nn.Module):
         """A 4D (C, D, H, W) input runs as a batch of one only where PyTorch's own modules give that
         meaning to a 4D tensor too; BatchNorm3d, GroupNorm, AddChannel and SubtractSpatialMean
         reject it or read it differently there, so they refuse it here as well."""
-        for i, e in enumerate(self.epilogue):
+        for i, e in enumerate(self._modules["epilogue"]):
             if not isinstance(e, (nn.ReLU, nn.GELU, Scale, nn.LayerNorm)) and not _is_pool(e):
                 raise FusedConv3dError(f"unbatched (4D) input: epilogue[{i}] ({type(e).__name__}) has no "
                                        "unbatched meaning in PyTorch; pass a 5D batch (x.unsqueeze(0))")
@@ -364,8 +389,8 @@ class FusedConvTranspose3d(nn.Module):
         """(plan entry, the ops' tensors, batch counters, math mode) for a 5D x; no side effects.
         The plan entry is (plan, y in channels_last_3d, engine name); plans are cached by
         everything they depend on, so a repeated call does the checks and the lowering only."""
-        conv = self.conv
-        w, b = conv.weight, conv.bias
+        conv = self._modules["conv"]
+        w, b = _member(conv, "weight"), _member(conv, "bias")
         if x.dim() != 5:
             raise FusedConv3dError(f"x must be 4D or 5D (N, C, D, H, W), got shape {tuple(x.shape)}")
         if not x.is_cuda:
@@ -414,11 +439,13 @@ class FusedConvTranspose3d(nn.Module):
 
     def _forward5d(self, x):
         (plan, channels_last, engine_name), tensors, counters, math = self._plan_for(x)
-        conv = self.conv
+        conv = self._modules["conv"]
         # the rest of the call is one extension call: the ops' tensors checked and bound (float32
-        # copies of any that are not float32 and contiguous, running statistics written back), y and
-        # the workspace allocated, the plan run on the current stream, the batch counted
-        code, message, y = _ext.forward(plan, x, conv.weight, conv.bias, tensors, counters, channels_last)
+        # copies of any that are not float32 and contiguous, running statistics written back), y
+        # allocated and the workspace (the plan's own, kept from its last run on the same stream),
+        # the plan run on the current stream, the batch counted
+        code, message, y = _ext.forward(plan, x, _member(conv, "weight"), _member(conv, "bias"), tensors, counters,
+                                        channels_last)
         if y is None:
             raise FusedConv3dError(message, code)
         self.last_math, self.last_engine = math, engine_name
