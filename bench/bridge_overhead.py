@@ -1,11 +1,16 @@
 """bench/bridge_overhead.py - how much of the PyTorch drop-in's timed call is host work.
 
-Times the L2/15 and L1/77 drop-ins (examples/pytorch/workloads.py, full size, TF32 as PyTorch's
-default) the way bench/bench.py does - CUDA events around the call, a 256 MiB buffer written just
-before the start event - once with that one write before the start event and once with four, which
-keep the GPU busy until the drop-in has enqueued its kernels; also the host time of the call itself.
-With one write, host work after the write ends is inside the timed window; with four it is not.
-GPU + PyTorch. Run: python3 bench/bridge_overhead.py  (results: bench/RESULTS.md, tenth and eleventh entries)
+For each of the five workloads (examples/pytorch/workloads.py, full size, TF32 as PyTorch's
+default), its drop-in and the convolution alone (FusedConvTranspose3d without an epilogue):
+- the call timed the way bench/bench.py times it - CUDA events around the call, a 256 MiB buffer
+  written just before the start event - once with that one write and once with four, which keep
+  the GPU busy until the call has enqueued its kernels: with one write, host work before the first
+  launch that outlasts the write is inside the timed window; with four it is not;
+- the host time of the call and of its pieces (the drop-in's call, the fused module's call, its
+  _forward5d, _plan_for and the lowering in it, the extension's forward, a torch.empty of y), each
+  with a 1.5 ms sleep kernel ahead of it so that no launch waits, median of 40.
+The write alone is timed first. GPU + PyTorch. Run: python3 bench/bridge_overhead.py
+(results: bench/RESULTS.md, tenth, eleventh and thirty-third entries)
 """
 import os
 import statistics
@@ -20,36 +25,74 @@ import fusedconv3d_torch as fc  # noqa: E402
 import workloads as W  # noqa: E402
 
 
+def windows(buf, m, x):
+    """The bench's timed window with one buffer write before the start event, and with four."""
+    res = {}
+    for writes in (1, 4):
+        ev = []
+        for i in range(30):
+            for k in range(writes):
+                buf.fill_((i + k) & 0x7F)
+            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            s.record()
+            m(x)
+            e.record()
+            e.synchronize()
+            ev.append(s.elapsed_time(e))
+        res[writes] = statistics.median(ev)
+    return res
+
+
+def host_us(fn, n=40):
+    """Median host time of fn (us), a sleep kernel ahead of each call so that no launch waits."""
+    hs = []
+    for _ in range(n):
+        torch.cuda._sleep(3_000_000)  # ~1.5 ms at 2 GHz
+        h0 = time.perf_counter()
+        fn()
+        h1 = time.perf_counter()
+        hs.append((h1 - h0) * 1e6)
+        torch.cuda.synchronize()
+    return statistics.median(hs)
+
+
 def main():
     t0 = time.time()
     fc.load_extension()
     print(f"# extension ready in {time.time() - t0:.0f} s", flush=True)
     buf = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
-    cases = [("L2/15", W.L2_15, (16, 32, 3, 2, 1), (16, 16, 16, 32, 32)),
-             ("L1/77", W.L1_77, (32, 64, 3, 2, 1, 2), (16, 32, 16, 32, 32))]
-    for wid, cls, init, shape in cases:
-        m = cls(*init).cuda()
+    ts = []
+    for i in range(30):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        buf.fill_(i & 0x7F)
+        e.record()
+        e.synchronize()
+        ts.append(s.elapsed_time(e))
+    print(f"the 256 MiB write alone: {statistics.median(ts):.4f} ms", flush=True)
+    ext = fc._ext
+    for wid in ("L2/15", "L1/77", "L2/34", "L2/61", "L2/77"):
+        _, cls, init, shape = W.SIZES[wid]
+        torch.manual_seed(1)
+        dropin = cls(*init).cuda()
         x = torch.rand(*shape, device="cuda")
-        with torch.no_grad():
-            for _ in range(5):
-                m(x)
-            torch.cuda.synchronize()
-            for writes in (1, 4):
-                ev, host = [], []
-                for i in range(30):
-                    for k in range(writes):
-                        buf.fill_((i + k) & 0x7F)
-                    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                    s.record()
-                    h0 = time.perf_counter()
+        alone = fc.FusedConvTranspose3d(dropin.fused.conv, math="tf32")
+        for name, m, f in ((wid, dropin, dropin.fused), (wid + " conv alone", alone, alone)):
+            with torch.no_grad():
+                for _ in range(3):
                     m(x)
-                    h1 = time.perf_counter()
-                    e.record()
-                    e.synchronize()
-                    ev.append(s.elapsed_time(e))
-                    host.append((h1 - h0) * 1e3)
-                print(f"{wid}: {writes} buffer write(s) before the start event: {statistics.median(ev):.3f} ms "
-                      f"(median of 30); the call's host time {statistics.median(host):.3f} ms", flush=True)
+                torch.cuda.synchronize()
+                w = windows(buf, m, x)
+                (plan, cl, _), tensors, counters, _ = f._plan_for(x)
+                conv = f.conv
+                dims = [x.shape[0], conv.out_channels] + list(plan.conv_size)
+                h = {"call": host_us(lambda: m(x)), "fused": host_us(lambda: f(x)),
+                     "_forward5d": host_us(lambda: f._forward5d(x)), "_plan_for": host_us(lambda: f._plan_for(x)),
+                     "lowering": host_us(lambda: f._lower_ops(ext, dims)),
+                     "ext.forward": host_us(lambda: ext.forward(plan, x, conv.weight, conv.bias, tensors, counters, cl)),
+                     "torch.empty(y)": host_us(lambda: torch.empty(tuple(plan.y_dims), device="cuda"))}
+            print(f"{name}: 1 write {w[1]:.4f} ms, 4 writes {w[4]:.4f} ms (host work in the window "
+                  f"{w[1] - w[4]:+.4f}); host us: " + ", ".join(f"{k} {v:.1f}" for k, v in h.items()), flush=True)
 
 
 if __name__ == "__main__":
