@@ -25,6 +25,10 @@ under torch.no_grad(), on one torch.rand input:
 and the convolution alone through the library (a plan with no ops, each math mode), with useful
 TFLOP/s = plan flops / time; then the fc3d tf32 chain and its convolution alone once more, timed
 alternately run by run, for the ratio of the two (what the chain costs beyond its convolution).
+fc3d tf32, its convolution alone, eager and torch.compile are also timed with the GPU kept busy
+through the call's host work (the flush written BUSY_WRITES times before the start event instead of
+once): the timed window then holds the GPU's work alone, where the ordinary run also holds any host
+work before the first launch that outlasts one flush.
 
 Timing: CUDA events around one forward, 2 warm-up runs (compile excluded), a 256 MiB buffer written
 before every timed run (flushes the 50 MB L2), median of --reps runs (20 by default, 10 with --quick).
@@ -52,6 +56,7 @@ BRIDGE_DIR = os.path.join(ROOT, "examples", "pytorch")
 COPY_GBS = 2945.0    # device copy, bytes read + written (PROBLEMS.md)
 TF32_TFLOPS = 403.0  # cuBLAS TF32 GEMM (PROBLEMS.md)
 FLUSH_BYTES = 256 << 20
+BUSY_WRITES = 4  # the flush written this many times before a "busy" run's start event (~0.35 ms of GPU work)
 MATHS = ("tf32", "fp32", "half")
 
 # (key, column header); the library systems first
@@ -162,6 +167,22 @@ def markdown(res):
     lines += ["### What the chain costs beyond its convolution (fc3d tf32; the chain and the convolution alone "
               "timed alternately, run by run)", "",
               table(["workload", "chain ms", "conv alone ms", "chain / conv alone", "chain / floor"], rows), ""]
+    rows = []
+    for w in W:
+        b = w.get("busy", {})
+        ca = w["conv_alone"].get("tf32", {})
+        row = [w["label"]]
+        for t, tb in ((w["ms"].get("fc3d_tf32"), b.get("fc3d_tf32")), (ca.get("ms"), ca.get("busy_ms")),
+                      (w["ms"].get("eager"), b.get("eager")), (w["ms"].get("compile"), b.get("compile"))):
+            d = t - tb if isinstance(t, (int, float)) and isinstance(tb, (int, float)) else None
+            row += [fmt_ms(t), fmt_ms(tb), "-" if d is None else f"{d:+.3f}"]
+        rows.append(row)
+    hdr = ["workload"]
+    for lab in ("fc3d tf32", "fc3d tf32 conv alone", "eager", "torch.compile"):
+        hdr += [f"{lab} ms", "GPU kept busy", "difference"]
+    lines += [f"### Host work inside the timed window: each time again with the GPU kept busy through the call's "
+              f"host work (the flush written {BUSY_WRITES} times before the start event, not once)", "",
+              table(hdr, rows), ""]
     lines += ["### Check: relative L2 of each fusedconv3d output against eager TF32 off", "",
               table(["workload"] + [lab for _, lab in LIB_SYSTEMS],
                     [[w["label"]] + [f"{w['rel_l2'][k]:.1e}" if isinstance(w["rel_l2"].get(k), float) else "-"
@@ -239,10 +260,12 @@ class Timer:
         self.torch, self.reps, self.warmup = torch, reps, warmup
         self.flush = torch.empty(FLUSH_BYTES, dtype=torch.uint8, device="cuda")
 
-    def once(self, fn, i):
-        """One timed run of fn (ms), the L2 flushed before it."""
+    def once(self, fn, i, busy=False):
+        """One timed run of fn (ms), the L2 flushed before it (BUSY_WRITES times where busy, so that the
+        GPU is still writing when the host has enqueued fn's work)."""
         torch = self.torch
-        self.flush.fill_(i & 0x7F)
+        for k in range(BUSY_WRITES if busy else 1):
+            self.flush.fill_((i + k) & 0x7F)
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
         fn()
@@ -250,11 +273,11 @@ class Timer:
         end.synchronize()
         return start.elapsed_time(end)
 
-    def __call__(self, fn):
+    def __call__(self, fn, busy=False):
         for _ in range(self.warmup):
             fn()
         self.torch.cuda.synchronize()
-        return statistics.median([self.once(fn, i) for i in range(self.reps)])
+        return statistics.median([self.once(fn, i, busy) for i in range(self.reps)])
 
     def pair(self, fa, fb):
         """fa and fb timed alternately (each run flushed, which goes first alternating): their medians,
@@ -297,7 +320,7 @@ def bench_workload(torch, F, fc, timer, wid, label, ref_cls, new_cls, init, shap
     x = torch.rand(*shape, device="cuda")
     conv = new.fused.conv
     w = {"id": wid, "label": label, "init": list(init), "shape": list(shape), "ms": {}, "engine": {},
-         "rel_l2": {}, "errors": {}, "conv_alone": {}}
+         "rel_l2": {}, "errors": {}, "conv_alone": {}, "busy": {}}
     flops = conv_flops(shape, conv.out_channels, conv.groups, conv.kernel_size)
 
     with torch.no_grad():
@@ -325,6 +348,8 @@ def bench_workload(torch, F, fc, timer, wid, label, ref_cls, new_cls, init, shap
                 w["rel_l2"][key] = rel_l2(torch, y, y_ref)
                 del y
                 w["ms"][key] = timer(lambda: new(x))
+                if key == "fc3d_tf32":
+                    w["busy"][key] = timer(lambda: new(x), busy=True)
             except Exception as e:  # recorded, the run goes on
                 w["ms"][key] = "failed"
                 w["errors"][key] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
@@ -333,6 +358,7 @@ def bench_workload(torch, F, fc, timer, wid, label, ref_cls, new_cls, init, shap
         # PyTorch
         with Precision(tf32=True):
             w["ms"]["eager"] = timer(lambda: ref(x))
+            w["busy"]["eager"] = timer(lambda: ref(x), busy=True)
         with Precision(tf32=False):
             w["ms"]["eager_notf32"] = timer(lambda: ref(x))
         with Precision(tf32=True):
@@ -344,6 +370,7 @@ def bench_workload(torch, F, fc, timer, wid, label, ref_cls, new_cls, init, shap
                 torch.cuda.synchronize()
                 w["compile_s"] = time.time() - t0
                 w["ms"]["compile"] = timer(lambda: compiled(x))
+                w["busy"]["compile"] = timer(lambda: compiled(x), busy=True)
             except Exception as e:
                 w["ms"]["compile"] = "failed"
                 w["compile_error"] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
@@ -363,6 +390,8 @@ def bench_workload(torch, F, fc, timer, wid, label, ref_cls, new_cls, init, shap
                 t = timer(lambda: alone(x))
                 w["conv_alone"][m] = {"ms": t, "flops": info["flops"], "engine": alone.last_engine +
                                       (f" ({alone.last_main_loop})" if alone.last_main_loop else "")}
+                if m == "tf32":
+                    w["conv_alone"][m]["busy_ms"] = timer(lambda: alone(x), busy=True)
                 if abs(info["flops"] - flops) > 1e-6 * flops:
                     w["errors"][f"conv_alone_{m}_flops"] = f"plan flops {info['flops']:.4g} != {flops:.4g}"
             except Exception as e:
