@@ -1246,9 +1246,11 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      1.67 -> 0.97) took it to 0.182 and the chain to 0.370, but runs of few blocks 22 % slower
      (0.040 -> 0.049 ms): not kept (_FC3D_BK_NW).
      Its ops
-     fixed by (n, c) are resolved once per block and channel; recomputing (two convolution passes)
-     measured 0.659 ms against 0.547 materialising, which the planner's estimate reproduces
-     (_FC3D_BK_VALUES_PER_S and the costs of a store and an op beside it).
+     fixed by (n, c) are resolved once per block and channel; recomputing (two convolution passes,
+     one W phase a unit: 0.216 ms for the statistics without a store, 0.423 for the chain's ops and
+     the store) measured 0.655 ms against 0.371 materialising (H200, bench/RESULTS.md thirty-third
+     entry), which the planner's estimate follows (_FC3D_BK_VALUES_PER_S and the costs of a store,
+     an op and the pairs' path beside it: about 0.65 against 0.39).
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
@@ -1313,8 +1315,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    taps and rows, padding rows and taps into the padding included), bytes read and written, the floor max(bytes / 2945
    GB/s, FLOPs / the math mode's tensor rate) per step, and an estimate that also holds each
    engine to what it sustains (the implicit GEMM's tiled loops: 37 M tiles a second; its block
-   loop: 1.2e11 output values a second, 30 % more with a store, 40 % more per op; the direct engine
-   2 TFLOP/s). The least estimate wins, ties in the order linear, materialize/moments,
+   loop: 2.9e11 output values a second, 30 % more with a store, 33 % more per op, 0.78 of that for a
+   pass of both W phases; the direct engine 2 TFLOP/s). The least estimate wins, ties in the order linear, materialize/moments,
    recompute/moments, materialize/per op, recompute/per op. exec_bytes against ncu's DRAM bytes
    over one run's kernels (bench/ncu_bytes.sh, H100, TF32): 0.95 / 0.92 / 0.98 / 0.96 / 0.99 on
    L2/15 / L2/77 / L2/34 / L2/61 / L1/77 (half and FP32 0.88-1.05), once it counted the haloed
@@ -8366,15 +8368,18 @@ FC3D_API const char* fc3d_engine_name(fc3d_engine engine) {
    15424 tiles of K <= 128 in 0.415 ms; each tile's table setup, pipeline fill and epilogue), and
    the direct engine's FP32 FMAs run at 0.6 to 3 TFLOP/s (bench/RESULTS.md). */
 #define _FC3D_TC_TILES_PER_S 37e6
-/* the block loop's output values (positions x channels) a second with no store and no ops, and what
-   a store and each op of the pass add to its time: L2/15 (31.5 M values, H100, ncu) 257 us with its
-   statistics alone, 333 storing y too, 544 storing y after a BatchNorm and a mean subtraction */
-#define _FC3D_BK_VALUES_PER_S 1.2e11
+/* the block loop's output values (positions x channels of the convolution, conv_elems) a second
+   with no store and no ops, and what a store and each op of the pass add to its time: L2/15 (63.0 M
+   values; H200, the same SMs and clock as the H100; example timer, its kernels' shares from ncu;
+   bench/RESULTS.md, thirty-third entry) 0.216 ms with its statistics alone (2.9e11 a second), 0.423
+   storing y after a BatchNorm and a mean subtraction resolved per (n, c) (1.96x: a store 0.3 as
+   measured on the H100 at 257 / 333 us under ncu, each op 0.33) */
+#define _FC3D_BK_VALUES_PER_S 2.9e11
 #define _FC3D_BK_STORE_COST 0.3
-#define _FC3D_BK_OP_COST 0.4
+#define _FC3D_BK_OP_COST 0.33
 /* a pass that stores, with no ops, at W stride 2 runs units of both W phases (_FC3D_BK_PAIRS):
-   L2/15's convolution alone 0.325 -> 0.214 ms */
-#define _FC3D_BK_PAIRS_GAIN 0.66
+   L2/15's storing pass with its statistics 0.219 ms against 1.3 x 0.216 for one phase a unit */
+#define _FC3D_BK_PAIRS_GAIN 0.78
 #define _FC3D_DIRECT_EST_PER_S 2e12
 
 static int _fc3d_ends_in_reduce(const fc3d_plan_desc* d) {
