@@ -4,8 +4,9 @@ For each of the five workloads (examples/pytorch/workloads.py, full size, TF32 a
 default), its drop-in and the convolution alone (FusedConvTranspose3d without an epilogue):
 - the call timed the way bench/bench.py times it - CUDA events around the call, a 256 MiB buffer
   written just before the start event - once with that one write and once with four, which keep
-  the GPU busy until the call has enqueued its kernels: with one write, host work before the first
-  launch that outlasts the write is inside the timed window; with four it is not;
+  the GPU busy until the call has enqueued its kernels (bench.py's own Timer, median of 30): with
+  one write, host work before the first launch that outlasts the write is inside the timed window;
+  with four it is not;
 - the host time of the call and of its pieces (the drop-in's call, the fused module's call, its
   _forward5d, _plan_for and the lowering in it, the extension's forward, a torch.empty of y), each
   with a 1.5 ms sleep kernel ahead of it so that no launch waits, median of 40.
@@ -21,26 +22,16 @@ import torch
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(here), "examples", "pytorch"))
+sys.path.insert(0, here)
+import bench as B  # noqa: E402  (its Timer: the bench's own timing)
 import fusedconv3d_torch as fc  # noqa: E402
 import workloads as W  # noqa: E402
 
 
-def windows(buf, m, x):
-    """The bench's timed window with one buffer write before the start event, and with four."""
-    res = {}
-    for writes in (1, 4):
-        ev = []
-        for i in range(30):
-            for k in range(writes):
-                buf.fill_((i + k) & 0x7F)
-            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            s.record()
-            m(x)
-            e.record()
-            e.synchronize()
-            ev.append(s.elapsed_time(e))
-        res[writes] = statistics.median(ev)
-    return res
+def windows(timer, m, x):
+    """The bench's timed window (bench.Timer: median of its runs) with one buffer write before the
+    start event, and with four (bench.BUSY_WRITES)."""
+    return {1: timer(lambda: m(x)), B.BUSY_WRITES: timer(lambda: m(x), busy=True)}
 
 
 def host_us(fn, n=40):
@@ -60,12 +51,12 @@ def main():
     t0 = time.time()
     fc.load_extension()
     print(f"# extension ready in {time.time() - t0:.0f} s", flush=True)
-    buf = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
+    timer = B.Timer(torch, 30, warmup=2)  # its 256 MiB buffer is the write timed first
     ts = []
     for i in range(30):
         s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         s.record()
-        buf.fill_(i & 0x7F)
+        timer.flush.fill_(i & 0x7F)
         e.record()
         e.synchronize()
         ts.append(s.elapsed_time(e))
@@ -82,7 +73,7 @@ def main():
                 for _ in range(3):
                     m(x)
                 torch.cuda.synchronize()
-                w = windows(buf, m, x)
+                w = windows(timer, m, x)
                 (plan, cl, _), tensors, counters, _ = f._plan_for(x)
                 conv = f.conv
                 dims = [x.shape[0], conv.out_channels] + list(plan.conv_size)
@@ -91,8 +82,8 @@ def main():
                      "lowering": host_us(lambda: f._lower_ops(ext, dims)),
                      "ext.forward": host_us(lambda: ext.forward(plan, x, conv.weight, conv.bias, tensors, counters, cl)),
                      "torch.empty(y)": host_us(lambda: torch.empty(tuple(plan.y_dims), device="cuda"))}
-            print(f"{name}: 1 write {w[1]:.4f} ms, 4 writes {w[4]:.4f} ms (host work in the window "
-                  f"{w[1] - w[4]:+.4f}); host us: " + ", ".join(f"{k} {v:.1f}" for k, v in h.items()), flush=True)
+            print(f"{name}: 1 write {w[1]:.4f} ms, {B.BUSY_WRITES} writes {w[B.BUSY_WRITES]:.4f} ms (host work in "
+                  f"the window {w[1] - w[B.BUSY_WRITES]:+.4f}); host us: " + ", ".join(f"{k} {v:.1f}" for k, v in h.items()), flush=True)
 
 
 if __name__ == "__main__":
