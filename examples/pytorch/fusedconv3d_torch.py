@@ -142,15 +142,15 @@ _MATH = {"fp32": "MATH_FP32", "tf32": "MATH_TF32", "half": "MATH_HALF"}
 
 
 # The module types whose parameters and buffers are read straight from their dicts (_member).
-_PLAIN_TYPES = frozenset((nn.ConvTranspose3d, nn.BatchNorm3d, nn.GroupNorm, nn.LayerNorm))
+_PLAIN_TYPES = frozenset((nn.ConvTranspose3d, nn.BatchNorm3d, nn.GroupNorm, nn.LayerNorm, AddChannel))
 
 
 def _member(m, name):
     """m.name for a parameter or buffer of m. nn.Module keeps those in dicts that ordinary attribute
     lookup does not search: m.name first fails inside, then nn.Module.__getattr__ finds it, several
     microseconds a name on the host, all of it before the first launch of a call. For torch's own
-    module types (no class attribute shadows a parameter there) the dicts are read directly; any
-    other type (a subclass may define a property of that name) goes through getattr."""
+    module types and AddChannel (no class attribute shadows a parameter there) the dicts are read
+    directly; any other type (a subclass may define a property of that name) goes through getattr."""
     if type(m) in _PLAIN_TYPES:
         d = m.__dict__
         p = d["_parameters"]
@@ -286,7 +286,7 @@ class FusedConvTranspose3d(nn.Module):
                 kind, value = ext.OP_SCALE, e.value
             elif isinstance(e, AddChannel):
                 kind = ext.OP_ADD_CHANNEL
-                bound = (None, e._parameters["vector"], None, None, None, None)
+                bound = (None, _member(e, "vector"), None, None, None, None)
             elif isinstance(e, SubtractSpatialMean):
                 kind = ext.OP_SUB_SPATIAL_MEAN
             elif _is_pool(e):
