@@ -741,6 +741,9 @@ static void test_determinism(int cases) {
    written statistics: rel-L2 within `bound`, or bitwise equal when both names are one engine
    (automatic choice included). Returns 1 when the two agree; -1 when an engine refuses the desc. */
 static int prep_wide_b = 0; /* compare_engines: plan b's prep step forced onto its 64-bit decoding (kp.hx_wide) */
+/* compare_engines binds y this many bytes (a multiple of the element size) past its allocation's
+   start in both runs (0: y as allocated) */
+static int cmp_y_shift = 0;
 static int compare_engines(const char* name, host_case* hc, fc3d_engine ea, fc3d_engine eb, double bound,
                            fc3d_main_loop la = FC3D_MAIN_LOOP_AUTO, fc3d_main_loop lb = FC3D_MAIN_LOOP_AUTO) {
     fc3d_plan pl[2];
@@ -772,11 +775,18 @@ static int compare_engines(const char* name, host_case* hc, fc3d_engine ea, fc3d
         fc3d_run_args a = device_case_args(hc, &dc, 0);
         a.workspace = dc.ws;
         a.workspace_bytes = pl[k].workspace_bytes;
+        void* ybuf = nullptr;
+        if (cmp_y_shift) { /* y past its allocation's start, poisoned as device_case_poison does */
+            CUDA_OK(cudaMalloc(&ybuf, dc.y_bytes + cmp_y_shift));
+            CUDA_OK(cudaMemset(ybuf, 0xff, dc.y_bytes + cmp_y_shift));
+            a.y = (char*)ybuf + cmp_y_shift;
+        }
         const fc3d_result r = fc3d_plan_run(&pl[k], &a, &msg);
         CUDA_OK(cudaDeviceSynchronize());
         out[k] = (double*)malloc((size_t)n * sizeof(double));
         void* hy = malloc(dc.y_bytes);
-        CUDA_OK(cudaMemcpy(hy, dc.y, dc.y_bytes, cudaMemcpyDeviceToHost));
+        CUDA_OK(cudaMemcpy(hy, a.y, dc.y_bytes, cudaMemcpyDeviceToHost));
+        if (ybuf) CUDA_OK(cudaFree(ybuf));
         unpack(hy, hc->plan.y_dims, hc->plan.desc.layout, hc->plan.desc.dtype, out[k]);
         free(hy);
         if (r != FC3D_SUCCESS) {
@@ -1413,23 +1423,25 @@ static void test_halo_rows_store(void) {
    after the LayerNorm (GELU tanh, x 2, ReLU: the walk), a scale before it (the walk, the bias
    added), W = 128 (groups of 8 lanes), an odd W (57: rows not a multiple of the lanes' values),
    NDHWC, the LayerNorm alone, rows of 16 floats (L2/34's chain at W 8 -> 16), rows of 32 with 40
-   channels (a part tile) and no affine. The row programs on NCDHW rows of 16 to 128 floats (cases
-   0, 1, 4, 7, 8, 9) run on the warp-specialized row tiles (_fc3d_hx_ws_kind 2), the rest on
-   _fc3d_hx_main's. */
+   channels (a part tile) and no affine, and L2/34's chain with y 4 bytes past a 16-byte boundary.
+   The row programs on NCDHW rows of 16 to 128 floats (cases 0, 1, 4, 7, 8, 9) run on the
+   warp-specialized row tiles (_fc3d_hx_ws_kind 2), the rest on _fc3d_hx_main's, the last case too:
+   its plan is the first one's, whose y the warp-specialized kernel refuses at run time (its 16-byte
+   stores). */
 static void test_halo_row_prog(void) {
     if (no_halo("halo_row_prog")) return;
-    static const char* const what[10] = {"ln_gelu_x1", "ln_noaff_relu", "ln_3ops", "scale_ln_gelu",
+    static const char* const what[11] = {"ln_gelu_x1", "ln_noaff_relu", "ln_3ops", "scale_ln_gelu",
                                          "w128_ln_gelu", "w57_ln_gelu", "ndhwc_ln_gelu", "ln_alone",
-                                         "w16_ln_gelu_x1", "w32_c40_ln_noaff_gelu"};
+                                         "w16_ln_gelu_x1", "w32_c40_ln_noaff_gelu", "ln_gelu_x1_y_off4"};
     int runs = 0;
-    for (int k = 0; k < 10; k++) {
+    for (int k = 0; k < 11; k++) {
         host_case hc;
         memset(&hc, 0, sizeof hc);
         fc3d_plan_desc* d = &hc.desc;
         const int odd = k == 5;
         d->conv.batch = 2;
         d->conv.in_channels = 32;
-        d->conv.out_channels = k == 9 ? 40 : k % 2 ? 96 : 64;
+        d->conv.out_channels = k == 9 ? 40 : k % 2 && k != 10 ? 96 : 64;
         for (int i = 0; i < 3; i++) {
             d->conv.in_size[i] = i == 2 ? (k == 4 ? 64 : odd ? 29 : k == 8 ? 8 : k == 9 ? 16 : 32) : 3 + i;
             d->conv.kernel[i] = odd ? 3 : 4;
@@ -1458,7 +1470,7 @@ static void test_halo_row_prog(void) {
             d->ops[o++].kind = FC3D_OP_RELU;
         } else if (k != 7) {
             d->ops[o++].kind = FC3D_OP_GELU;
-            if (k == 0 || k == 8) {
+            if (k == 0 || k == 8 || k == 10) {
                 d->ops[o].kind = FC3D_OP_SCALE;
                 d->ops[o++].value = 1.0f;
             }
@@ -1477,12 +1489,14 @@ static void test_halo_row_prog(void) {
         const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)hc.plan._private.engine_data.bytes;
         check(tp->kp.hx_rows && uses_row_tiles(&hc.plan), name, "the haloed row tiles with the row epilogue: hx_rows %d",
               tp->kp.hx_rows);
-        if (k == 0 || k == 1 || k == 4 || k >= 7) /* a row program on NCDHW rows of 16 to 128: the warp-specialized tiles */
+        if (k == 0 || k == 1 || k == 4 || k >= 7) /* a row program on NCDHW rows of 16 to 128 (the plan's) */
             check(_fc3d_hx_ws_takes(tp), name, "the warp-specialized row tiles take it");
+        cmp_y_shift = k == 10 ? 4 : 0;
         runs += halo_vs_direct(name, &hc);
+        cmp_y_shift = 0;
         host_case_free(&hc);
     }
-    check(runs == 10, "halo_row_prog.exercised", "%d of 10 cases ran on the haloed loop", runs);
+    check(runs == 11, "halo_row_prog.exercised", "%d of 11 cases ran on the haloed loop", runs);
 }
 
 /* ---- 3a''. the block loop --------------------------------------------------------------------- */
