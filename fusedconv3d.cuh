@@ -1196,7 +1196,28 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      issuing on 32 % of their samples. Measured and not kept (bench/RESULTS.md, twenty-ninth
      entry): the staging unswizzled (no FSEL in the epilogue, conflicts in the staging: chain
      1.092 ms), the rows centred by the consumers after their staging (the epilogue only scaling:
-     chain 1.225; the staging step is serial with both).
+     chain 1.225; the staging step is serial with both). What the rest of the kernel allows
+     (H200, bench/chain_loops.cu, two rounds; bench/RESULTS.md thirty-fourth entry): with the row
+     program given half its rows (timing only) the chain takes 1.012-1.015 -> 0.674-0.675 ms TF32,
+     its convolution alone 0.658, so four epilogue warps bound it and twice their rate would bring
+     it near the convolution. Compact tiles were built for that and not kept: 4 rows of 33 at
+     n136 (a consumer's 68 accumulators fit the launch's 128 registers, so no setmaxnreg split),
+     the producer warpgroup's three idle warps in the epilogue (seven warps), the tiles past the
+     tiled loops' count allowed for a chain without statistics: 1.017-1.021 -> 1.043-1.045 ms TF32,
+     0.983-0.986 -> 1.016-1.017 half (rel-L2 unchanged, 3.49e-4; ncu 424 M -> 500 M
+     instructions), and with half the rows 0.953 / 0.924: the consumer side of 4-row tiles (1.75x
+     as many tiles, each with its unit, 8 weight pieces, decode and staging hand-off) takes about
+     as long as the four warps' row program did. Not the weight pieces: copied for a CTA's first
+     tile only (timing only), the 7-row chain measured 1.015-1.020 -> 1.005-1.006 ms and the
+     convolution alone 0.659 -> 0.653, so keeping a residue pair's weight resident (64 KB) would
+     buy ~1 %. Nor the staging, serial with the epilogue on its one buffer: skipped (timing only),
+     the chain 1.018-1.020 -> 0.984-0.986 ms and the convolution alone 0.662-0.664 -> 0.633, so
+     staging in two halves of rows (the epilogue on the first while the consumers stage the
+     second) would buy at most 3 % and 4.5 %. ncu on the chain kernel: DRAM 18 % of peak, L2 22 %,
+     7.0 cycles an issued instruction, 41 % of them waiting on shared memory or shuffles (short
+     scoreboard). What bounds the chain is the row program's rate on one warp a quarter-SM, and
+     what would lift it is more epilogue warps beside 7-row tiles, which the consumers' 176
+     registers leave no room for (80 a thread for seven: spills, above).
      The block loop (FC3D_MAIN_LOOP_BLOCK, >>block-loop) drops the tiles for short K at small
      channel counts: a persistent CTA holds the whole weight in shared memory (re-laid once per
      run in mma.sync's B fragment order, rounded) and walks blocks of output rows (od, oh), every
