@@ -1217,7 +1217,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      7.0 cycles an issued instruction, 41 % of them waiting on shared memory or shuffles (short
      scoreboard). What bounds the chain is the row program's rate on one warp a quarter-SM, and
      what would lift it is more epilogue warps beside 7-row tiles, which the consumers' 176
-     registers leave no room for (80 a thread for seven: spills, above).
+     registers leave no room for (80 a thread for seven: spills, above). The row's statistics
+     merged across its four lanes by Chan's formula (row_centre) shortened each row's chain of
+     shuffles from five to three: chain 1.023-1.024 -> 0.990-0.997 ms TF32, 0.988-0.989 ->
+     0.961-0.969 half (two rounds, rel-L2 unchanged, 3.49e-4).
      The block loop (FC3D_MAIN_LOOP_BLOCK, >>block-loop) drops the tiles for short K at small
      channel counts: a persistent CTA holds the whole weight in shared memory (re-laid once per
      run in mma.sync's B fragment order, rounded) and walks blocks of output rows (od, oh), every
@@ -3599,6 +3602,15 @@ static __device__ __forceinline__ void _fc3d_group_sum(float& x, int L) {
         return;
     }
     for (int m = L >> 1; m > 0; m >>= 1) x += __shfl_xor_sync(0xffffffffu, x, m);
+}
+/* One level of the merge of equal-count moments across a group (row_centre): the lane's (mean m,
+   centred sum of squares m2) of n = 2 hn values and lane ^ k's become those of the 2n values */
+static __device__ __forceinline__ void _fc3d_group_merge(float& m, float& m2, float& hn, int k) {
+    const float om = __shfl_xor_sync(0xffffffffu, m, k), om2 = __shfl_xor_sync(0xffffffffu, m2, k);
+    const float dm = m - om;
+    m2 = (m2 + om2) + dm * dm * hn;
+    m = (m + om) * 0.5f;
+    hn *= 2.0f;
 }
 template <bool FULL>
 static __device__ __forceinline__ int _fc3d_row_ow(int e, int sub, int L) {
@@ -8168,7 +8180,11 @@ typedef struct _fc3d_tc_epi {
        distance from zero: each value is centred as (v - shift) - mean(v - shift), two roundings
        of numbers of the spread's size (the first exact where |mean| dominates; the pair
        hi + lo = shift + mean by TwoSum, each value centred as (v - hi) - lo, cost a subtraction
-       more a value), the variance summed from the centred values, the inverse deviation from it
+       more a value), the variance summed from the centred values (on full rows, LayerNorm's
+       common case, each lane's mean and centred sum of squares merged across the group by
+       Chan's pairwise formula instead: two levels of independent shuffles where the sum and
+       the sum of squares took four in a chain; L2/34's chain 1.023 -> 0.990-0.997 ms TF32,
+       0.988 -> 0.961-0.969 half, bench/RESULTS.md thirty-fifth entry), the inverse deviation from it
        by rsqrt.approx (2 ulp; __frsqrt_rn's correct rounding cost 25 instructions a row and warp,
        2.5 % of L2/34's chain kernel, ncu; the variance plus eps is never subnormal), the op
        applied in float (a few ulp of the result; the direct engine's double path and this agree
@@ -8198,6 +8214,31 @@ typedef struct _fc3d_tc_epi {
                 v[e] -= shift;
                 s4[e & 3] += v[e];
             }
+        if (FULL && !sub_mean) {
+            /* LayerNorm's full rows: each lane's mean and centred sum of squares of its E values,
+               then the lanes' pairs merged (Chan et al.: equal counts n each, M2 = M2a + M2b +
+               (ma - mb)^2 n / 2, m = (ma + mb) / 2; symmetric in a and b, so every lane of the
+               group gets the same bits): two levels of independent shuffles for the row's
+               statistics where the sum and then the sum of squares took four in a chain */
+            float m = ((s4[0] + s4[1]) + (s4[2] + s4[3])) * (1.0f / (float)E);
+            float q4[4] = {0.f, 0.f, 0.f, 0.f};
+#pragma unroll
+            for (int e = 0; e < E; ++e) {
+                const float d = v[e] - m;
+                q4[e & 3] = fmaf(d, d, q4[e & 3]);
+            }
+            float m2 = (q4[0] + q4[1]) + (q4[2] + q4[3]);
+            float hn = 0.5f * (float)E;
+            if (L == 4) {
+                _fc3d_group_merge(m, m2, hn, 2);
+                _fc3d_group_merge(m, m2, hn, 1);
+            } else {
+                for (int k = L >> 1; k > 0; k >>= 1) _fc3d_group_merge(m, m2, hn, k);
+            }
+#pragma unroll
+            for (int e = 0; e < E; ++e) v[e] -= m;
+            return _fc3d_rsqrt_ftz(fmaf(m2, invw, eps));
+        }
         float sd = (s4[0] + s4[1]) + (s4[2] + s4[3]);
         _fc3d_group_sum(sd, L);
         const float md = sd * invw;

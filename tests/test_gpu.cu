@@ -367,12 +367,14 @@ static void moments_ops(fc3d_plan_desc* d, const int64_t cd[5]) {
 }
 
 /* Fills every op tensor of hc with plausible random values (positive variances). */
+static double op_bias_offset = 0.0; /* random_op_tensors: added to op 0's bias (an AddChannel's vector) */
 static void random_op_tensors(host_case* hc) {
     for (int i = 0; i < hc->plan.desc.num_ops; i++) {
         op_tensor_shapes(&hc->plan, i, hc->op_n[i]);
         for (int t = 0; t < 6; t++) {
             if (!hc->op_n[i][t]) continue;
-            const double lo = t == 0 ? 0.5 : t == 3 ? 0.2 : -0.5, hi = t == 0 ? 1.5 : t == 3 ? 2.0 : 0.5;
+            const double off = i == 0 && t == 1 ? op_bias_offset : 0.0;
+            const double lo = (t == 0 ? 0.5 : t == 3 ? 0.2 : -0.5) + off, hi = (t == 0 ? 1.5 : t == 3 ? 2.0 : 0.5) + off;
             hc->op_t[i][t] = alloc_fill(hc->op_n[i][t], lo, hi, FC3D_DTYPE_F32);
         }
     }
@@ -1423,18 +1425,21 @@ static void test_halo_rows_store(void) {
    after the LayerNorm (GELU tanh, x 2, ReLU: the walk), a scale before it (the walk, the bias
    added), W = 128 (groups of 8 lanes), an odd W (57: rows not a multiple of the lanes' values),
    NDHWC, the LayerNorm alone, rows of 16 floats (L2/34's chain at W 8 -> 16), rows of 32 with 40
-   channels (a part tile) and no affine, and L2/34's chain with y 4 bytes past a 16-byte boundary.
+   channels (a part tile) and no affine, L2/34's chain with y 4 bytes past a 16-byte boundary, and
+   an AddChannel of 1000 + [-0.5, 0.5) before the LayerNorm (rows whose mean is ~1000 times their
+   spread: the row's statistics must be taken relative to the row, not to zero; the walk).
    The row programs on NCDHW rows of 16 to 128 floats (cases 0, 1, 4, 7, 8, 9) run on the
    warp-specialized row tiles (_fc3d_hx_ws_kind 2), the rest on _fc3d_hx_main's, the last case too:
    its plan is the first one's, whose y the warp-specialized kernel refuses at run time (its 16-byte
    stores). */
 static void test_halo_row_prog(void) {
     if (no_halo("halo_row_prog")) return;
-    static const char* const what[11] = {"ln_gelu_x1", "ln_noaff_relu", "ln_3ops", "scale_ln_gelu",
+    static const char* const what[12] = {"ln_gelu_x1", "ln_noaff_relu", "ln_3ops", "scale_ln_gelu",
                                          "w128_ln_gelu", "w57_ln_gelu", "ndhwc_ln_gelu", "ln_alone",
-                                         "w16_ln_gelu_x1", "w32_c40_ln_noaff_gelu", "ln_gelu_x1_y_off4"};
+                                         "w16_ln_gelu_x1", "w32_c40_ln_noaff_gelu", "ln_gelu_x1_y_off4",
+                                         "add1000_ln_gelu"};
     int runs = 0;
-    for (int k = 0; k < 11; k++) {
+    for (int k = 0; k < 12; k++) {
         host_case hc;
         memset(&hc, 0, sizeof hc);
         fc3d_plan_desc* d = &hc.desc;
@@ -1458,6 +1463,7 @@ static void test_halo_row_prog(void) {
             d->ops[o].kind = FC3D_OP_SCALE;
             d->ops[o++].value = 0.5f;
         }
+        if (k == 11) d->ops[o++].kind = FC3D_OP_ADD_CHANNEL;
         d->ops[o].kind = FC3D_OP_LAYERNORM;
         d->ops[o].norm_dims = 1;
         d->ops[o++].flags = k == 1 || k == 5 || k == 9 ? 0u : (unsigned)FC3D_OP_AFFINE;
@@ -1489,14 +1495,16 @@ static void test_halo_row_prog(void) {
         const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)hc.plan._private.engine_data.bytes;
         check(tp->kp.hx_rows && uses_row_tiles(&hc.plan), name, "the haloed row tiles with the row epilogue: hx_rows %d",
               tp->kp.hx_rows);
-        if (k == 0 || k == 1 || k == 4 || k >= 7) /* a row program on NCDHW rows of 16 to 128 (the plan's) */
+        if (k == 0 || k == 1 || k == 4 || (k >= 7 && k <= 10)) /* a row program on NCDHW rows of 16 to 128 (the plan's) */
             check(_fc3d_hx_ws_takes(tp), name, "the warp-specialized row tiles take it");
         cmp_y_shift = k == 10 ? 4 : 0;
+        op_bias_offset = k == 11 ? 1000.0 : 0.0;
         runs += halo_vs_direct(name, &hc);
         cmp_y_shift = 0;
+        op_bias_offset = 0.0;
         host_case_free(&hc);
     }
-    check(runs == 11, "halo_row_prog.exercised", "%d of 11 cases ran on the haloed loop", runs);
+    check(runs == 12, "halo_row_prog.exercised", "%d of 12 cases ran on the haloed loop", runs);
 }
 
 /* ---- 3a''. the block loop --------------------------------------------------------------------- */
