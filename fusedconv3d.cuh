@@ -1220,7 +1220,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      registers leave no room for (80 a thread for seven: spills, above). The row's statistics
      merged across its four lanes by Chan's formula (row_centre) shortened each row's chain of
      shuffles from five to three: chain 1.023-1.024 -> 0.990-0.997 ms TF32, 0.988-0.989 ->
-     0.961-0.969 half (two rounds, rel-L2 unchanged, 3.49e-4).
+     0.961-0.969 half (two rounds, rel-L2 unchanged, 3.49e-4). The row's first value read from
+     the staging beside the row instead of shuffled from the group's first lane (the same bits)
+     measured slower, 0.991 -> 1.003-1.004 ms TF32, 0.961-0.963 -> 0.972-0.974 half (three
+     rounds; not kept).
      The block loop (FC3D_MAIN_LOOP_BLOCK, >>block-loop) drops the tiles for short K at small
      channel counts: a persistent CTA holds the whole weight in shared memory (re-laid once per
      run in mma.sync's B fragment order, rounded) and walks blocks of output rows (od, oh), every
