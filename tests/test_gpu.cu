@@ -1429,9 +1429,9 @@ static void test_halo_rows_store(void) {
    an AddChannel of 1000 + [-0.5, 0.5) before the LayerNorm (rows whose mean is ~1000 times their
    spread: the row's statistics must be taken relative to the row, not to zero; the walk).
    The row programs on NCDHW rows of 16 to 128 floats (cases 0, 1, 4, 7, 8, 9) run on the
-   warp-specialized row tiles (_fc3d_hx_ws_kind 2), the rest on _fc3d_hx_main's, the last case too:
-   its plan is the first one's, whose y the warp-specialized kernel refuses at run time (its 16-byte
-   stores). */
+   warp-specialized row tiles (_fc3d_hx_ws_kind 2), the rest on _fc3d_hx_main's, case 10 too (its
+   plan is the first one's, whose y the warp-specialized kernel refuses at run time for its 16-byte
+   stores) and case 11 (its ops walked: the AddChannel first). */
 static void test_halo_row_prog(void) {
     if (no_halo("halo_row_prog")) return;
     static const char* const what[12] = {"ln_gelu_x1", "ln_noaff_relu", "ln_3ops", "scale_ln_gelu",
