@@ -1251,9 +1251,13 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      to 44 %; blocks of 9 warps for the 36 units of a 3 x 3 block measured 0.370 (96 registers).
      Passes that store nothing keep the one-phase units, twice as many to spread over the warps
      (L2/15 recompute/moments 0.6545-0.6551 ms with both phases in its statistics pass, 0.648-0.654
-     with one; that pass 251 us under ncu), and so do passes with ops (resolved ops applied on the
-     pairs' path bloated the kernel: the GEMM step 301 -> 396 us under ncu even without ops, the
-     recompute chain 0.70 ms). A block's unit table lists its rows by their (d, h) tap count, most
+     with one; that pass 251 us under ncu). Passes with ops took the one-phase units too (resolved
+     ops applied op by op on the pairs' path bloated the kernel: the GEMM step 301 -> 396 us under
+     ncu even without ops, the recompute chain 0.70 ms); where every op of the pass composes into
+     one map a v + b per (n, c) (_fc3d_bk_ops_affine: scale, add_channel, either batchnorm,
+     groupnorm, sub_spatial_mean; _fc3d_uop_compose) a block now composes the bias and the ops per
+     channel in double and the pairs' epilogue applies the map by one FMA a value, from shared
+     memory (a kernel of its own, AFF: the no-op pairs' code is unchanged). A block's unit table lists its rows by their (d, h) tap count, most
      first (_fc3d_bk_row_rank): in row order, with units dealt to the warps in turn, one warp could
      get two of the costliest and the rest waited for it at the block's barriers (23.7 % of the stall
      samples; 18.7 % sorted), L2/15's convolution alone 0.210 -> 0.206 ms, its chain unchanged
@@ -1276,8 +1280,13 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      fixed by (n, c) are resolved once per block and channel; recomputing (two convolution passes,
      one W phase a unit: 0.216 ms for the statistics without a store, 0.423 for the chain's ops and
      the store) measured 0.655 ms against 0.371 materialising (H200, bench/RESULTS.md thirty-third
+     entry); with the second pass on the pairs' composed map, 0.429 against 0.373 (thirty-sixth
      entry), which the planner's estimate follows (_FC3D_BK_VALUES_PER_S and the costs of a store,
-     an op and the pairs' path beside it: about 0.65 against 0.39).
+     an op - none on the pairs' path - and the pairs' path beside it: 0.44 against 0.39). The
+     sums of squares taken from x instead (a statistics plan built on x's correlations at the
+     shifts between tap pairs, m16n8k8 MMAs with both operands loaded from global memory, then one
+     convolution pass on the pairs' composed map) measured 1.58 ms for the chain, 1.28 of them the
+     correlations (thirty-sixth entry): not kept.
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
@@ -1332,7 +1341,9 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    FC3D_STATS_PLAN_LINEAR (every op affine per (n, c), statistics only spatial means and a pool)
    the first pass reads x alone (FC3D_SOURCE_INPUT_SUMS): box sums of x per (n, ci, tap) in three
    separable stages, contracted with the weight into the per-(n, c) sums of the convolution
-   (_fc3d_xsums_kernel, _fc3d_xcontract_kernel, operands rounded as the math mode rounds them),
+   (_fc3d_xsums_kernel, _fc3d_xcontract_kernel, operands rounded as the math mode rounds them;
+   the contraction a warp per (n, c): a thread per (n, c) took 132 us under ncu for L2/15's 512
+   cells, a warp 15; bench/RESULTS.md thirty-sixth entry),
    then the same moments steps with every op folded in; one convolution pass applies the chain,
    none when it ends in the pool.
    The planner (_fc3d_choose_passes) builds each alternative - materialize or recompute, per op,
@@ -1952,7 +1963,7 @@ static void _fc3d_add_input_sums(fc3d_plan* p, int pass) {
     s->grid = _fc3d_grid(pr->geom.n * pr->geom.cin);
     s = _fc3d_add_step(pr, _FC3D_STEP_XCONTRACT, pass, -1);
     s->block = _FC3D_THREADS;
-    s->grid = _fc3d_grid((pr->geom.n * pr->geom.cout + _FC3D_THREADS - 1) / _FC3D_THREADS);
+    s->grid = _fc3d_grid_warps(pr->geom.n * pr->geom.cout); /* a warp per (n, c) */
     _fc3d_add_moment_steps(p, pass);
 }
 
@@ -2349,21 +2360,27 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_xsums_kernel(const
 }
 
 /* sum over the output of conv[n, c] = |out| bias[c] + sum over the group's ci and the taps of
-   weight[ci, c in group, t] box[n, ci, t]: a thread per (n, c), in a fixed order. */
+   weight[ci, c in group, t] box[n, ci, t]: a warp per (n, c), its lanes over the (ci, t) terms, met
+   by a fixed butterfly (a thread per (n, c) walked its terms one dependent load after another:
+   L2/15's 512 cells took 132 us on two blocks). */
 template <typename T>
 static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_xcontract_kernel(const _fc3d_xsum_params P) {
     const fc3d_geom_& g = P.g;
     const int64_t taps = (int64_t)g.k[0] * g.k[1] * g.k[2], cout_g = g.cout / g.groups, cin_g = g.cin / g.groups;
     const double spatial = (double)g.d * (double)g.h * (double)g.w;
-    for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < g.n * g.cout; e += (int64_t)gridDim.x * blockDim.x) {
+    const int lane = threadIdx.x & 31;
+    const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
+    /* the loop bound is warp-uniform: the shuffles see a whole warp */
+    for (int64_t e = (int64_t)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); e < g.n * g.cout; e += warps) {
         const int64_t n = e / g.cout, c = e % g.cout, grp = c / cout_g, col = c % cout_g;
-        double acc = P.bias ? spatial * (double)_fc3d_load((const T*)P.bias, c) : 0.0;
-        for (int64_t ci = grp * cin_g; ci < (grp + 1) * cin_g; ci++) {
-            const double* bx = P.box + (n * g.cin + ci) * taps;
-            const int64_t wb = (ci * cout_g + col) * taps;
-            for (int64_t t = 0; t < taps; t++) acc += _fc3d_operand_rt<T>(P.math, _fc3d_load((const T*)P.w, wb + t)) * bx[t];
+        double acc = 0.0;
+        for (int64_t k = lane; k < cin_g * taps; k += 32) {
+            const int64_t ci = grp * cin_g + k / taps, t = k % taps;
+            acc += _fc3d_operand_rt<T>(P.math, _fc3d_load((const T*)P.w, (ci * cout_g + col) * taps + t)) *
+                   P.box[(n * g.cin + ci) * taps + t];
         }
-        P.sums[e] = make_double2(acc, 0.0);
+        acc = _fc3d_warp_sum(make_double2(acc, 0.0)).x;
+        if (lane == 0) P.sums[e] = make_double2(acc + (P.bias ? spatial * (double)_fc3d_load((const T*)P.bias, c) : 0.0), 0.0);
     }
 }
 
@@ -6883,7 +6900,8 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
    accumulators get the bias and the pass's ops (those fixed by (n, c) resolved once per block and
    channel into shared memory) and are stored straight from registers (the W phases of the same
    positions run on neighbouring warps at once, so their stride-2 stores meet in L2). At W stride
-   2 in a pass with a store and no ops (L2/15's convolution alone and its GEMM step) a unit is instead 16
+   2 in a pass with a store and no ops (L2/15's convolution alone and its GEMM step), or ops that
+   compose into one map a v + b per (n, c) (the map composed per block and channel, AFF), a unit is instead 16
    positions of both W phases (_FC3D_BK_PAIRS), a warp computing the two one after the other, and
    the epilogue writes (2 q, 2 q + 1) or (2 q + 1, 2 q + 2) pairs as 8-byte stores, whichever the
    row's alignment allows (_fc3d_bk_store_pairs): whole sectors from one instruction;
@@ -6905,16 +6923,34 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
 #endif
 #define _FC3D_BK_NT (32 * _FC3D_BK_NW)
 #ifndef _FC3D_BK_PAIRS
-#define _FC3D_BK_PAIRS 1 /* units of both W phases where the W stride is 2 and the pass stores, no ops */
+#define _FC3D_BK_PAIRS 1 /* units of both W phases where the W stride is 2 and the pass stores, its
+                            ops (if any) one affine map per (n, c) */
 #endif
-/* Whether a convolving pass runs the block loop's units of both W phases: 32 channels of
-   accumulators (NT8 4), W stride 2, a store, no ops. The launch, the planner's estimate and the
-   tests ask the same question here. */
-static __host__ __device__ inline bool _fc3d_bk_pairs(int nt8, int s2, bool store, int op_begin, int op_end)
-{
-    return _FC3D_BK_PAIRS && nt8 == 4 && s2 == 2 && store && op_begin == op_end;
-}
 #define _FC3D_BK_NCOPS 4 /* ops fixed by (n, c) a pass may have for them to be resolved per block */
+/* Whether ops [b, e) of the chain compose into one map a v + b per (n, c) once their statistics are
+   known (_fc3d_uop_compose: scale, add_channel, either batchnorm, groupnorm, sub_spatial_mean),
+   at most _FC3D_BK_NCOPS of them; true for no ops. Op: fc3d_op or _fc3d_dev_op. */
+template <typename Op>
+static inline bool _fc3d_bk_ops_affine(const Op* ops, int b, int e)
+{
+    if (e - b > _FC3D_BK_NCOPS) return false;
+    for (int i = b; i < e; i++) {
+        switch ((int)ops[i].kind) {
+        case FC3D_OP_SCALE: case FC3D_OP_ADD_CHANNEL: case FC3D_OP_BATCHNORM_INFER: case FC3D_OP_BATCHNORM_TRAIN:
+        case FC3D_OP_GROUPNORM: case FC3D_OP_SUB_SPATIAL_MEAN: break;
+        default: return false;
+        }
+    }
+    return true;
+}
+/* Whether a convolving pass runs the block loop's units of both W phases: 32 channels of
+   accumulators (NT8 4), W stride 2, a store, and ops that are one affine map per (n, c) (affine:
+   _fc3d_bk_ops_affine), none included. The launch, the planner's estimate and the tests ask the
+   same question here. */
+static __host__ __device__ inline bool _fc3d_bk_pairs(int nt8, int s2, bool store, bool affine)
+{
+    return _FC3D_BK_PAIRS && nt8 == 4 && s2 == 2 && store && affine;
+}
 
 static __host__ __device__ inline int _fc3d_floordiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
@@ -6956,17 +6992,31 @@ static __device__ __forceinline__ void _fc3d_st2_if(float* p, float a, float b, 
                  "f"(b), "r"((int)ok));
 }
 
+/* A pairs' epilogue value: the accumulator and the bias (bv), or, with the pass's ops (AFF), the
+   accumulator through the channel's map a v + b (ab: the block's maps from the lane's first
+   channel on, each composed in double from the bias and the ops: _fc3d_bk_main) */
+template <bool AFF>
+static __device__ __forceinline__ float2 _fc3d_bk_map(float bv, const float2* ab, int k)
+{
+    return AFF ? ab[k] : make_float2(1.0f, bv);
+}
+template <bool AFF>
+static __device__ __forceinline__ float _fc3d_bk_val(float acc, float2 m)
+{
+    return AFF ? fmaf(acc, m.x, m.y) : acc + m.y;
+}
+
 /* _fc3d_bk_store_pairs for a unit whose channels are all within C_out and whose positions are all
    within the output but phase 1's last one, which lies past it where lb1 is 0 on lane g = 7
    (L2/15: 63 outputs a row, 32 and 31 a phase, every unit so). The row's parity is the same for a
    warp's lanes (their channels are 2 t apart), so the choice between the two store patterns is
    made once per h (par: ow = 2 q0 of channel 2 t + h is odd), the address steps by 8 channels, and
    the predicates are the lane's own: 6 stores a (j, h) pattern, 3 of them predicated. */
-template <int NT8, bool ST>
+template <int NT8, bool ST, bool AFF>
 static __device__ __forceinline__ void _fc3d_bk_store_pairs_near(const float (&a0)[NT8][4], const float (&a1)[NT8][4],
-                                                                 const float (&bv)[NT8][2], float* y0, int64_t odhw,
-                                                                 const unsigned (&par)[2], int lane, bool lb1,
-                                                                 float (&ssum)[NT8][2], float (&ssq)[NT8][2])
+                                                                 const float (&bv)[NT8][2], const float2* ab, float* y0,
+                                                                 int64_t odhw, const unsigned (&par)[2], int lane,
+                                                                 bool lb1, float (&ssum)[NT8][2], float (&ssq)[NT8][2])
 {
     const int g = lane >> 2, src = (lane + 4) & 31;
     const bool g0 = g == 0, gl7 = g < 7, g7b = g == 7 && lb1;
@@ -6976,8 +7026,9 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs_near(const float (&a
         if (!par[h]) {
 #pragma unroll
             for (int j = 0; j < NT8; ++j, p += 8 * odhw) {
-                const float v00 = a0[j][h] + bv[j][h], v01 = a0[j][2 + h] + bv[j][h];
-                const float v10 = a1[j][h] + bv[j][h], v11 = a1[j][2 + h] + bv[j][h];
+                const float2 m = _fc3d_bk_map<AFF>(bv[j][h], ab, 8 * j + h);
+                const float v00 = _fc3d_bk_val<AFF>(a0[j][h], m), v01 = _fc3d_bk_val<AFF>(a0[j][2 + h], m);
+                const float v10 = _fc3d_bk_val<AFF>(a1[j][h], m), v11 = _fc3d_bk_val<AFF>(a1[j][2 + h], m);
                 _fc3d_st2_if(p, v00, v10, true);
                 _fc3d_st2_if(p + 16, v01, v11, lb1);
                 _fc3d_st_if(p + 16, v01, !lb1);
@@ -6990,8 +7041,9 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs_near(const float (&a
         } else {
 #pragma unroll
             for (int j = 0; j < NT8; ++j, p += 8 * odhw) {
-                const float v00 = a0[j][h] + bv[j][h], v01 = a0[j][2 + h] + bv[j][h];
-                const float v10 = a1[j][h] + bv[j][h], v11 = a1[j][2 + h] + bv[j][h];
+                const float2 m = _fc3d_bk_map<AFF>(bv[j][h], ab, 8 * j + h);
+                const float v00 = _fc3d_bk_val<AFF>(a0[j][h], m), v01 = _fc3d_bk_val<AFF>(a0[j][2 + h], m);
+                const float v10 = _fc3d_bk_val<AFF>(a1[j][h], m), v11 = _fc3d_bk_val<AFF>(a1[j][2 + h], m);
                 const float nA = __shfl_sync(0xffffffffu, v00, src), nB = __shfl_sync(0xffffffffu, v01, src);
                 _fc3d_st_if(p, v00, g0);
                 _fc3d_st2_if(p + 1, v10, gl7 ? nA : nB, true);
@@ -7016,11 +7068,12 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs_near(const float (&a
    position q + 1 taken from the lane that holds it (g + 1, or g = 0's second position for g = 7),
    with 2 q0 (g = 0) and the unit's last odd position (g = 7's second) alone. Every element once; the
    sums as the one-phase epilogue's, over the valid values. */
-template <int NT8>
+template <int NT8, bool AFF>
 static __device__ __forceinline__ void _fc3d_bk_store_pairs(const _fc3d_tc_kparams& P, const float (&a0)[NT8][4],
                                                             const float (&a1)[NT8][4], const float (&bv)[NT8][2],
-                                                            unsigned cmask, float* yn, int4 uc, int64_t odhw, int lane,
-                                                            float (&ssum)[NT8][2], float (&ssq)[NT8][2])
+                                                            const float2* ab, unsigned cmask, float* yn, int4 uc,
+                                                            int64_t odhw, int lane, float (&ssum)[NT8][2],
+                                                            float (&ssq)[NT8][2])
 {
     const int g = lane >> 2, t = lane & 3;
     const int od = uc.x, oh = uc.y, q0 = uc.z, Qa = uc.w & 0xffff, Qb = uc.w >> 16;
@@ -7031,8 +7084,8 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs(const _fc3d_tc_kpara
         unsigned par[2];
         par[0] = (unsigned)(reinterpret_cast<uintptr_t>(y0 - 2 * g) >> 2) & 1u;
         par[1] = par[0] ^ (unsigned)(odhw & 1);
-        if (P.stats) _fc3d_bk_store_pairs_near<NT8, true>(a0, a1, bv, y0, odhw, par, lane, b_1, ssum, ssq);
-        else _fc3d_bk_store_pairs_near<NT8, false>(a0, a1, bv, y0, odhw, par, lane, b_1, ssum, ssq);
+        if (P.stats) _fc3d_bk_store_pairs_near<NT8, true, AFF>(a0, a1, bv, ab, y0, odhw, par, lane, b_1, ssum, ssq);
+        else _fc3d_bk_store_pairs_near<NT8, false, AFF>(a0, a1, bv, ab, y0, odhw, par, lane, b_1, ssum, ssq);
         return;
     }
     const int src = (lane + 4) & 31;
@@ -7041,8 +7094,9 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs(const _fc3d_tc_kpara
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             const bool cok = (cmask >> (2 * j + h)) & 1u;
-            const float v00 = a0[j][h] + bv[j][h], v01 = a0[j][2 + h] + bv[j][h];
-            const float v10 = a1[j][h] + bv[j][h], v11 = a1[j][2 + h] + bv[j][h];
+            const float2 m = _fc3d_bk_map<AFF>(bv[j][h], ab, 8 * j + h);
+            const float v00 = _fc3d_bk_val<AFF>(a0[j][h], m), v01 = _fc3d_bk_val<AFF>(a0[j][2 + h], m);
+            const float v10 = _fc3d_bk_val<AFF>(a1[j][h], m), v11 = _fc3d_bk_val<AFF>(a1[j][2 + h], m);
             float* const p = y0 + (int64_t)(8 * j + h) * odhw;
             if (P.store) {
                 const float* const row = p - 2 * g; /* ow = 2 q0 of this lane's channel */
@@ -7155,7 +7209,7 @@ static __device__ __forceinline__ void _fc3d_bk_pair_taps(float (&a0)[NT8][4], f
     }
 }
 
-template <int NT8, int PH, typename Epi>
+template <int NT8, int PH, typename Epi, bool AFF = false>
 static __global__ void __launch_bounds__(_FC3D_BK_NT, _FC3D_BK_CTAS)
 _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __restrict__ wf,
               const float* __restrict__ bias, float* __restrict__ y, Epi epi)
@@ -7278,7 +7332,11 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
     const bool generic = ops && (epi.ncmask & want) != want;
     const int nops = epi.op_end - epi.op_begin;
     /* ops fixed by (n, c): resolved once per block and channel (a block is one sample) */
-    const bool resolved = ops && !generic && nops <= _FC3D_BK_NCOPS;
+    const bool resolved = !AFF && ops && !generic && nops <= _FC3D_BK_NCOPS;
+    /* AFF (units of both W phases with ops): the bias and the ops composed per block into one map
+       a v + b per channel, in double (_fc3d_uop_compose), held in Uo's space; channels past C_out
+       get (0, 0) */
+    float2* const Uab = reinterpret_cast<float2*>(Uo);
     const int64_t odhw = P.odhw;
 
     int64_t b = blockIdx.x;
@@ -7328,6 +7386,14 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                 const int o = i / cout, c = i - o * cout;
                 const int64_t co[5] = {n, c, 0, 0, 0};
                 Uo[o * CO + c] = _fc3d_resolve_op(epi.chain.ops[epi.op_begin + o], epi.ext, co);
+            }
+        if (AFF)
+            for (int c = tid; c < CO; c += NT) {
+                double a = c < cout ? 1.0 : 0.0, bb = bias && c < cout ? (double)bias[c] : 0.0;
+                const int64_t co[5] = {n, c, 0, 0, 0};
+                for (int o = 0; o < nops && c < cout; ++o)
+                    _fc3d_uop_compose(_fc3d_resolve_op(epi.chain.ops[epi.op_begin + o], epi.ext, co), a, bb);
+                Uab[c] = make_float2((float)a, (float)bb);
             }
         _fc3d_tc_wait<1>();
         float* xs = Xs + buf * CIN * CS;
@@ -7412,8 +7478,9 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                     }
                 }
             }
-            if (PH == 2) { /* both W phases (W stride 2, no ops): written as 8-byte pairs */
-                _fc3d_bk_store_pairs<NT8>(P, accp[0], accp[PH - 1], bv, cmask, yn, uc, odhw, lane, ssum, ssq);
+            if (PH == 2) { /* both W phases (W stride 2; no ops, or AFF): written as 8-byte pairs */
+                _fc3d_bk_store_pairs<NT8, AFF>(P, accp[0], accp[PH - 1], bv, Uab + 2 * t, cmask, yn, uc, odhw, lane,
+                                               ssum, ssq);
                 continue;
             }
             float(&acc)[NT8][4] = accp[0];
@@ -8439,12 +8506,14 @@ FC3D_API const char* fc3d_engine_name(fc3d_engine engine) {
    values; H200, the same SMs and clock as the H100; example timer, its kernels' shares from ncu;
    bench/RESULTS.md, thirty-third entry) 0.216 ms with its statistics alone (2.9e11 a second), 0.423
    storing y after a BatchNorm and a mean subtraction resolved per (n, c) (1.96x: a store 0.3 as
-   measured on the H100 at 257 / 333 us under ncu, each op 0.33) */
+   measured on the H100 at 257 / 333 us under ncu, each op 0.33 on the one-phase units; none on the
+   pairs', whose ops are one FMA a value) */
 #define _FC3D_BK_VALUES_PER_S 2.9e11
 #define _FC3D_BK_STORE_COST 0.3
 #define _FC3D_BK_OP_COST 0.33
-/* a pass that stores, with no ops, at W stride 2 runs units of both W phases (_FC3D_BK_PAIRS):
-   L2/15's storing pass with its statistics 0.219 ms against 1.3 x 0.216 for one phase a unit */
+/* a pass that stores, with no ops or ops of one map per (n, c), at W stride 2 runs units of both W
+   phases (_FC3D_BK_PAIRS): L2/15's storing pass with its statistics 0.219 ms against 1.3 x 0.216
+   for one phase a unit */
 #define _FC3D_BK_PAIRS_GAIN 0.78
 #define _FC3D_DIRECT_EST_PER_S 2e12
 
@@ -8682,10 +8751,11 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
             if (tf > t) t = tf;
             if (st->kind == _FC3D_STEP_TC_CONV && tp->bk_ok) {
                 const bool pairs = _fc3d_bk_pairs(tp->bk_nt8, tp->kp.s[2], st->arg[0] != FC3D_STORE_NONE,
-                                                  (int)st->arg[1], (int)st->arg[2]);
+                                                  _fc3d_bk_ops_affine(p->desc.ops, (int)st->arg[1], (int)st->arg[2]));
+                /* the pairs' ops are one FMA a value (their map composed per block) */
                 const double tb = conv_elems / _FC3D_BK_VALUES_PER_S *
                                   (1.0 + (st->arg[0] != FC3D_STORE_NONE ? _FC3D_BK_STORE_COST : 0.0) +
-                                   _FC3D_BK_OP_COST * (double)(st->arg[2] - st->arg[1])) *
+                                   (pairs ? 0.0 : _FC3D_BK_OP_COST * (double)(st->arg[2] - st->arg[1]))) *
                                   (pairs ? _FC3D_BK_PAIRS_GAIN : 1.0);
                 if (tb > t) t = tb;
             } else if (st->kind == _FC3D_STEP_TC_CONV) {
@@ -9717,10 +9787,10 @@ struct _fc3d_bk_run<float> {
         else _fc3d_bk_prep_w<8><<<grid, 256, 0, st>>>(tp->kp, w, wf);
         return cudaPeekAtLastError();
     }
-    template <int NT8, int PH>
+    template <int NT8, int PH, bool AFF = false>
     static cudaError_t conv_as(const _fc3d_tc_kparams& P, const float* x, const float* w, const float* bias, float* y,
                                const _fc3d_tc_epi& e, cudaStream_t st) {
-        auto kern = _fc3d_bk_main<NT8, PH, _fc3d_tc_epi>;
+        auto kern = _fc3d_bk_main<NT8, PH, _fc3d_tc_epi, AFF>;
         const size_t smem = _fc3d_bk_smem(P, NT8);
         cudaError_t err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
         if (err != cudaSuccess) return err;
@@ -9738,10 +9808,12 @@ struct _fc3d_bk_run<float> {
         _fc3d_tc_kparams P = kp;
         P.hx_parts = tp->tiles_per_sample; /* the statistics slots: the plan sizes them by the tiled loops' tiles */
         if (tp->bk_nt8 == 8) return conv_as<8, 1>(P, x, w, bias, y, e, st);
-        /* W stride 2, a store and no ops: a warp's unit takes both W phases (8-byte stores; with no
-           store the one-phase units, twice as many to spread over the warps, measured faster) */
-        if (_fc3d_bk_pairs(tp->bk_nt8, P.s[2], P.store != 0, e.op_begin, e.op_end))
-            return conv_as<4, 2>(P, x, w, bias, y, e, st);
+        /* W stride 2, a store and no ops or one affine map per (n, c): a warp's unit takes both W
+           phases (8-byte stores; with no store the one-phase units, twice as many to spread over
+           the warps, measured faster) */
+        if (_fc3d_bk_pairs(tp->bk_nt8, P.s[2], P.store != 0, _fc3d_bk_ops_affine(e.chain.ops, e.op_begin, e.op_end)))
+            return e.op_begin == e.op_end ? conv_as<4, 2>(P, x, w, bias, y, e, st)
+                                          : conv_as<4, 2, true>(P, x, w, bias, y, e, st);
         return conv_as<4, 1>(P, x, w, bias, y, e, st);
     }
 };

@@ -1517,11 +1517,13 @@ static void test_halo_row_prog(void) {
    the last block's; a count of the cases whose plan gathers statistics in the loop's epilogue.
    Of the cases with W stride 2, half draw C_in 16 or 32 and 2 to 4 W taps (the unrolled taps,
    _fc3d_bk_pair_taps), and of those half, and every eighth case, 32 output channels on rows long
-   enough for the near-full epilogue (_fc3d_bk_store_pairs_near); both counted. */
+   enough for the near-full epilogue (_fc3d_bk_store_pairs_near); both counted. Every eighth case
+   (the fifth) draws a chain of affine ops and spatial means, whose convolving pass applies them
+   all: units of both W phases through one map a v + b per (n, c); counted. */
 static void test_block_loop(int cases) {
     const fc3d_engine keep = engine_under_test;
     engine_under_test = FC3D_ENGINE_IMPLICIT_GEMM;
-    int gathered = 0, multi = 0, pairs = 0, fixed = 0, near = 0;
+    int gathered = 0, multi = 0, pairs = 0, fixed = 0, near = 0, pairs_ops = 0;
     for (int k = 0; k < cases; k++) {
         host_case hc;
         char desc[200], name[300];
@@ -1529,7 +1531,9 @@ static void test_block_loop(int cases) {
         block_taps_hint = k % 8 == 1; /* so that --quick's 8 cases hold one */
         const int want_pairs = block_hint == 3;
         loop_hint = FC3D_MAIN_LOOP_BLOCK;
+        chain_hint = k % 8 == 5 ? 1 : -1;
         make_random_case(&hc, 0);
+        chain_hint = -1;
         block_hint = 0;
         block_taps_hint = 0;
         loop_hint = -1;
@@ -1541,12 +1545,15 @@ static void test_block_loop(int cases) {
         const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)hc.plan._private.engine_data.bytes;
         /* a convolving step that stores and has no ops, at W stride 2, runs the units of both W
            phases (8-byte pairs) */
-        int has_pairs = 0;
+        int has_pairs = 0, has_pairs_ops = 0;
         for (int i = 0; i < hc.plan._private.num_steps; i++) {
             const fc3d_step_* st = &hc.plan._private.steps[i];
             if (st->kind == _FC3D_STEP_TC_CONV &&
-                _fc3d_bk_pairs(tp->bk_nt8, tp->kp.s[2], st->arg[0] != FC3D_STORE_NONE, (int)st->arg[1], (int)st->arg[2]))
+                _fc3d_bk_pairs(tp->bk_nt8, tp->kp.s[2], st->arg[0] != FC3D_STORE_NONE,
+                               _fc3d_bk_ops_affine(hc.desc.ops, (int)st->arg[1], (int)st->arg[2]))) {
                 has_pairs = 1;
+                has_pairs_ops |= st->arg[1] != st->arg[2];
+            }
         }
         if (want_pairs && !has_pairs) { /* drawn again until a convolving step stores with no ops */
             host_case_free(&hc);
@@ -1554,6 +1561,7 @@ static void test_block_loop(int cases) {
             continue;
         }
         pairs += has_pairs;
+        pairs_ops += has_pairs_ops;
         fixed += has_pairs && _fc3d_bk_pair_pattern(tp->kp) != 0;
         /* some unit stores through _fc3d_bk_store_pairs_near: every channel of the 32, both phases
            full at q0 = 0 (phase 1 but its last) */
@@ -1575,12 +1583,88 @@ static void test_block_loop(int cases) {
                         FC3D_MAIN_LOOP_BLOCK);
         host_case_free(&hc);
     }
-    check(gathered >= cases / 8 && multi >= cases / 8 && pairs >= cases / 8 && fixed >= 1 && near >= 1,
+    check(gathered >= cases / 8 && multi >= cases / 8 && pairs >= cases / 8 && fixed >= 1 && near >= 1 &&
+              pairs_ops >= (cases > 5 ? 1 : 0),
           "block_loop.exercised",
           "%d of %d cases gathered statistics in the block loop's epilogue, %d had several blocks a sample, %d ran "
-          "units of both W phases, %d of them on the unrolled W taps, %d with units of the near-full epilogue",
-          gathered, cases, multi, pairs, fixed, near);
+          "units of both W phases, %d of them on the unrolled W taps, %d with units of the near-full epilogue, %d "
+          "with ops (one map per (n, c))",
+          gathered, cases, multi, pairs, fixed, near, pairs_ops);
     engine_under_test = keep;
+}
+
+/* ---- 3a'''''. statistics linear in x: the box sums and their contraction ---------------------- */
+/* FC3D_STATS_PLAN_LINEAR takes box sums of x per (n, ci, tap) in three stages and contracts them
+   with the weight a warp per (n, c). A scale and the spatial-mean subtraction, the plan forced to
+   linear, on kernels (2, 5, 4) and (3, 4, 4), W 9 and 40, NCDHW and NDHWC, f32 and f16, every math
+   mode; against the CPU reference within the math mode's bound. */
+/* x as torch.rand, the weight and bias as PyTorch's default init draws them, the ops' tensors
+   (random_op_tensors), for hc's planned desc */
+static void fill_case_tensors(host_case* hc) {
+    const fc3d_plan* p = &hc->plan;
+    const fc3d_plan_desc* d = &hc->desc;
+    hc->x = alloc_fill(p->x_elements, 0.0, 1.0, d->dtype);
+    const double wb = 1.0 / sqrt((double)p->weight_elements / d->conv.in_channels + 1.0);
+    hc->w = alloc_fill(p->weight_elements, -wb, wb, d->dtype);
+    if (d->conv.bias) hc->b = alloc_fill(d->conv.out_channels, -wb, wb, d->dtype);
+    random_op_tensors(hc);
+}
+
+static void test_linear_sums(void) {
+    static const int cfg[4][8] = {/* kd, kh, kw, stride, W, layout, dtype, math */
+                                  {2, 5, 4, 1, 9, FC3D_LAYOUT_NCDHW, FC3D_DTYPE_F32, FC3D_MATH_TF32},
+                                  {3, 4, 4, 2, 40, FC3D_LAYOUT_NDHWC, FC3D_DTYPE_F16, FC3D_MATH_FP32},
+                                  {3, 4, 4, 2, 9, FC3D_LAYOUT_NCDHW, FC3D_DTYPE_F32, FC3D_MATH_HALF},
+                                  {2, 5, 4, 2, 40, FC3D_LAYOUT_NDHWC, FC3D_DTYPE_F32, FC3D_MATH_FP32}};
+    for (int k = 0; k < 4; k++) {
+        const int* c = cfg[k];
+        host_case hc;
+        double* ref_ops[FC3D_MAX_OPS][6];
+        memset(&hc, 0, sizeof hc);
+        memset(ref_ops, 0, sizeof ref_ops);
+        fc3d_plan_desc* d = &hc.desc;
+        d->conv.batch = 2;
+        d->conv.in_channels = 8;
+        d->conv.out_channels = 6;
+        d->conv.in_size[0] = 3;
+        d->conv.in_size[1] = 6;
+        d->conv.in_size[2] = c[4];
+        for (int i = 0; i < 3; i++) {
+            d->conv.kernel[i] = c[i];
+            d->conv.stride[i] = c[3];
+            d->conv.padding[i] = i == 1 ? 1 : 0;
+        }
+        d->conv.bias = 1;
+        d->layout = (fc3d_layout)c[5];
+        d->dtype = (fc3d_dtype)c[6];
+        d->math = (fc3d_math)c[7];
+        d->ops[0].kind = FC3D_OP_SCALE;
+        d->ops[0].value = 1.5f;
+        d->ops[1].kind = FC3D_OP_SUB_SPATIAL_MEAN;
+        d->num_ops = 2;
+        d->strategy = FC3D_STRATEGY_RECOMPUTE;
+        d->stats_plan = FC3D_STATS_PLAN_LINEAR;
+        char name[160];
+        snprintf(name, sizeof name, "linear_sums.%d.k%d%d%d.w%d.%s.%s", k, c[0], c[1], c[2], c[4],
+                 c[5] == FC3D_LAYOUT_NDHWC ? "ndhwc" : "ncdhw",
+                 c[7] == FC3D_MATH_HALF ? "half" : c[7] == FC3D_MATH_FP32 ? "fp32" : "tf32");
+        if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS || hc.plan.stats_plan != FC3D_STATS_PLAN_LINEAR) {
+            check(0, name, "plan: %s", hc.plan.message);
+            continue;
+        }
+        fill_case_tensors(&hc);
+        double* ref = cpu_reference(&hc, ref_ops);
+        if (!ref) {
+            check(0, name, "the CPU reference refused the desc");
+        } else {
+            int guard;
+            run_and_compare(name, &hc, ref, ref_ops, bound_for(d->math, d->dtype), &guard);
+        }
+        free(ref);
+        for (int i = 0; i < FC3D_MAX_OPS; i++)
+            for (int t = 0; t < 6; t++) free(ref_ops[i][t]);
+        host_case_free(&hc);
+    }
 }
 
 /* ---- 3b'. CUDA graph capture ------------------------------------------------------------------ */
@@ -1644,11 +1728,7 @@ static void test_graph_capture(void) {
             continue;
         }
         const fc3d_plan* p = &hc.plan;
-        hc.x = alloc_fill(p->x_elements, 0.0, 1.0, d->dtype);
-        const double wb = 1.0 / sqrt((double)p->weight_elements / d->conv.in_channels + 1.0);
-        hc.w = alloc_fill(p->weight_elements, -wb, wb, d->dtype);
-        if (d->conv.bias) hc.b = alloc_fill(d->conv.out_channels, -wb, wb, d->dtype);
-        random_op_tensors(&hc);
+        fill_case_tensors(&hc);
         device_case dc;
         device_case_upload(&hc, &dc);
         const fc3d_run_args a = device_case_args(&hc, &dc, s);
@@ -2043,6 +2123,7 @@ int main(int argc, char** argv) {
     test_halo_rows_store();
     test_halo_row_prog();
     test_block_loop(quick ? 8 : 48);
+    test_linear_sums();
     test_graph_capture();
     if (!quick) test_pending_error(); /* it plants a failing cudaMalloc, which memcheck reports */
     if (!quick) {
