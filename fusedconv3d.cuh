@@ -1371,8 +1371,11 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    measured (example timer, TF32, H100): materialize/moments 0.875 ms, recompute/moments 1.45,
    materialize/per op 1.04; the estimate picks the first. On the block loop (TF32) it still does:
    materialize/moments 0.547 ms, recompute/moments 0.659 (its convolution pass takes 0.26-0.54 ms
-   whatever it stores; bench/RESULTS.md, sixteenth entry); with today's block loop 0.371 against
-   0.655 (H200, thirty-third entry), estimated 0.394 against 0.646. L2/77: recompute/moments, one
+   whatever it stores; bench/RESULTS.md, sixteenth entry); with the block loop 0.371 against
+   0.655 (H200, thirty-third entry), estimated 0.394 against 0.646; with the recomputing pass on
+   the pairs' composed map 0.370 against 0.428, estimated 0.394 against 0.440 (thirty-sixth). A
+   chain of affine ops and spatial means on the same convolution takes the linear plan: 0.269 ms
+   against 0.361 materialising (thirty-sixth entry, bench/linear_chain.cu). L2/77: recompute/moments, one
    convolution pass, 5.98 ms against 11.9 for recompute/per op.
    The value a materializing pass hands to the next is float32: y itself when y is float32, a
    workspace buffer when y is 16-bit, so that statistics and normalisation see unrounded values
