@@ -1257,8 +1257,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      one map a v + b per (n, c) (_fc3d_bk_ops_affine: scale, add_channel, either batchnorm,
      groupnorm, sub_spatial_mean; _fc3d_uop_compose) a block now composes the bias and the ops per
      channel in double and the pairs' epilogue applies the map by one FMA a value, from shared
-     memory (a kernel of its own, AFF: the no-op pairs' code is unchanged). A block's unit table lists its rows by their (d, h) tap count, most
-     first (_fc3d_bk_row_rank): in row order, with units dealt to the warps in turn, one warp could
+     memory (a kernel of its own, AFF: the no-op pairs' code is unchanged). A block's unit table
+     lists its rows by their (d, h) tap count, most first (_fc3d_bk_row_rank): in row order, with units dealt to the warps in turn, one warp could
      get two of the costliest and the rest waited for it at the block's barriers (23.7 % of the stall
      samples; 18.7 % sorted), L2/15's convolution alone 0.210 -> 0.206 ms, its chain unchanged
      (0.390-0.392; H200, bench/RESULTS.md thirty-first entry). ncu's instruction counts per SASS
@@ -1375,8 +1375,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    0.655 (H200, thirty-third entry), estimated 0.394 against 0.646; with the recomputing pass on
    the pairs' composed map 0.370 against 0.428, estimated 0.394 against 0.440 (thirty-sixth). A
    chain of affine ops and spatial means on the same convolution takes the linear plan: 0.269 ms
-   against 0.361 materialising (thirty-sixth entry, bench/linear_chain.cu). L2/77: recompute/moments, one
-   convolution pass, 5.98 ms against 11.9 for recompute/per op.
+   against 0.361 materialising (thirty-sixth entry, bench/linear_chain.cu). L2/77:
+   recompute/moments, one convolution pass, 5.98 ms against 11.9 for recompute/per op.
    The value a materializing pass hands to the next is float32: y itself when y is float32, a
    workspace buffer when y is 16-bit, so that statistics and normalisation see unrounded values
    (an intermediate stored in bf16 cost up to 2e-2 relative error after a GroupNorm).
@@ -6904,8 +6904,8 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
    channel into shared memory) and are stored straight from registers (the W phases of the same
    positions run on neighbouring warps at once, so their stride-2 stores meet in L2). At W stride
    2 in a pass with a store and no ops (L2/15's convolution alone and its GEMM step), or ops that
-   compose into one map a v + b per (n, c) (the map composed per block and channel, AFF), a unit is instead 16
-   positions of both W phases (_FC3D_BK_PAIRS), a warp computing the two one after the other, and
+   compose into one map a v + b per (n, c) (the map composed per block and channel, AFF), a unit
+   is instead 16 positions of both W phases (_FC3D_BK_PAIRS), a warp computing the two one after the other, and
    the epilogue writes (2 q, 2 q + 1) or (2 q + 1, 2 q + 2) pairs as 8-byte stores, whichever the
    row's alignment allows (_fc3d_bk_store_pairs): whole sectors from one instruction;
    statistics partials are summed per lane in float over the block's units, in double across
