@@ -1180,7 +1180,12 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      same affine copied in the kernel's prologue, before the register split, made ptxas spill
      ~450 bytes in the epilogue). Measured and not kept: the producer warpgroup's three idle
      warps as epilogue warps too (seven warps at 80 registers: 140-240 bytes spilled, the
-     convolution alone 0.97 ms, the chain 1.40), consumers at 168 registers for 88 in the
+     convolution alone 0.97 ms, the chain 1.40; again with the row program of the thirty-seventh
+     entry, the W-affine from shared memory: 204-284 bytes spilled, chain 0.987 -> 1.246 ms,
+     convolution alone 0.665 -> 0.723), a fifth warpgroup for the epilogue (it cannot get its
+     registers: setmaxnreg moves them only within the launch's allocation, 640 threads x 96 =
+     61,440 against the 64,512 of consumers at 176, producer at 24 and two epilogue warpgroups at
+     64, and the consumers' increase waits forever), consumers at 168 registers for 88 in the
      epilogue (consumers spill: convolution alone 0.98 ms, chain 1.13), TF32 units of 16 channels
      for 4 or 8 weight slots (convolution alone 1.055 ms: a K step of four wgmmas), 8 weight slots
      in half (0.651 -> 0.653: the slots are not what bounds half); then (H200, same commands,
@@ -1303,7 +1308,12 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      convolution with the pass's 644 MB of traffic running beside it on another stream took 1.21 ms
      against 1.23 in sequence; L1/77's fill beside its haloed kernel likewise took the sum of the
      two (bench/RESULTS.md, fifteenth entry): the convolution's L2 traffic and issue slots are what
-     the pass would take. On one stream, each slice's read-back on one block an SM with the next
+     the pass would take. The same with the haloed loop's convolution (bench/norm_overlap.cu,
+     thirty-seventh entry): L2/61's convolution pass 0.538 ms and a GroupNorm-sized apply 0.176
+     alone, 0.687 at best together (0.714 in turn); the apply from an L2-resident buffer alike
+     (0.679 against 0.70), so a persistent kernel normalising an earlier sample inside the
+     convolution of a later one would save ~0.02-0.03 ms of L2/61's 0.75 and is not built. On one
+     stream, each slice's read-back on one block an SM with the next
      slice's convolution its programmatic dependent, the slices bitwise equal to the unsliced run:
      1.166 ms unsliced against 1.244 / 1.339 / 1.575 in 2 / 4 / 8 slices (TF32; half alike; the
      slices' last waves and finalizes cost more than the read-backs they hide; bench/RESULTS.md,
@@ -1563,6 +1573,18 @@ static int _fc3d_op_tensor_mask(const fc3d_op* op) {
     if (op->flags & FC3D_OP_UPDATE_RUNNING_STATS) mask |= _FC3D_T_RMEAN | _FC3D_T_RVAR;
     if (op->flags & FC3D_OP_SAVE_BATCH_STATS) mask |= _FC3D_T_SMEAN | _FC3D_T_SINVSTD;
     return mask;
+}
+
+/* Whether an op of this kind is one map a v + b per (n, c) once its statistics are known (scale,
+   add_channel, either batchnorm, groupnorm, sub_spatial_mean): the ops that compose by
+   _fc3d_uop_compose, that the moments plan folds (_fc3d_moments_first) and that the block loop's
+   units of both W phases apply as one map (_fc3d_bk_ops_affine). */
+static int _fc3d_kind_affine_nc(int kind) {
+    switch (kind) {
+    case FC3D_OP_SCALE: case FC3D_OP_ADD_CHANNEL: case FC3D_OP_BATCHNORM_INFER: case FC3D_OP_BATCHNORM_TRAIN:
+    case FC3D_OP_GROUPNORM: case FC3D_OP_SUB_SPATIAL_MEAN: return 1;
+    default: return 0;
+    }
 }
 
 /* >>result-strings ---------------------------------------------------------------------------------*/
@@ -6931,19 +6953,14 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
 #endif
 #define _FC3D_BK_NCOPS 4 /* ops fixed by (n, c) a pass may have for them to be resolved per block */
 /* Whether ops [b, e) of the chain compose into one map a v + b per (n, c) once their statistics are
-   known (_fc3d_uop_compose: scale, add_channel, either batchnorm, groupnorm, sub_spatial_mean),
-   at most _FC3D_BK_NCOPS of them; true for no ops. Op: fc3d_op or _fc3d_dev_op. */
+   known (_fc3d_kind_affine_nc), at most _FC3D_BK_NCOPS of them; true for no ops. Op: fc3d_op or
+   _fc3d_dev_op. */
 template <typename Op>
 static inline bool _fc3d_bk_ops_affine(const Op* ops, int b, int e)
 {
     if (e - b > _FC3D_BK_NCOPS) return false;
-    for (int i = b; i < e; i++) {
-        switch ((int)ops[i].kind) {
-        case FC3D_OP_SCALE: case FC3D_OP_ADD_CHANNEL: case FC3D_OP_BATCHNORM_INFER: case FC3D_OP_BATCHNORM_TRAIN:
-        case FC3D_OP_GROUPNORM: case FC3D_OP_SUB_SPATIAL_MEAN: break;
-        default: return false;
-        }
-    }
+    for (int i = b; i < e; i++)
+        if (!_fc3d_kind_affine_nc((int)ops[i].kind)) return false;
     return true;
 }
 /* Whether a convolving pass runs the block loop's units of both W phases: 32 channels of
@@ -8536,15 +8553,10 @@ static int _fc3d_moments_first(const fc3d_plan_desc* d, char* why, size_t n) {
             if (first < 0) first = i;
             nstat++;
         }
-        if (first < 0) continue;
-        switch (kind) {
-        case FC3D_OP_SCALE: case FC3D_OP_ADD_CHANNEL: case FC3D_OP_BATCHNORM_INFER: case FC3D_OP_BATCHNORM_TRAIN:
-        case FC3D_OP_GROUPNORM: case FC3D_OP_SUB_SPATIAL_MEAN: case FC3D_OP_GLOBAL_AVG_POOL: break;
-        default:
-            if (why) snprintf(why, n, "ops[%d] (%s) after the first statistics op is not affine per (n, c)", i,
-                              _fc3d_op_info_of(&d->ops[i])->name);
-            return -1;
-        }
+        if (first < 0 || _fc3d_kind_affine_nc(kind) || kind == FC3D_OP_GLOBAL_AVG_POOL) continue;
+        if (why) snprintf(why, n, "ops[%d] (%s) after the first statistics op is not affine per (n, c)", i,
+                          _fc3d_op_info_of(&d->ops[i])->name);
+        return -1;
     }
     if (nstat < 2) {
         if (why) snprintf(why, n, "the chain has %d statistics op%s; moments serve two or more", nstat, nstat == 1 ? "" : "s");
