@@ -1185,7 +1185,9 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      convolution alone 0.665 -> 0.723), a fifth warpgroup for the epilogue (it cannot get its
      registers: setmaxnreg moves them only within the launch's allocation, 640 threads x 96 =
      61,440 against the 64,512 of consumers at 176, producer at 24 and two epilogue warpgroups at
-     64, and the consumers' increase waits forever), consumers at 168 registers for 88 in the
+     64, and the consumers' increase waits forever), the row's centring folded into its scaling
+     (fmaf(fmaf(v, s, -m s), a, b), 16 FADDs a job fewer: chain 0.983 -> 0.991-0.994 ms, thirty-
+     seventh entry), consumers at 168 registers for 88 in the
      epilogue (consumers spill: convolution alone 0.98 ms, chain 1.13), TF32 units of 16 channels
      for 4 or 8 weight slots (convolution alone 1.055 ms: a K step of four wgmmas), 8 weight slots
      in half (0.651 -> 0.653: the slots are not what bounds half); then (H200, same commands,
