@@ -439,6 +439,18 @@ static double* cpu_reference(const host_case* hc, double* ref_ops[][6]) {
     return y;
 }
 
+/* x as torch.rand (as the workloads), the weight and bias as PyTorch's default init draws them,
+   the ops' tensors (random_op_tensors), for hc's planned desc */
+static void fill_case_tensors(host_case* hc) {
+    const fc3d_plan* p = &hc->plan;
+    const fc3d_dtype st = p->desc.dtype;
+    hc->x = alloc_fill(p->x_elements, 0.0, 1.0, st);
+    const double bound = 1.0 / sqrt((double)p->weight_elements / p->desc.conv.in_channels + 1.0);
+    hc->w = alloc_fill(p->weight_elements, -bound, bound, st);
+    hc->b = p->desc.conv.bias ? alloc_fill(p->desc.conv.out_channels, -bound, bound, st) : NULL;
+    random_op_tensors(hc);
+}
+
 /* -1: draw desc.main_loop at random; else force it (a loop the desc or the run cannot take falls
    back to the planner's choice) */
 static int loop_hint = -1;
@@ -524,13 +536,7 @@ static void make_random_case(host_case* hc, int big_plane) {
         }
         break;
     }
-    const fc3d_plan* p = &hc->plan;
-    const fc3d_dtype st = p->desc.dtype;
-    hc->x = alloc_fill(p->x_elements, 0.0, 1.0, st); /* torch.rand-like, as the workloads */
-    const double bound = 1.0 / sqrt((double)p->weight_elements / p->desc.conv.in_channels + 1.0);
-    hc->w = alloc_fill(p->weight_elements, -bound, bound, st);
-    hc->b = p->desc.conv.bias ? alloc_fill(p->desc.conv.out_channels, -bound, bound, st) : NULL;
-    random_op_tensors(hc);
+    fill_case_tensors(hc);
 }
 
 static void describe_case(const host_case* hc, char* buf, size_t n) {
@@ -1598,18 +1604,6 @@ static void test_block_loop(int cases) {
    with the weight a warp per (n, c). A scale and the spatial-mean subtraction, the plan forced to
    linear, on kernels (2, 5, 4) and (3, 4, 4), W 9 and 40, NCDHW and NDHWC, f32 and f16, every math
    mode; against the CPU reference within the math mode's bound. */
-/* x as torch.rand, the weight and bias as PyTorch's default init draws them, the ops' tensors
-   (random_op_tensors), for hc's planned desc */
-static void fill_case_tensors(host_case* hc) {
-    const fc3d_plan* p = &hc->plan;
-    const fc3d_plan_desc* d = &hc->desc;
-    hc->x = alloc_fill(p->x_elements, 0.0, 1.0, d->dtype);
-    const double wb = 1.0 / sqrt((double)p->weight_elements / d->conv.in_channels + 1.0);
-    hc->w = alloc_fill(p->weight_elements, -wb, wb, d->dtype);
-    if (d->conv.bias) hc->b = alloc_fill(d->conv.out_channels, -wb, wb, d->dtype);
-    random_op_tensors(hc);
-}
-
 static void test_linear_sums(void) {
     static const int cfg[4][8] = {/* kd, kh, kw, stride, W, layout, dtype, math */
                                   {2, 5, 4, 1, 9, FC3D_LAYOUT_NCDHW, FC3D_DTYPE_F32, FC3D_MATH_TF32},
