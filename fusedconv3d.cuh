@@ -1230,7 +1230,25 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      0.961-0.969 half (two rounds, rel-L2 unchanged, 3.49e-4). The row's first value read from
      the staging beside the row instead of shuffled from the group's first lane (the same bits)
      measured slower, 0.991 -> 1.003-1.004 ms TF32, 0.961-0.963 -> 0.972-0.974 half (three
-     rounds; not kept).
+     rounds; not kept). The consumers' path between their MMA groups (a tap: wait for its piece,
+     its descriptors, four wgmmas, the wait for the previous tap's, the releases) held two
+     divisions by run-time counts (the weight ring's slot and phase by its slot count, the tap's
+     (h, w) taps by the W taps): stepped instead, 216 -> 148 instructions a tap and warp, and the
+     producer's likewise; then the copy epilogue (the convolution alone) at 54 instructions a
+     quad (a shuffle, a 64-bit offset and a dozen predicates each, the swizzle selected) held
+     the consumers at the staging's empty barrier for a quarter of their time: now per group of
+     rows one shuffle, four channels' loads then stores at offsets of two pointers, the swizzle's
+     pair swap a branch around the loop (a constant of the warp) and its half swap a constant of
+     the channel's place. L2/34's convolution alone 0.656-0.662 -> 0.495 ms TF32 (208 -> 278
+     useful TFLOP/s), 0.626-0.632 -> 0.458 half (219 -> 300), its chain 0.991-0.998 -> 0.945 TF32,
+     0.960-0.966 -> 0.913 half (H200, bench/chain_loops.cu EXTRA 6 and 0, two rounds; rel-L2
+     unchanged, 2.57e-4 and 3.49e-4). Now the epilogue waits for the consumers in the convolution
+     alone; their per-tile work (1,104 instructions a warp: the TF32 path's unscaling as two
+     FMULs a value and the bias as an FADD, the staging) is the next to shorten (the bias
+     folded into the second product: 120 fewer). Measured and not
+     kept (bench/RESULTS.md, thirty-eighth entry): each epilogue warp on the channels of one
+     staging swizzle, the row program instantiated per swizzle with no select a value (ptxas
+     192-224 bytes spilled: chain 3.18 ms).
      The block loop (FC3D_MAIN_LOOP_BLOCK, >>block-loop) drops the tiles for short K at small
      channel counts: a persistent CTA holds the whole weight in shared memory (re-laid once per
      run in mma.sync's B fragment order, rounded) and walks blocks of output rows (od, oh), every
@@ -6614,7 +6632,7 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
         const unsigned char* xb = reinterpret_cast<const unsigned char*>(xp);
         const unsigned char* wb = reinterpret_cast<const unsigned char*>(wp);
         const int64_t kt = (int64_t)P.k[0] * P.k[1] * P.k[2], ncb = P.cin_g / KC;
-        int ug = 0, iw = 0;
+        int ug = 0, ws = 0, wph = 0; /* unit copies so far; the weight ring's slot and its phase */
         for (int64_t lin = blockIdx.x; lin < total; lin += gridDim.x) {
             int64_t tile, n;
             int ntile, gi;
@@ -6634,28 +6652,41 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                                     fullU + s);
                 ++ug;
             };
-            auto load_piece = [&](int u, int i) {
-                const int s = iw % NB, cb = u / h.nseg, sg = u - cb * h.nseg;
-                const int td = h.t0[0] + (h.jlo + sg) * h.tstep[0];
-                _fc3d_mbar_wait(emptyW + s, ((iw / NB) & 1) ^ 1);
-                const int64_t pc0 = (((int64_t)gi * P.ntn + ntile) * ncb + cb) * kt + (int64_t)td * P.k[1] * P.k[2];
-                _fc3d_mbar_expect(fullW + s, (i < h.wT[0] ? PW : 0) + (i < h.wT[1] ? PW : 0));
-                for (int p = 0; p < 2; ++p)
+            /* piece i of a unit: its (h, w) taps per W phase (jh[p], jw[p]) stepped as i runs 0 .. T - 1 */
+            int jh[2], jw[2];
+            auto load_piece = [&](int64_t pc0, int i) {
+                _fc3d_mbar_wait(emptyW + ws, wph ^ 1);
+                _fc3d_mbar_expect(fullW + ws, (i < h.wT[0] ? PW : 0) + (i < h.wT[1] ? PW : 0));
+                for (int p = 0; p < 2; ++p) {
                     if (i < h.wT[p]) {
-                        const int wnt = p ? h.wnt[1] : h.wnt[0], jh = i / wnt, jw = i - jh * wnt;
-                        const int tap = (h.t0[1] + jh * h.tstep[1]) * P.k[2] +
-                                        (p ? h.wt0[1] + jw * h.wts[1] : h.wt0[0] + jw * h.wts[0]);
-                        _fc3d_bulk_copy(Ws + (size_t)s * C::PIECE + p * PW, wb + (pc0 + tap) * PW, PW, fullW + s);
+                        const int tap = (h.t0[1] + jh[p] * h.tstep[1]) * P.k[2] +
+                                        (p ? h.wt0[1] + jw[p] * h.wts[1] : h.wt0[0] + jw[p] * h.wts[0]);
+                        _fc3d_bulk_copy(Ws + (size_t)ws * C::PIECE + p * PW, wb + (pc0 + tap) * PW, PW, fullW + ws);
                     }
-                ++iw;
+                    if (++jw[p] == (p ? h.wnt[1] : h.wnt[0])) {
+                        jw[p] = 0;
+                        ++jh[p];
+                    }
+                }
+                if (++ws == NB) {
+                    ws = 0;
+                    wph ^= 1;
+                }
             };
             if (nunits == 0) continue;
             load_unit(0);
             const int pre = h.T < NB ? h.T : NB;
-            for (int u = 0; u < nunits; ++u) {
-                for (int i = 0; i < pre; ++i) load_piece(u, i);
+            for (int u = 0, cb = 0, sg = 0; u < nunits; ++u) {
+                const int td = h.t0[0] + (h.jlo + sg) * h.tstep[0];
+                const int64_t pc0 = (((int64_t)gi * P.ntn + ntile) * ncb + cb) * kt + (int64_t)td * P.k[1] * P.k[2];
+                jh[0] = jh[1] = jw[0] = jw[1] = 0;
+                for (int i = 0; i < pre; ++i) load_piece(pc0, i);
                 if (u + 1 < nunits) load_unit(u + 1);
-                for (int i = pre; i < h.T; ++i) load_piece(u, i);
+                for (int i = pre; i < h.T; ++i) load_piece(pc0, i);
+                if (++sg == h.nseg) {
+                    sg = 0;
+                    ++cb;
+                }
             }
         }
         return;
@@ -6678,7 +6709,7 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
         const int64_t ncb = P.cin_g / KC;
         const int kind = _fc3d_hx_ws_kind(P, epi, y);
         auto run = [&](auto rn) {
-            int ug = 0, iw = 0, k = 0;
+            int ug = 0, ws = 0, wph = 0, k = 0; /* ws, wph: the weight ring's slot and its phase */
             for (int64_t lin = blockIdx.x; lin < total; lin += gridDim.x, ++k) {
                 int64_t tile, n;
                 int ntile, gi;
@@ -6698,12 +6729,13 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                 for (int u = 0; u < nunits; ++u, ++ug) {
                     const int su = ug % NA;
                     _fc3d_mbar_wait(fullU + su, (ug / NA) & 1);
-                    for (int i = 0; i < h.T; ++i) {
-                        const int sw = iw % NB;
-                        _fc3d_mbar_wait(fullW + sw, (iw / NB) & 1);
+                    /* tap i's (h, w) taps (jh, jw), stepped: a division by the run's W taps a tap was
+                       on the consumers' serial path between their MMA groups */
+                    for (int i = 0, jh = 0, jw = 0; i < h.T; ++i) {
+                        const int sw = ws;
+                        _fc3d_mbar_wait(fullW + sw, wph);
                         /* the tap's rows in the unit; the zero piece past this phase's taps */
                         const bool tap = i < myT;
-                        const int jh = i / wn, jw = i - jh * wn;
                         const uint32_t off = (uint32_t)(rbase - jh * h.cstep[1] * P.hx_pad[2] - jw * wcs) * 16;
                         const uint32_t xa = u0 + su * (uint32_t)ustage + (tap ? off : 0);
                         const uint32_t wa = tap ? w0 + sw * C::PIECE + wg * PW : z0;
@@ -6731,7 +6763,14 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                         _fc3d_hx_release(tid, emptyW, prevW, emptyU, prevU);
                         prevW = sw;
                         prevU = i == h.T - 1 ? su : -1;
-                        ++iw;
+                        if (++ws == NB) {
+                            ws = 0;
+                            wph ^= 1;
+                        }
+                        if (++jw == wn) {
+                            jw = 0;
+                            ++jh;
+                        }
                     }
                 }
                 asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
@@ -6870,40 +6909,51 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
             }
         });
     } else {
-        tiles([&](int64_t n, int64_t cbase, int nvalid, int rod, int roh) {
-            /* a row (channel c, row rr of the tile) is wout / 4 quads, a lane each, JW rows a warp
-               instruction; warp ew takes channels ew + 4 i, each one's rows in JW-row groups, four
-               (channel, row group) jobs at a time (their loads before their stores) */
-            const int QR = wout >> 2, JW = 32 / QR, jl = lane / QR, ql = lane - jl * QR;
-            const int ew = warp - 12, rpt = P.hx_rpt, RG = (rpt + JW - 1) / JW, nci = (nvalid - ew + 3) >> 2;
-            const int roffl = rod >= 0 ? (rod * P.out[1] + roh) * wout : -1; /* row `lane`'s offset in a slab */
-            float* const yb = reinterpret_cast<float*>(y) + (n * P.cout + cbase) * P.odhw + 4 * ql;
-            const float* const sb = Cs + 4 * ql;
-            int ci = 0, rg = 0;
-            while (ci < nci) {
-                float4 q[4];
-                int64_t dst[4];
-#pragma unroll
-                for (int u = 0; u < 4; ++u) {
-                    const int c = ew + 4 * ci, rr = rg * JW + jl;
-                    const bool ok = ci < nci && rr < rpt;
+        /* a row (channel c, row rr of the tile) is wout / 4 quads, a lane each, JW rows a warp
+           instruction; warp ew takes channels ew + 4 i. Per group of JW rows (the lane's row rr,
+           its offset in a slab from one shuffle) the warp's channels go four at a time, their loads
+           before their stores, each address an offset of two pointers stepped per four channels.
+           Channel c = ew + 4 i was staged with swizzle ((c >> 1) & 3) = (ew >> 1) | 2 (i & 1): the
+           pair swap a constant of the warp (S1, a branch around the loop), the half swap fixed by
+           the channel's place among the four. The form before (a shuffle, a 64-bit offset and a
+           dozen predicates a quad, the swizzle selected per quad: 54 instructions a quad, 37 % of
+           the instructions of L2/34's convolution alone, ncu) held the consumers at the staging's
+           empty barrier for a quarter of their time. */
+        auto copy = [&](auto s1c) {
+            constexpr bool S1 = _FC3D_HX_SWZ && decltype(s1c)::value;
+            constexpr bool SW = _FC3D_HX_SWZ != 0;
+            tiles([&](int64_t n, int64_t cbase, int nvalid, int rod, int roh) {
+                const int QR = wout >> 2, JW = 32 / QR, jl = lane / QR, ql = lane - jl * QR;
+                const int ew = warp - 12, rpt = P.hx_rpt, RG = (rpt + JW - 1) / JW, nci = (nvalid - ew + 3) >> 2;
+                const int roffl = rod >= 0 ? (rod * P.out[1] + roh) * wout : -1; /* row `lane`'s offset in a slab */
+                const int64_t ys = 4 * P.odhw;
+                float* const yb = reinterpret_cast<float*>(y) + (n * P.cout + cbase + ew) * P.odhw + 4 * ql;
+                const float* const sb = Cs + ew * CS + 4 * ql;
+                for (int rg = 0; rg < RG; ++rg) {
+                    const int rr = rg * JW + jl;
                     const int ro = __shfl_sync(0xffffffffu, roffl, rr & 31);
-                    dst[u] = ok && ro >= 0 ? (int64_t)c * P.odhw + ro : -1;
-                    float4 v = ok ? *reinterpret_cast<const float4*>(sb + c * CS + rr * wout) : make_float4(0.f, 0.f, 0.f, 0.f);
-                    if (_FC3D_HX_SWZ) { /* element i of the quad holds column i ^ swz */
-                        const int swz = _fc3d_row_swz(c);
-                        const bool s1 = swz & 1, s2 = (swz & 2) != 0;
-                        const float a0 = s1 ? v.y : v.x, a1 = s1 ? v.x : v.y, a2 = s1 ? v.w : v.z, a3 = s1 ? v.z : v.w;
-                        v = make_float4(s2 ? a2 : a0, s2 ? a3 : a1, s2 ? a0 : a2, s2 ? a1 : a3);
-                    }
-                    q[u] = v;
-                    if (++rg == RG) { rg = 0; ++ci; }
-                }
+                    const bool rok = rr < rpt && ro >= 0;
+                    const float* sp = sb + rr * wout;
+                    float* yp = yb + ro;
+                    for (int ci = 0; ci < nci; ci += 4, sp += 16 * CS, yp += 4 * ys) {
+                        float4 q[4];
 #pragma unroll
-                for (int u = 0; u < 4; ++u)
-                    if (dst[u] >= 0) *reinterpret_cast<float4*>(yb + dst[u]) = q[u];
-            }
-        });
+                        for (int u = 0; u < 4; ++u) {
+                            float4 v = rok && ci + u < nci ? *reinterpret_cast<const float4*>(sp + u * 4 * CS)
+                                                           : make_float4(0.f, 0.f, 0.f, 0.f);
+                            if (S1) v = make_float4(v.y, v.x, v.w, v.z); /* element e holds column e ^ swz */
+                            if (SW && (u & 1)) v = make_float4(v.z, v.w, v.x, v.y);
+                            q[u] = v;
+                        }
+#pragma unroll
+                        for (int u = 0; u < 4; ++u)
+                            if (rok && ci + u < nci) *reinterpret_cast<float4*>(yp + u * ys) = q[u];
+                    }
+                }
+            });
+        };
+        if ((warp - 12) >> 1) copy(std::true_type());
+        else copy(std::false_type());
     }
 #endif
 }
