@@ -223,7 +223,7 @@ static void device_case_poison(const host_case* hc, device_case* dc) {
         for (int t = 4; t < 6; t++)
             if (dc->op_t[i][t]) CUDA_OK(cudaMemset(dc->op_t[i][t], 0xff, (size_t)hc->op_n[i][t] * sizeof(float)));
     /* The memsets run on the legacy default stream, which a stream created non-blocking (the
-       graph-capture and stream tests) does not wait for: done before the caller launches
+       graph-capture test's) does not wait for: done before the caller launches
        anything, or a run on such a stream could start before its outputs are poisoned and have
        them poisoned after it wrote them (seen under load: 1 of 2 graph launches bitwise equal) */
     CUDA_OK(cudaDeviceSynchronize());
