@@ -1244,8 +1244,14 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      0.960-0.966 -> 0.913 half (H200, bench/chain_loops.cu EXTRA 6 and 0, two rounds; rel-L2
      unchanged, 2.57e-4 and 3.49e-4). Now the epilogue waits for the consumers in the convolution
      alone; their per-tile work (1,104 instructions a warp: the TF32 path's unscaling as two
-     FMULs a value and the bias as an FADD, the staging) is the next to shorten (the bias
-     folded into the second product: 120 fewer). Measured and not
+     FMULs a value and the bias as an FADD, the staging) was the next to shorten: the scales'
+     product taken once where it is a normal float and the bias added in the same FFMA
+     (_fc3d_hx_unscale), 1,104 -> 860 instructions a tile and warp, the convolution alone
+     0.490-0.498 -> 0.472-0.479 ms TF32 (280 -> 290 useful TFLOP/s; half, which does not
+     unscale, and the chain, bound by the row program, unchanged; H200, thirty-ninth entry).
+     Of the 860: the staging's 128 stores with an address add, an XOR and a predicate each
+     (~400), the FFMAs (128), the sums' zeroing (64). The zeroing dropped for a scale-d of 0 on
+     a tile's first wgmmas measured 0.476-0.479 -> 0.478-0.483 ms (not kept). Measured and not
      kept (bench/RESULTS.md, thirty-eighth entry): each epilogue warp on the channels of one
      staging swizzle, the row program instantiated per swizzle with no select a value (ptxas
      192-224 bytes spilled: chain 3.18 ms).
@@ -4858,15 +4864,34 @@ static __host__ __device__ inline bool _fc3d_hx_x_as_is(unsigned m) {
 static __device__ __forceinline__ float _fc3d_hx_xs_pow2(const _fc3d_tc_kparams& P, unsigned m, int sign) {
     return P.hx_t32 && _fc3d_hx_x_as_is(m) ? 1.f : _fc3d_hx_x3_pow2(m, sign);
 }
-/* a thread's first M sums multiplied back by x's and the weight's scales (exact: powers of two; two
-   products, as each alone stays in float's range) */
+/* a thread's first M sums multiplied back by x's and the weight's scales (exact: powers of two), and
+   where addb a bias added, b0 to sums 4 i and 4 i + 1 (a row tile's channel co), b1 to 4 i + 2 and
+   4 i + 3 (co + 8). One product (an FFMA with the bias) where the scales' product is a normal
+   float, which holds every ordinary scale; else two products, as each alone stays in float's
+   range, then the bias. (One FFMA a value for two FMULs and an FADD: a fifth of a row tile's
+   per-tile work in its consumers.) */
 template <int M, int N>
-static __device__ __forceinline__ void _fc3d_hx_unscale(float (&acc)[N], const _fc3d_tc_kparams& P, const void* wp) {
+static __device__ __forceinline__ void _fc3d_hx_unscale(float (&acc)[N], const _fc3d_tc_kparams& P, const void* wp,
+                                                        bool addb = false, float b0 = 0.f, float b1 = 0.f) {
     static_assert(M <= N, "the sums lie first");
     const unsigned* m = _fc3d_hx_x3_scales(P, wp);
-    const float sx = _fc3d_hx_xs_pow2(P, m[0], -1), sw = _fc3d_hx_x3_pow2(m[1], -1);
+    const float sx = _fc3d_hx_xs_pow2(P, m[0], -1), sw = _fc3d_hx_x3_pow2(m[1], -1), s = sx * sw;
+    if (s >= 1.17549435e-38f && s <= 3.40282347e+38f) {
+        if (addb) {
 #pragma unroll
-    for (int j = 0; j < M; ++j) acc[j] = acc[j] * sx * sw;
+            for (int j = 0; j < M; ++j) acc[j] = __fmaf_rn(acc[j], s, (j & 2) ? b1 : b0);
+        } else {
+#pragma unroll
+            for (int j = 0; j < M; ++j) acc[j] *= s;
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < M; ++j) acc[j] = acc[j] * sx * sw;
+        if (addb) {
+#pragma unroll
+            for (int j = 0; j < M; ++j) acc[j] += (j & 2) ? b1 : b0;
+        }
+    }
 }
 /* the largest finite magnitude (float bits compared as integers) of n values at p, this thread's
    share of a grid-stride sweep (i0, st: its first index and the stride) */
@@ -6776,11 +6801,17 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                 asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
                 _fc3d_wg_keep<NR / 2>(acc);
                 _fc3d_hx_release(tid, emptyW, prevW, emptyU, prevU); /* the tile's last slots */
-                if (MATH == _FC3D_TC_HALF && P.hx_t32) _fc3d_hx_unscale<NR / 2>(acc, P, wp);
-                if (kind == 1 && bias) { /* the bias here: the epilogue's rows are a copy */
+                /* the bias here where the epilogue's rows are a copy (with the scales undone: one FFMA) */
+                const bool addb = kind == 1 && bias;
+                float b0 = 0.f, b1 = 0.f;
+                if (addb) {
                     const int64_t cb = (int64_t)gi * P.cout_g + (int64_t)ntile * 64, cv = P.cout_g - (int64_t)ntile * 64;
-                    const float b0 = co < cv ? _fc3d_tc_tof(bias[cb + co]) : 0.f;
-                    const float b1 = co + 8 < cv ? _fc3d_tc_tof(bias[cb + co + 8]) : 0.f;
+                    b0 = co < cv ? _fc3d_tc_tof(bias[cb + co]) : 0.f;
+                    b1 = co + 8 < cv ? _fc3d_tc_tof(bias[cb + co + 8]) : 0.f;
+                }
+                if (MATH == _FC3D_TC_HALF && P.hx_t32) {
+                    _fc3d_hx_unscale<NR / 2>(acc, P, wp, addb, b0, b1);
+                } else if (addb) {
 #pragma unroll
                     for (int i = 0; i < NR / 2; i += 4) {
                         acc[i] += b0; acc[i + 1] += b0; acc[i + 2] += b1; acc[i + 3] += b1;
