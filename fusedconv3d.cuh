@@ -1254,7 +1254,14 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      a tile's first wgmmas measured 0.476-0.479 -> 0.478-0.483 ms (not kept). Measured and not
      kept (bench/RESULTS.md, thirty-eighth entry): each epilogue warp on the channels of one
      staging swizzle, the row program instantiated per swizzle with no select a value (ptxas
-     192-224 bytes spilled: chain 3.18 ms).
+     192-224 bytes spilled: chain 3.18 ms). Kept since (thirty-ninth entry): the same split of
+     the channels (warp ew the channels 8 k + 2 ew + b, 16 of a tile's 64, every row of them)
+     with one row program: the values stay in the staged order (the row's statistics and the
+     straight ops do not see it), the W-affine permuted the same way once a CTA, and only the
+     store in four forms, a branch of the warp (inline PTX stores: the compiler does not merge
+     the arms' stores into one store of selected values); the 32 FSELs a job gone, ptxas 60 / 68
+     bytes spilled (48 / 56): chain 0.935 -> 0.900 ms TF32, 0.915 -> 0.880 half, the convolution
+     alone unchanged (H200, two rounds, rel-L2 unchanged).
      The block loop (FC3D_MAIN_LOOP_BLOCK, >>block-loop) drops the tiles for short K at small
      channel counts: a persistent CTA holds the whole weight in shared memory (re-laid once per
      run in mma.sync's B fragment order, rounded) and walks blocks of output rows (od, oh), every
@@ -6586,6 +6593,14 @@ static __host__ __device__ inline int _fc3d_hx_ws_kind(const _fc3d_tc_kparams& P
     typename Epi::row_prog_t rp;
     return epi.row_prog(rp) ? 2 : 0;
 }
+/* a 16-byte global store as an instruction of its own (inline PTX: the compiler does not merge
+   the stores of a branch's arms into one store of selected values) */
+static __device__ __forceinline__ void _fc3d_st_v4(float4* p, float a, float b, float c, float d)
+{
+    asm volatile("st.global.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"l"(__cvta_generic_to_global(p)), "f"(a), "f"(b), "f"(c),
+                 "f"(d)
+                 : "memory");
+}
 /* Warp-specialized persistent row tiles (see _fc3d_hx_ws_smem_nb): CTA b takes the row tiles b, b +
    gridDim.x, ... of the launch (x: a sample's tiles, then the channel tiles and groups, then the
    samples, as _fc3d_hx_main's grid). Rings as _fc3d_hx_main's, their slot counters running across
@@ -6877,35 +6892,44 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
         /* the LayerNorm's W-affine: the lane's 16 columns of it, the same in every row, in
            registers (only in this loop: live across the copy loop too they cost it 2 %) */
         float4 aw[_FC3D_TC_ROW_EPL / 4], ab[_FC3D_TC_ROW_EPL / 4];
+        /* Warp ew takes the channels of staging swizzle ew (c = 8 k + 2 ew + b: (c >> 1) & 3 = ew),
+           16 of a tile's 64, every row of them: a lane's values stay in the staged order (element e
+           of a quad holds column e ^ swz), which the row's statistics and the straight ops do not
+           see; the W-affine is permuted the same way once here, and the store puts the columns
+           back, the permutation fixed by the warp (no select a value: the staged order undone per
+           quad on load was 32 FSELs a job, ~7 % of the row program's instructions, ncu) */
+        static_assert(EW == 4, "one epilogue warp a staging swizzle");
+        const int swz = _FC3D_HX_SWZ ? warp - 12 : 0;
+        auto perm = [swz](float4 q) {
+            if (swz & 1) q = make_float4(q.y, q.x, q.w, q.z);
+            if (swz & 2) q = make_float4(q.z, q.w, q.x, q.y);
+            return q;
+        };
 #pragma unroll
         for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq) {
-            aw[kq] = affr ? reinterpret_cast<const float4*>(AF)[kq * L + sub] : make_float4(0.f, 0.f, 0.f, 0.f);
-            ab[kq] = affr ? reinterpret_cast<const float4*>(AF + 128)[kq * L + sub] : make_float4(0.f, 0.f, 0.f, 0.f);
+            aw[kq] = perm(affr ? reinterpret_cast<const float4*>(AF)[kq * L + sub] : make_float4(0.f, 0.f, 0.f, 0.f));
+            ab[kq] = perm(affr ? reinterpret_cast<const float4*>(AF + 128)[kq * L + sub] : make_float4(0.f, 0.f, 0.f, 0.f));
         }
         tiles([&](int64_t n, int64_t cbase, int nvalid, int rod, int roh) {
             /* the row program: a row (channel c, row rr) in a group of L lanes as
                _fc3d_tc_rows_out's FULL rows hold it (lane sub: quads k L + sub), G rows a warp at
-               once (the next rows' quads loaded ahead spilled and measured slower); warp ew's jobs
-               (c rpt + rr) are ew G + grp + EW G i, (c, rr) stepped without a division */
-            const int rpt = P.hx_rpt, jobs = nvalid * rpt, ew = warp - 12, S = EW * G, dc = S / rpt, dr = S - dc * rpt;
+               once (the next rows' quads loaded ahead spilled and measured slower); the warp's
+               jobs (ci rpt + rr, ci its ci-th channel) are grp + G i, (ci, rr) stepped without a
+               division */
+            const int rpt = P.hx_rpt, jobs = 16 * rpt, ew = warp - 12, dc = G / rpt, dr = G - dc * rpt;
             const int roffl = rod >= 0 ? (rod * P.out[1] + roh) * wout : -1; /* row `lane`'s offset in a slab */
             float* const yc0 = reinterpret_cast<float*>(y) + (n * P.cout + cbase) * P.odhw;
-            int c = (ew * G + grp) / rpt, rr = ew * G + grp - c * rpt;
-            auto load = [&](float (&v)[_FC3D_TC_ROW_EPL], bool act) {
+            int ci = grp / rpt, rr = grp - ci * rpt;
+            for (int j0 = 0; j0 < jobs; j0 += G) {
+                float v[_FC3D_TC_ROW_EPL];
+                const int c = 8 * (ci >> 1) + 2 * ew + (ci & 1);
+                const bool act = ci < 16 && c < nvalid;
                 const float* vr = Cs + c * CS + rr * wout;
-                const int swz = _FC3D_HX_SWZ ? _fc3d_row_swz(c) : 0;
 #pragma unroll
                 for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq) {
-                    float4 q = act ? *reinterpret_cast<const float4*>(vr + (kq * L + sub) * 4) : make_float4(0.f, 0.f, 0.f, 0.f);
-                    if (swz & 1) q = make_float4(q.y, q.x, q.w, q.z);
-                    if (swz & 2) q = make_float4(q.z, q.w, q.x, q.y);
+                    const float4 q = act ? *reinterpret_cast<const float4*>(vr + (kq * L + sub) * 4) : make_float4(0.f, 0.f, 0.f, 0.f);
                     v[4 * kq] = q.x; v[4 * kq + 1] = q.y; v[4 * kq + 2] = q.z; v[4 * kq + 3] = q.w;
                 }
-            };
-            for (int j0 = ew * G; j0 < jobs; j0 += S) {
-                float v[_FC3D_TC_ROW_EPL];
-                const bool act = c < nvalid;
-                load(v, act);
                 const int ro = __shfl_sync(0xffffffffu, roffl, rr);
                 if (affr) { /* the W-affine from registers; the same arithmetic as _fc3d_row_affine */
                     const float is = epi.template row_centre<true>(v, wout, sub, L, grp * L, false, rp.eps);
@@ -6926,16 +6950,25 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                     epi.template apply_row_prog<true>(v, wout, sub, L, grp * L, rp); /* (every lane: shuffles) */
                 }
                 if (act && ro >= 0) {
-                    float4* yq = reinterpret_cast<float4*>(yc0 + (int64_t)c * P.odhw + ro) + sub;
+                    float* const yr = yc0 + (int64_t)c * P.odhw + ro;
+                    /* the columns back in place: a branch of the warp, a store's registers per case */
+                    auto put = [&](auto sc) {
+                        constexpr int S = decltype(sc)::value;
+                        float4* yq = reinterpret_cast<float4*>(yr) + sub;
 #pragma unroll
-                    for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq, yq += L)
-                        *yq = make_float4(v[4 * kq], v[4 * kq + 1], v[4 * kq + 2], v[4 * kq + 3]);
+                        for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq, yq += L)
+                            _fc3d_st_v4(yq, v[4 * kq + (0 ^ S)], v[4 * kq + (1 ^ S)], v[4 * kq + (2 ^ S)], v[4 * kq + (3 ^ S)]);
+                    };
+                    if (swz == 0) put(std::integral_constant<int, 0>());
+                    else if (swz == 1) put(std::integral_constant<int, 1>());
+                    else if (swz == 2) put(std::integral_constant<int, 2>());
+                    else put(std::integral_constant<int, 3>());
                 }
-                c += dc;
+                ci += dc;
                 rr += dr;
                 if (rr >= rpt) {
                     rr -= rpt;
-                    ++c;
+                    ++ci;
                 }
             }
         });
