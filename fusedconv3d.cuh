@@ -1144,9 +1144,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      LayerNorm, GELU, x 1), float32 NCDHW, rows of 16, 32, 64 or 128 (_fc3d_hx_ws_kind), runs on a
      persistent CTA an SM of four warpgroups. Two consumer warpgroups run the MMAs and stage the
      tile (a copy's with its bias); an epilogue warpgroup writes the staged rows out while the
-     consumers run the next tile's MMAs; the producer's lane issues the copies of every tile of the CTA, its rings'
-     counters running across tiles. The staging (119 KB on L2/34) lies apart from the rings,
-     which leaves 2 weight slots in TF32 (4 in half); one staging buffer between consumers and
+     consumers run the next tile's MMAs; the producer's lane issues the copies of every tile of
+     the CTA, its rings' counters running across tiles. The staging (117-119 KB on L2/34: a
+     copy's rows in W order, a row program's by W phase in position pairs) lies apart from the
+     rings, which leaves 2 weight slots in TF32 (4 in half); one staging buffer between consumers and
      epilogue (mbarriers: 256 consumer arrivals full, 128 epilogue arrivals empty). The launch
      gives 128 registers a thread (512 threads) and setmaxnreg splits them: producer 24,
      consumers 176, epilogue 136. ptxas refuses an instruction that alone needs more than the
@@ -1261,7 +1262,17 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      store in four forms, a branch of the warp (inline PTX stores: the compiler does not merge
      the arms' stores into one store of selected values); the 32 FSELs a job gone, ptxas 60 / 68
      bytes spilled (48 / 56): chain 0.935 -> 0.900 ms TF32, 0.915 -> 0.880 half, the convolution
-     alone unchanged (H200, two rounds, rel-L2 unchanged).
+     alone unchanged (H200, two rounds, rel-L2 unchanged). Then the row program's staging by W
+     phase (_fc3d_hx_ws_cs, fortieth entry): a consumer's two neighbouring sums (MMA rows 2 i,
+     2 i + 1: W positions qw, qw + 1 of its phase) one 8-byte store, 64 stores a tile and warp for
+     128, the table's entries a pair, their swizzle in the table (the padded row made even for it
+     where row tiles may run: L2/34 33 -> 34, the convolution alone unchanged by it); the row
+     program reads a quad as one pair of each phase, its values in W order again, no permuted
+     W-affine, one store form (ptxas 48 / 48 bytes spilled, 180 / 180 loaded): chain 0.901-0.902 ->
+     0.858 ms TF32, 0.881 -> 0.836 half. The copy keeps its 4-byte staging: with the pairs (its
+     quads two 8-byte loads each) the convolution alone ran 0.470 -> 0.488 ms, the consumers' saved
+     work turned into waits for their units and pieces (ncu); with both layouts in the kernel (the
+     copy's as before) 0.474 -> 0.483-0.485 TF32, 0.457 -> 0.461-0.463 half, kept for the chain.
      The block loop (FC3D_MAIN_LOOP_BLOCK, >>block-loop) drops the tiles for short K at small
      channel counts: a persistent CTA holds the whole weight in shared memory (re-laid once per
      run in mma.sync's B fragment order, rounded) and walks blocks of output rows (od, oh), every
@@ -5567,16 +5578,31 @@ static __host__ __device__ inline size_t _fc3d_hx_smem(const _fc3d_tc_kparams& P
 #endif
 #define _FC3D_HX_WS_PREG 24
 #define _FC3D_HX_WS_EREG (512 - _FC3D_HX_WS_PREG - 2 * _FC3D_HX_WS_CREG)
-/* the staging's channel stride (floats) and bytes */
-static __host__ __device__ inline int _fc3d_hx_ws_cs(const _fc3d_tc_kparams& P)
+/* The staging of the warp-specialized row tiles, per channel the tile's rows one after the other
+   (channel stride CS floats), in one of two layouts (kind: _fc3d_hx_ws_kind):
+   - the copy (kind 1): a row in W order, column ow at ow ^ _fc3d_row_swz(c) (the consumers' 4-byte
+     stores, _fc3d_hx_row_stage; the copy loop reads whole quads);
+   - the row program (kind 2, CS = 8 mod 32): a row its W phase 0's W / 2 positions, then phase
+     1's; in each phase half the position pairs (2 P, 2 P + 1) lie at pair P ^ _fc3d_hx_ws_xr(row).
+     A consumer's 8-byte stores (_fc3d_hx_ws_stage: four channels of a half-warp, four
+     neighbouring pairs each) hit 32 banks, and so do the row program's 8-byte loads, one pair of
+     each phase for a quad (four rows of one channel in a half-warp, four pairs each).
+   The copy keeps the first: with the pairs its quads took two 8-byte loads each, and L2/34's
+   convolution alone ran 0.470 -> 0.488 ms (H200, bench/RESULTS.md fortieth entry). */
+static __host__ __device__ inline int _fc3d_hx_ws_cs(const _fc3d_tc_kparams& P, int kind)
 {
+    const int RS = P.hx_rpt * P.out[2];
+    if (kind == 2) return RS + ((8 - RS) & 31);
     int L = 1;
     while (L * _FC3D_TC_ROW_EPL < P.out[2]) L <<= 1;
-    return _fc3d_row_cs(P.hx_rpt * P.out[2], L, P.out[2]);
+    return _fc3d_row_cs(RS, L, P.out[2]);
 }
+/* the pair swizzle of staged row rr (W = wout: the bits 2 .. of a pair index below W / 4) */
+static __host__ __device__ inline int _fc3d_hx_ws_xr(int rr, int wout) { return (4 * rr) & ((wout >> 2) - 1) & ~3; }
 static __host__ __device__ inline size_t _fc3d_hx_ws_stg(const _fc3d_tc_kparams& P)
 {
-    return (size_t)64 * _fc3d_hx_ws_cs(P) * 4;
+    const int a = _fc3d_hx_ws_cs(P, 1), b = _fc3d_hx_ws_cs(P, 2);
+    return (size_t)64 * (a > b ? a : b) * 4;
 }
 /* shared memory with nb weight slots */
 static __host__ __device__ inline size_t _fc3d_hx_ws_smem_nb(const _fc3d_tc_kparams& P, int eb, int kc, int nb)
@@ -5678,6 +5704,10 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
         /* every phase's rows fit the padded plane (tap-less phases included) */
         for (int r = 0; r < P->s[d] && r < P->out[d]; ++r)
             if ((P->out[d] - r + P->s[d] - 1) / P->s[d] > pad[d]) pad[d] = (P->out[d] - r + P->s[d] - 1) / P->s[d];
+        /* row tiles at W stride 2: an even padded row, so that a consumer's two neighbouring sums
+           (positions 2 i, 2 i + 1 of its MMA rows) are one W position apart in one output row and
+           go to the staging as one 8-byte store (_fc3d_hx_ws_stage; L2/34: 33 -> 34) */
+        if (rows && d == 2 && P->s[2] == 2 && (pad[d] & 1)) ++pad[d];
         if (pad[d] > (1 << 20)) return 0;
         P->hx_plo[d] = plo[d];
         P->hx_pad[d] = (int)pad[d];
@@ -5923,6 +5953,45 @@ static __device__ __forceinline__ void _fc3d_hx_cm_fill(const _fc3d_tc_kparams& 
         const int rr = m / P.hx_pad[2], qw = m - rr * P.hx_pad[2], x = rr * P.out[2] + 2 * qw;
         const bool ok = rr < P.hx_rpt && qw < wq0 && 2 * qw + p < P.out[2];
         CM[(p * 4 + t) * _FC3D_HX_CMS + j] = ok ? 4 * (x + p) : -1;
+    }
+}
+/* Warp-specialized row tiles: the staging table CM (thread i of n fills entries i, i + n, ...):
+   row (p, t) entry j, the staged place in bytes (-1: none) of the pair of MMA rows m = 8 j + 2 t,
+   m + 1 of W phase p (the layout of _fc3d_hx_ws_cs; an even padded row keeps a pair in one row,
+   its W positions qw, qw + 1 with qw even) */
+static __device__ __forceinline__ void _fc3d_hx_ws_pair_fill(const _fc3d_tc_kparams& P, int* CM, int i, int n)
+{
+    const int wout = P.out[2];
+    for (; i < 2 * 4 * (_FC3D_HX_NR / 8); i += n) {
+        const int p = i / (_FC3D_HX_NR / 2), t = (i / (_FC3D_HX_NR / 8)) & 3, j = i & (_FC3D_HX_NR / 8 - 1);
+        const int m = 8 * j + 2 * t, rr = m / P.hx_pad[2], qw = m - rr * P.hx_pad[2];
+        const bool ok = rr < P.hx_rpt && qw < (wout >> 1);
+        CM[(p * 4 + t) * _FC3D_HX_CMS + j] =
+            ok ? 4 * (rr * wout + p * (wout >> 1) + 2 * ((qw >> 1) ^ _fc3d_hx_ws_xr(rr, wout))) : -1;
+    }
+}
+/* Warp-specialized row tiles: a consumer lane's accumulators (channels c0, c1 = c0 + 8 of its W
+   phase) into the staging, a pair of neighbouring sums (acc 4 i, 4 i + 1 and 4 i + 2, 4 i + 3) an
+   8-byte store per channel at entry i of its CM row cm (_fc3d_hx_ws_pair_fill); the table read
+   four entries at a time, one load ahead. The 4-byte form (_fc3d_hx_row_stage) took 128 stores and
+   ~400 instructions a tile and warp, near half of the consumers' per-tile work (ncu). */
+template <int NR>
+static __device__ __forceinline__ void _fc3d_hx_ws_stage(const float* acc, const int4* cm, unsigned char* c0,
+                                                         unsigned char* c1)
+{
+    int4 cur = cm[0];
+#pragma unroll
+    for (int k = 0; k < NR / 32; ++k) {
+        const int4 nx = cm[k + 1 < NR / 32 ? k + 1 : k];
+        const int xs[4] = {cur.x, cur.y, cur.z, cur.w};
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            const int i = 4 * k + j;
+            if (xs[j] < 0) continue;
+            *reinterpret_cast<float2*>(c0 + xs[j]) = make_float2(acc[4 * i], acc[4 * i + 1]);
+            *reinterpret_cast<float2*>(c1 + xs[j]) = make_float2(acc[4 * i + 2], acc[4 * i + 3]);
+        }
+        cur = nx;
     }
 }
 /* Row tiles: a consumer lane's accumulators (channels c0, c1 = c0 + 8 of its W phase) into the
@@ -6581,25 +6650,18 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
    consumers add the bias before the staging), 2 the pass's row program (_fc3d_tc_epi::row_prog: a
    LayerNorm or mean subtraction over W first, the bias cancelled, then at most two of ReLU, scale,
    GELU). Both for a store with no statistics of float y in NCDHW, 16-byte aligned, rows of 16, 32,
-   64 or 128 floats (whole swizzled quads: _fc3d_tc_rows_out's FULL rows). */
+   64 or 128 floats (whole quads: _fc3d_tc_rows_out's FULL rows), an even padded row (the
+   staging's pairs; the plan pads row tiles' rows so). */
 template <typename T, typename Epi>
 static __host__ __device__ inline int _fc3d_hx_ws_kind(const _fc3d_tc_kparams& P, const Epi& epi, const T* y)
 {
     const int w = P.out[2];
     if (!(std::is_same<T, float>::value && (w == 16 || w == 32 || w == 64 || w == 128) && P.store && !P.out_f32 &&
-          !P.stats && P.layout == 1 && ((uintptr_t)y & 15u) == 0))
+          !P.stats && P.layout == 1 && ((uintptr_t)y & 15u) == 0 && (P.hx_pad[2] & 1) == 0))
         return 0;
     if (epi.op_begin == epi.op_end) return 1;
     typename Epi::row_prog_t rp;
     return epi.row_prog(rp) ? 2 : 0;
-}
-/* a 16-byte global store as an instruction of its own (inline PTX: the compiler does not merge
-   the stores of a branch's arms into one store of selected values) */
-static __device__ __forceinline__ void _fc3d_st_v4(float4* p, float a, float b, float c, float d)
-{
-    asm volatile("st.global.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"l"(__cvta_generic_to_global(p)), "f"(a), "f"(b), "f"(c),
-                 "f"(d)
-                 : "memory");
 }
 /* Warp-specialized persistent row tiles (see _fc3d_hx_ws_smem_nb): CTA b takes the row tiles b, b +
    gridDim.x, ... of the launch (x: a sample's tiles, then the channel tiles and groups, then the
@@ -6658,7 +6720,8 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
         }
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
     } else if (warp < 8) {
-        _fc3d_hx_cm_fill(P, CM, (P.out[2] + 1) / 2, tid, 256); /* (W phase 0's extent: every row tile's) */
+        if (_fc3d_hx_ws_kind(P, epi, y) == 2) _fc3d_hx_ws_pair_fill(P, CM, tid, 256);
+        else _fc3d_hx_cm_fill(P, CM, (P.out[2] + 1) / 2, tid, 256); /* (W phase 0's extent: every row tile's) */
         if (P.hx_dt[2][0][0] != P.hx_dt[2][1][0]) {
             for (int i = tid; i < PW / 16; i += 256) Z[i] = make_uint4(0u, 0u, 0u, 0u);
             asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
@@ -6736,18 +6799,17 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
         asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(_FC3D_HX_WS_CREG));
         const int wg = warp >> 2;
         const uint32_t u0 = _fc3d_tc_smem(Us), w0 = _fc3d_tc_smem(Ws), z0 = _fc3d_tc_smem(Z);
-        const int wout = P.out[2];
-        int L = 1;
-        while (L * _FC3D_TC_ROW_EPL < wout) L <<= 1;
-        const int CS = _fc3d_row_cs(P.hx_rpt * wout, L, wout);
+        const int kind = _fc3d_hx_ws_kind(P, epi, y), CS = _fc3d_hx_ws_cs(P, kind), wout = P.out[2];
         const int w4 = warp & 3, g = lane >> 2, t = lane & 3, co = w4 * 16 + g;
         const int4* cm = reinterpret_cast<const int4*>(CM + (wg * 4 + t) * _FC3D_HX_CMS);
+        int L = 1;
+        while (L * _FC3D_TC_ROW_EPL < wout) L <<= 1;
+        /* the copy's staging swizzle (kind 1; the row program's pairs carry theirs in the table) */
         const int fx = _FC3D_HX_SWZ && std::is_same<T, float>::value && wout == L * _FC3D_TC_ROW_EPL
                            ? 4 * _fc3d_row_swz(co) : 0;
         unsigned char* c0 = reinterpret_cast<unsigned char*>(Cs + co * CS);
         unsigned char* c1 = reinterpret_cast<unsigned char*>(Cs + (co + 8) * CS);
         const int64_t ncb = P.cin_g / KC;
-        const int kind = _fc3d_hx_ws_kind(P, epi, y);
         auto run = [&](auto rn) {
             int ug = 0, ws = 0, wph = 0, k = 0; /* ws, wph: the weight ring's slot and its phase */
             for (int64_t lin = blockIdx.x; lin < total; lin += gridDim.x, ++k) {
@@ -6834,7 +6896,8 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                 }
                 /* the staging, once the epilogue is done with the last tile's */
                 _fc3d_mbar_wait(sempty, (k & 1) ^ 1);
-                _fc3d_hx_row_stage<NR>(acc, cm, c0, c1, fx);
+                if (kind == 2) _fc3d_hx_ws_stage<NR>(acc, cm, c0, c1);
+                else _fc3d_hx_row_stage<NR>(acc, cm, c0, c1, fx);
                 _fc3d_mbar_arrive(sfull);
             }
         };
@@ -6849,8 +6912,8 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
     const int wout = P.out[2], Hp = P.hx_pad[1];
     int L = 1;
     while (L * _FC3D_TC_ROW_EPL < wout) L <<= 1;
-    const int CS = _fc3d_row_cs(P.hx_rpt * wout, L, wout);
-    const int kind = _fc3d_hx_ws_kind(P, epi, y);
+    const int kind = _fc3d_hx_ws_kind(P, epi, y), CS = _fc3d_hx_ws_cs(P, kind);
+    const int hw = wout >> 1; /* a W phase's half of a staged row (the row program's pairs) */
     typename Epi::row_prog_t rp;
     if (kind == 2) epi.row_prog(rp);
     const int G = 32 / L, grp = lane / L, sub = lane - grp * L;
@@ -6892,23 +6955,13 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
         /* the LayerNorm's W-affine: the lane's 16 columns of it, the same in every row, in
            registers (only in this loop: live across the copy loop too they cost it 2 %) */
         float4 aw[_FC3D_TC_ROW_EPL / 4], ab[_FC3D_TC_ROW_EPL / 4];
-        /* Warp ew takes the channels of staging swizzle ew (c = 8 k + 2 ew + b: (c >> 1) & 3 = ew),
-           16 of a tile's 64, every row of them: a lane's values stay in the staged order (element e
-           of a quad holds column e ^ swz), which the row's statistics and the straight ops do not
-           see; the W-affine is permuted the same way once here, and the store puts the columns
-           back, the permutation fixed by the warp (no select a value: the staged order undone per
-           quad on load was 32 FSELs a job, ~7 % of the row program's instructions, ncu) */
-        static_assert(EW == 4, "one epilogue warp a staging swizzle");
-        const int swz = _FC3D_HX_SWZ ? warp - 12 : 0;
-        auto perm = [swz](float4 q) {
-            if (swz & 1) q = make_float4(q.y, q.x, q.w, q.z);
-            if (swz & 2) q = make_float4(q.z, q.w, q.x, q.y);
-            return q;
-        };
+        /* Warp ew takes the channels c = 8 k + 2 ew + b (16 of a tile's 64, every row of them); a
+           lane's quad kq L + sub (W positions 4 Q .. 4 Q + 3) is pair Q of each W phase, two 8-byte
+           loads (_fc3d_hx_ws_cs), its values in W order */
 #pragma unroll
         for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq) {
-            aw[kq] = perm(affr ? reinterpret_cast<const float4*>(AF)[kq * L + sub] : make_float4(0.f, 0.f, 0.f, 0.f));
-            ab[kq] = perm(affr ? reinterpret_cast<const float4*>(AF + 128)[kq * L + sub] : make_float4(0.f, 0.f, 0.f, 0.f));
+            aw[kq] = affr ? reinterpret_cast<const float4*>(AF)[kq * L + sub] : make_float4(0.f, 0.f, 0.f, 0.f);
+            ab[kq] = affr ? reinterpret_cast<const float4*>(AF + 128)[kq * L + sub] : make_float4(0.f, 0.f, 0.f, 0.f);
         }
         tiles([&](int64_t n, int64_t cbase, int nvalid, int rod, int roh) {
             /* the row program: a row (channel c, row rr) in a group of L lanes as
@@ -6925,10 +6978,13 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                 const int c = 8 * (ci >> 1) + 2 * ew + (ci & 1);
                 const bool act = ci < 16 && c < nvalid;
                 const float* vr = Cs + c * CS + rr * wout;
+                const int xr = _fc3d_hx_ws_xr(rr, wout);
 #pragma unroll
                 for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq) {
-                    const float4 q = act ? *reinterpret_cast<const float4*>(vr + (kq * L + sub) * 4) : make_float4(0.f, 0.f, 0.f, 0.f);
-                    v[4 * kq] = q.x; v[4 * kq + 1] = q.y; v[4 * kq + 2] = q.z; v[4 * kq + 3] = q.w;
+                    const int pq = 2 * ((kq * L + sub) ^ xr);
+                    const float2 a = act ? *reinterpret_cast<const float2*>(vr + pq) : make_float2(0.f, 0.f);
+                    const float2 b = act ? *reinterpret_cast<const float2*>(vr + hw + pq) : make_float2(0.f, 0.f);
+                    v[4 * kq] = a.x; v[4 * kq + 1] = b.x; v[4 * kq + 2] = a.y; v[4 * kq + 3] = b.y;
                 }
                 const int ro = __shfl_sync(0xffffffffu, roffl, rr);
                 if (affr) { /* the W-affine from registers; the same arithmetic as _fc3d_row_affine */
@@ -6950,19 +7006,10 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                     epi.template apply_row_prog<true>(v, wout, sub, L, grp * L, rp); /* (every lane: shuffles) */
                 }
                 if (act && ro >= 0) {
-                    float* const yr = yc0 + (int64_t)c * P.odhw + ro;
-                    /* the columns back in place: a branch of the warp, a store's registers per case */
-                    auto put = [&](auto sc) {
-                        constexpr int S = decltype(sc)::value;
-                        float4* yq = reinterpret_cast<float4*>(yr) + sub;
+                    float4* yq = reinterpret_cast<float4*>(yc0 + (int64_t)c * P.odhw + ro) + sub;
 #pragma unroll
-                        for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq, yq += L)
-                            _fc3d_st_v4(yq, v[4 * kq + (0 ^ S)], v[4 * kq + (1 ^ S)], v[4 * kq + (2 ^ S)], v[4 * kq + (3 ^ S)]);
-                    };
-                    if (swz == 0) put(std::integral_constant<int, 0>());
-                    else if (swz == 1) put(std::integral_constant<int, 1>());
-                    else if (swz == 2) put(std::integral_constant<int, 2>());
-                    else put(std::integral_constant<int, 3>());
+                    for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq, yq += L)
+                        *yq = make_float4(v[4 * kq], v[4 * kq + 1], v[4 * kq + 2], v[4 * kq + 3]);
                 }
                 ci += dc;
                 rr += dr;
@@ -9893,7 +9940,7 @@ static inline int _fc3d_hx_ws_takes(const _fc3d_tc_plan* tp)
     const _fc3d_tc_kparams P = _fc3d_hx_run<float>::params(tp, tp->kp, 1);
     const int half = _fc3d_hx_math(tp) == _FC3D_TC_HALF, w = P.out[2];
     return _fc3d_hx_ws_nb(P, half ? 2 : 4, P.hx_kc) > 0 && P.hx_rpt <= 32 && P.layout == 1 &&
-           (w == 16 || w == 32 || w == 64 || w == 128);
+           (w == 16 || w == 32 || w == 64 || w == 128) && (P.hx_pad[2] & 1) == 0;
 }
 
 /* Whether the run takes the haloed loop: the plan chose it and the run takes wgmma. */
