@@ -5581,10 +5581,10 @@ static __host__ __device__ inline size_t _fc3d_hx_smem(const _fc3d_tc_kparams& P
 /* The staging of the warp-specialized row tiles, per channel the tile's rows one after the other
    (channel stride CS floats), in one of two layouts (kind: _fc3d_hx_ws_kind):
    - the copy (kind 1): a row in W order, column ow at ow ^ _fc3d_row_swz(c) (the consumers' 4-byte
-     stores, _fc3d_hx_row_stage; the copy loop reads whole quads);
+     stores, _fc3d_hx_acc_stage; the copy loop reads whole quads);
    - the row program (kind 2, CS = 8 mod 32): a row its W phase 0's W / 2 positions, then phase
      1's; in each phase half the position pairs (2 P, 2 P + 1) lie at pair P ^ _fc3d_hx_ws_xr(row).
-     A consumer's 8-byte stores (_fc3d_hx_ws_stage: four channels of a half-warp, four
+     A consumer's 8-byte stores (_fc3d_hx_acc_stage: four channels of a half-warp, four
      neighbouring pairs each) hit 32 banks, and so do the row program's 8-byte loads, one pair of
      each phase for a quad (four rows of one channel in a half-warp, four pairs each).
    The copy keeps the first: with the pairs its quads took two 8-byte loads each, and L2/34's
@@ -5706,7 +5706,7 @@ static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, in
             if ((P->out[d] - r + P->s[d] - 1) / P->s[d] > pad[d]) pad[d] = (P->out[d] - r + P->s[d] - 1) / P->s[d];
         /* row tiles at W stride 2: an even padded row, so that a consumer's two neighbouring sums
            (positions 2 i, 2 i + 1 of its MMA rows) are one W position apart in one output row and
-           go to the staging as one 8-byte store (_fc3d_hx_ws_stage; L2/34: 33 -> 34) */
+           go to the staging as one 8-byte store (_fc3d_hx_acc_stage; L2/34: 33 -> 34) */
         if (rows && d == 2 && P->s[2] == 2 && (pad[d] & 1)) ++pad[d];
         if (pad[d] > (1 << 20)) return 0;
         P->hx_plo[d] = plo[d];
@@ -5970,49 +5970,35 @@ static __device__ __forceinline__ void _fc3d_hx_ws_pair_fill(const _fc3d_tc_kpar
             ok ? 4 * (rr * wout + p * (wout >> 1) + 2 * ((qw >> 1) ^ _fc3d_hx_ws_xr(rr, wout))) : -1;
     }
 }
-/* Warp-specialized row tiles: a consumer lane's accumulators (channels c0, c1 = c0 + 8 of its W
-   phase) into the staging, a pair of neighbouring sums (acc 4 i, 4 i + 1 and 4 i + 2, 4 i + 3) an
-   8-byte store per channel at entry i of its CM row cm (_fc3d_hx_ws_pair_fill); the table read
-   four entries at a time, one load ahead. The 4-byte form (_fc3d_hx_row_stage) took 128 stores and
-   ~400 instructions a tile and warp, near half of the consumers' per-tile work (ncu). */
-template <int NR>
-static __device__ __forceinline__ void _fc3d_hx_ws_stage(const float* acc, const int4* cm, unsigned char* c0,
-                                                         unsigned char* c1)
+/* A consumer lane's accumulators (channels c0, c1 = c0 + 8 of its W phase) into the staging at
+   the byte offsets of its CM row cm, the table read four entries at a time, one load ahead. PAIR
+   (the warp-specialized row tiles' row program): an entry is a pair of neighbouring sums (acc
+   4 i, 4 i + 1 and 4 i + 2, 4 i + 3), one 8-byte store a channel, the swizzle in the table
+   (_fc3d_hx_ws_pair_fill). Otherwise (the copy, _fc3d_hx_main's row tiles) an entry is one sum a
+   channel, a 4-byte store at the offset ^ fx: 128 stores and ~400 instructions a tile and warp,
+   near half of the consumers' per-tile work (ncu), where the pairs take 64. */
+template <int NR, bool PAIR>
+static __device__ __forceinline__ void _fc3d_hx_acc_stage(const float* acc, const int4* cm, unsigned char* c0,
+                                                          unsigned char* c1, int fx)
 {
+    constexpr int NE = PAIR ? NR / 8 : NR / 4; /* the table's entries */
     int4 cur = cm[0];
 #pragma unroll
-    for (int k = 0; k < NR / 32; ++k) {
-        const int4 nx = cm[k + 1 < NR / 32 ? k + 1 : k];
+    for (int k = 0; k < NE / 4; ++k) {
+        const int4 nx = cm[k + 1 < NE / 4 ? k + 1 : k];
         const int xs[4] = {cur.x, cur.y, cur.z, cur.w};
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
             const int i = 4 * k + j;
             if (xs[j] < 0) continue;
-            *reinterpret_cast<float2*>(c0 + xs[j]) = make_float2(acc[4 * i], acc[4 * i + 1]);
-            *reinterpret_cast<float2*>(c1 + xs[j]) = make_float2(acc[4 * i + 2], acc[4 * i + 3]);
-        }
-        cur = nx;
-    }
-}
-/* Row tiles: a consumer lane's accumulators (channels c0, c1 = c0 + 8 of its W phase) into the
-   staging at the byte offsets of its CM row cm, swizzled by fx; the table read four entries at a
-   time, one load ahead */
-template <int NR>
-static __device__ __forceinline__ void _fc3d_hx_row_stage(const float* acc, const int4* cm, unsigned char* c0,
-                                                          unsigned char* c1, int fx)
-{
-    int4 cur = cm[0];
-#pragma unroll
-    for (int k = 0; k < NR / 16; ++k) {
-        const int4 nx = cm[k + 1 < NR / 16 ? k + 1 : k];
-        const int xs[4] = {cur.x, cur.y, cur.z, cur.w};
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {
-            const int ni = 2 * k + (j >> 1), e = j & 1;
-            if (xs[j] < 0) continue;
-            const int x = xs[j] ^ fx;
-            *reinterpret_cast<float*>(c0 + x) = acc[ni * 4 + e];
-            *reinterpret_cast<float*>(c1 + x) = acc[ni * 4 + 2 + e];
+            if (PAIR) {
+                *reinterpret_cast<float2*>(c0 + xs[j]) = make_float2(acc[4 * i], acc[4 * i + 1]);
+                *reinterpret_cast<float2*>(c1 + xs[j]) = make_float2(acc[4 * i + 2], acc[4 * i + 3]);
+            } else {
+                const int a = (i >> 1) * 4 + (i & 1), x = xs[j] ^ fx;
+                *reinterpret_cast<float*>(c0 + x) = acc[a];
+                *reinterpret_cast<float*>(c1 + x) = acc[a + 2];
+            }
         }
         cur = nx;
     }
@@ -6348,8 +6334,8 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
             /* (the condition of _fc3d_tc_rows_out's FULL rows; channel co + 8 has co's swizzle) */
             const int fx = _FC3D_HX_SWZ && std::is_same<T, float>::value && wout == L * _FC3D_TC_ROW_EPL
                                ? 4 * _fc3d_row_swz(co) : 0;
-            _fc3d_hx_row_stage<NR>(acc, cm, reinterpret_cast<unsigned char*>(Cs + co * CS),
-                                   reinterpret_cast<unsigned char*>(Cs + (co + 8) * CS), fx);
+            _fc3d_hx_acc_stage<NR, false>(acc, cm, reinterpret_cast<unsigned char*>(Cs + co * CS),
+                                          reinterpret_cast<unsigned char*>(Cs + (co + 8) * CS), fx);
         }
         asm volatile("bar.sync 1, %0;\n" ::"n"(128 * C::NWG) : "memory");
         if (tid == 0) _FC3D_HX_STAMP(5);
@@ -6896,8 +6882,8 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                 }
                 /* the staging, once the epilogue is done with the last tile's */
                 _fc3d_mbar_wait(sempty, (k & 1) ^ 1);
-                if (kind == 2) _fc3d_hx_ws_stage<NR>(acc, cm, c0, c1);
-                else _fc3d_hx_row_stage<NR>(acc, cm, c0, c1, fx);
+                if (kind == 2) _fc3d_hx_acc_stage<NR, true>(acc, cm, c0, c1, 0);
+                else _fc3d_hx_acc_stage<NR, false>(acc, cm, c0, c1, fx);
                 _fc3d_mbar_arrive(sfull);
             }
         };
