@@ -1198,7 +1198,13 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      a lane at once in the row program (chain 1.125 TF32, 0.986 half; every convolution alone
      1.4-2.8 % slower: the kernel is one function and the epilogue's path moved the consumers'
      allocation), three (204 bytes spilled, chain 1.91), and one kernel a kind (copy, row
-     program: all four figures 0.3-3 % slower). With TF32 on the f16 path (its convolution alone
+     program: all four figures 0.3-3 % slower). Again on the row program of pairs (H200,
+     bench/RESULTS.md forty-first entry; against 0.853-0.860 ms chain, 0.480-0.486 convolution
+     alone, TF32): two jobs a lane at once 0.940 (the GELUs still one value after another in the
+     epilogue's 136 registers; the W-affine from shared memory 0.915), consumers at 168
+     registers for 152 in the epilogue 0.860, the consumers taking 2, 4 or 6 of each epilogue
+     warp's 14 row iterations 0.895-0.966 (ptxas spilling 196-328 bytes in their code: every
+     convolution alone 0.553-0.561). With TF32 on the f16 path (its convolution alone
      0.688 ms) the row program bounds L2/34's chain (1.044 ms): the GELU costs 0.25 ms of it, the
      LayerNorm 0.10 (bench/chain_loops.cu EXTRA 4, 2, 6); ncu: 469 instructions a job, its warps
      issuing on 32 % of their samples. Measured and not kept (bench/RESULTS.md, twenty-ninth
