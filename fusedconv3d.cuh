@@ -1172,7 +1172,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      1.372 / 1.217, the next rows' quads loaded ahead 1.400 / 1.247 (16 bytes spilled). Other
      chains (ops walked per row, statistics, NDHWC, odd W) keep _fc3d_hx_main's row tiles. One unit
      slot (for 4 weight slots in TF32) deadlocks this producer order (it copies unit u + 1 before
-     unit u's last pieces) and is refused by a static_assert. The row program's warps step their
+     unit u's last pieces) and is refused by a static_assert. Copying the next tile's first unit
+     during the last unit of the tile before (as _fc3d_hx_main prefetches) measured slower: ptxas
+     spilled 316-360 bytes against 48, L2/34's convolution alone 0.486 -> 0.656 ms, its chain
+     0.860 -> 0.888 (H200, bench/RESULTS.md forty-first entry). The row program's warps step their
      jobs' (channel, row) without a division (the division per job had 8 % of the epilogue's
      stall samples, ncu), and the LayerNorm's W-affine comes once a CTA into shared memory (any
      alignment of the op's pointers), then into 32 registers a lane in the row program's loop
