@@ -1333,7 +1333,19 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      the PyTorch drop-in's chain read 0.390-0.394 in bench.py on the same lease). 6 warps a CTA
      instead of 8 (a 3 x 3 block's 18 units in three full rounds; ncu: barrier stalls per issue
      1.67 -> 0.97) took it to 0.182 and the chain to 0.370, but runs of few blocks 22 % slower
-     (0.040 -> 0.049 ms): not kept (_FC3D_BK_NW).
+     (0.040 -> 0.049 ms): not kept (_FC3D_BK_NW). ncu then put 9.5 % of the convolution's stall samples
+     at the block's middle barrier, where the other warps waited for warp 0 to build the unit table (368
+     instructions a block on one warp), and found the lane's channel mask rebuilt with the store's
+     address in each unit's epilogue (about 80 instructions a unit: ptxas had rematerialised it) and the
+     unit's zeroed accumulators moved between registers behind the dispatch among the eight W tap
+     patterns (about 60). Now the table of a block is built during the block before it, by the warp the
+     unit deal leaves the fewest units (two tables in shared memory), the epilogue tests a lane's
+     channels where it needs them, and the pattern is a kernel's (PT: a kernel per pattern and k-step
+     count): L2/15's convolution alone 0.185 -> 0.171 ms with the first two, -> 0.167 with the third
+     (H200, conv_alone, three rounds alternated; bench/RESULTS.md forty-second entry). Small runs of few
+     blocks lost: S8 (one-phase units, at W stride 3) 0.043 -> 0.051 ms, S7 0.040 -> 0.042 (not
+     profiled; the first block's table, built by one warp before the first barrier where every thread
+     took a unit, is the likely cause).
      Its ops
      fixed by (n, c) are resolved once per block and channel; recomputing (two convolution passes,
      one W phase a unit: 0.216 ms for the statistics without a store, 0.423 for the chain's ops and
@@ -7133,12 +7145,12 @@ static __host__ __device__ inline bool _fc3d_bk_pairs(int nt8, int s2, bool stor
 static __host__ __device__ inline int _fc3d_floordiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 /* Shared memory of the block loop: the weight, two input blocks, the statistics' cross-warp sums,
-   the block's unit table and its resolved ops */
+   two unit tables (the block's, the next block's) and the block's resolved ops */
 static __host__ __device__ inline size_t _fc3d_bk_smem(const _fc3d_tc_kparams& P, int nt8)
 {
     const size_t kt = (size_t)P.k[0] * P.k[1] * P.k[2];
     return kt * (size_t)(P.cin_g / 8) * nt8 * 64 * 4 + 2 * (size_t)P.cin_g * P.bk_cs * 4 +
-           (size_t)_FC3D_BK_NW * nt8 * 8 * 16 + (size_t)P.bk_units * 32 +
+           (size_t)_FC3D_BK_NW * nt8 * 8 * 16 + (size_t)P.bk_units * 64 +
            (size_t)_FC3D_BK_NCOPS * nt8 * 8 * sizeof(_fc3d_unit_op) + (size_t)((P.bk_bd * P.bk_bh + 3) & ~3) * 4;
 }
 
@@ -7249,7 +7261,7 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs_near(const float (&a
 template <int NT8, bool AFF>
 static __device__ __forceinline__ void _fc3d_bk_store_pairs(const _fc3d_tc_kparams& P, const float (&a0)[NT8][4],
                                                             const float (&a1)[NT8][4], const float (&bv)[NT8][2],
-                                                            const float2* ab, unsigned cmask, float* yn, int4 uc,
+                                                            const float2* ab, float* yn, int4 uc,
                                                             int64_t odhw, int lane, float (&ssum)[NT8][2],
                                                             float (&ssq)[NT8][2])
 {
@@ -7258,7 +7270,7 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs(const _fc3d_tc_kpara
     const bool a_0 = q0 + g < Qa, a_1 = q0 + g + 8 < Qa, b_0 = q0 + g < Qb, b_1 = q0 + g + 8 < Qb;
     const bool n_0 = q0 + g + 1 < Qa, n_1 = g < 7 && q0 + g + 9 < Qa; /* phase 0 at q + 1, within the unit */
     float* const y0 = yn + (int64_t)(2 * t) * odhw + ((int64_t)od * P.out[1] + oh) * P.out[2] + 2 * (q0 + g);
-    if (P.store && cmask == (1u << (2 * NT8)) - 1u && q0 + 16 <= Qa && q0 + 15 <= Qb) { /* _fc3d_bk_store_pairs_near */
+    if (P.store && P.cout >= 8 * NT8 && q0 + 16 <= Qa && q0 + 15 <= Qb) { /* _fc3d_bk_store_pairs_near */
         unsigned par[2];
         par[0] = (unsigned)(reinterpret_cast<uintptr_t>(y0 - 2 * g) >> 2) & 1u;
         par[1] = par[0] ^ (unsigned)(odhw & 1);
@@ -7271,7 +7283,7 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs(const _fc3d_tc_kpara
     for (int j = 0; j < NT8; ++j)
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
-            const bool cok = (cmask >> (2 * j + h)) & 1u;
+            const bool cok = 8 * j + 2 * t + h < P.cout;
             const float2 m = _fc3d_bk_map<AFF>(bv[j][h], ab, 8 * j + h);
             const float v00 = _fc3d_bk_val<AFF>(a0[j][h], m), v01 = _fc3d_bk_val<AFF>(a0[j][2 + h], m);
             const float v10 = _fc3d_bk_val<AFF>(a1[j][h], m), v11 = _fc3d_bk_val<AFF>(a1[j][2 + h], m);
@@ -7309,14 +7321,14 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs(const _fc3d_tc_kpara
    the block's barriers (ncu, L2/15's convolution alone: 23.7 % of the stall samples at the two
    barriers; a model of the costs puts the busiest warp at 1.45x the mean). The table lists the rows
    by their (d, h) tap count, most first, ties in row order (the model: 1.19x), a row's units
-   together; rows past the output (no taps) last. The counts of the next block's rows are written
-   to shared memory (Rk) before the block's last barrier, so that the table's build ranks them by
-   a loop over shared memory: ranked from the parameters by the building threads themselves (a
-   modulo and two constant loads a row, on warp 0) the build held every warp at the middle barrier
-   instead, L2/15's convolution 0.210 -> 0.215 ms; from Rk 0.210 -> 0.206 (H200, three rounds), the
-   barriers 18.7 % of the samples (the last round's two units holding six warps; 6 warps a CTA,
-   three full rounds, measured: _FC3D_BK_NW). The same units on the same warps at every run: the
-   statistics partials stay deterministic. */
+   together; rows past the output (no taps) last: L2/15's convolution 0.210 -> 0.206 ms (H200, three
+   rounds), the barriers 18.7 % of the samples (the last round's two units holding six warps; 6
+   warps a CTA, three full rounds, measured: _FC3D_BK_NW). The table of a block is built during the
+   block before it, by one warp after its units (_fc3d_bk_main's build_table): the rows' counts
+   into shared memory (Rk), then the rank of each by a loop over them. Built between a block's two
+   barriers instead, by warp 0 (its first 18 threads on L2/15), it held the other seven at the
+   middle barrier (ncu: 9.5 % of the stall samples there). The same units on the same warps at
+   every run: the statistics partials stay deterministic. */
 static __device__ __forceinline__ int _fc3d_bk_row_taps(const _fc3d_tc_kparams& P, int od, int oh)
 {
     return od < P.out[0] && oh < P.out[1] ? P.hx_dt[0][od % P.s[0]][0] * P.hx_dt[1][oh % P.s[1]][0] : 0;
@@ -7366,7 +7378,11 @@ static __device__ __forceinline__ void _fc3d_bk_tap_step(float (&acc)[NT8][4], c
 /* A unit of both W phases whose W tap counts (N0 for phase 0, N1 for phase 1) and k-steps (KS) are
    known at compile time: per (d, h) tap, the phases' W taps and k-steps run unrolled side by side,
    2 NT8 independent accumulator chains, every fragment address an offset of four pointers. Each
-   accumulator sums its products in the order of the generic loop (d, h, w tap, then k-step). */
+   accumulator sums its products in the order of the generic loop (d, h, w tap, then k-step).
+   A run whose pattern this takes launches the kernel of its pattern (_fc3d_bk_main's PT, one per
+   pattern and k-step count: _fc3d_bk_run::pairs). Behind one run-time dispatch among the eight,
+   each unit's zeroed accumulators went through about 60 register moves before its taps (ncu's
+   SASS of L2/15's convolution alone), which took 0.171 ms against 0.167 with its own kernel. */
 template <int NT8, int KS, int N0, int N1>
 static __device__ __forceinline__ void _fc3d_bk_pair_taps(float (&a0)[NT8][4], float (&a1)[NT8][4], const float* x0,
                                                           const float* x1, const float* w0, const float* w1, int xw0,
@@ -7387,7 +7403,9 @@ static __device__ __forceinline__ void _fc3d_bk_pair_taps(float (&a0)[NT8][4], f
     }
 }
 
-template <int NT8, int PH, typename Epi, bool AFF = false>
+/* The block loop's kernel. PT: 0, or the k-steps x 16 + the W tap pattern (_fc3d_bk_pair_pattern)
+   of a run whose units of both W phases it runs unrolled (_fc3d_bk_pair_taps) */
+template <int NT8, int PH, typename Epi, bool AFF = false, int PT = 0>
 static __global__ void __launch_bounds__(_FC3D_BK_NT, _FC3D_BK_CTAS)
 _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __restrict__ wf,
               const float* __restrict__ bias, float* __restrict__ y, Epi epi)
@@ -7403,8 +7421,9 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
     float* Ws = reinterpret_cast<float*>(_fc3d_bk_sm);
     float* Xs = Ws + (size_t)KT * WT;
     double2* Red = reinterpret_cast<double2*>(Xs + 2 * CIN * CS);
-    int4* Ut = reinterpret_cast<int4*>(Red + NW * CO); /* the block's units: two int4 each */
-    _fc3d_unit_op* Uo = reinterpret_cast<_fc3d_unit_op*>(Ut + 2 * U); /* the pass's ops per channel */
+    /* two unit tables (this block's, the next block's), two int4 a unit */
+    int4* const Ut0 = reinterpret_cast<int4*>(Red + NW * CO);
+    _fc3d_unit_op* Uo = reinterpret_cast<_fc3d_unit_op*>(Ut0 + 4 * U); /* the pass's ops per channel */
     /* the block's rows' (d, h) tap counts, R rounded up to 4: ptxas reads the rank loop's last
        keys in pairs (one LDS.64 where one key is left), so the words past R are allocated */
     int* Rk = reinterpret_cast<int*>(Uo + _FC3D_BK_NCOPS * CO);
@@ -7422,13 +7441,6 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
             bv[j][h] = bias && c < cout ? bias[c] : 0.f;
         }
 
-    /* the lane's output channels within C_out: bit 2 j + h for channel 8 j + 2 t + h */
-    unsigned cmask = 0u;
-#pragma unroll
-    for (int j = 0; j < NT8; ++j)
-#pragma unroll
-        for (int h = 0; h < 2; ++h)
-            if (8 * j + 2 * t + h < cout) cmask |= 1u << (2 * j + h);
     const int BD = P.bk_bd, BH = P.bk_bh, ED = P.bk_ed, EH = P.bk_eh, WP = P.bk_wp, PLW = P.bk_plw, QT = P.bk_qt;
     const int s0 = P.s[0], s1 = P.s[1], s2 = P.s[2];
     const int64_t bps = P.bk_blocks, nblk = bps * P.n;
@@ -7496,44 +7508,24 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
     };
     /* the padding columns stay zero: both buffers zeroed once, before any copy into them */
     for (int i = tid; i < 2 * CIN * CS / 4; i += NT) reinterpret_cast<float4*>(Xs)[i] = make_float4(0.f, 0.f, 0.f, 0.f);
-    /* the rows' tap counts of block b, for its unit order (read by the next table's build) */
-    auto row_keys = [&](int64_t b) {
+    /* Block b's unit table into Ut, built by the calling warp alone: its rows' (d, h) tap counts
+       (Rk, the warp's own scratch), then the units, the rows ranked by them (_fc3d_bk_row_rank),
+       then m-tile, the W phase fastest (consecutive warps run a row's W phases side by side): the
+       input-block offset and weight offset of the unit's first tap, its tap counts and residues;
+       its row, first position and phase extent.
+       .z = 0: nothing to compute (past the output, or tap-less behind a zero fill; rows past the
+       output are not stored either: .w of the second holds the positions, 0 there).
+       Each block's table is built during the block before it (two tables, Ut0), by the warp that
+       the unit deal gives the fewest units (builder, below), after its units: built between the
+       block's barriers by the threads of its first units, warp 0 alone, it held the other warps
+       at the middle barrier (ncu, L2/15's convolution alone: 9.5 % of the stall samples there). */
+    auto build_table = [&](int64_t b, int4* Ut) {
         int64_t n;
         int od0, oh0, id0, ih0;
         origin(b, &n, &od0, &oh0, &id0, &ih0);
-        for (int r = tid; r < BD * BH; r += NT) Rk[r] = _fc3d_bk_row_taps(P, od0 + r / BH, oh0 + r % BH);
-    };
-    if ((int64_t)blockIdx.x < nblk) row_keys(blockIdx.x);
-    __syncthreads();
-    const bool ops = epi.op_begin != epi.op_end, stats = P.stats != 0;
-    const unsigned want = _fc3d_ops_in(epi.op_begin, epi.op_end);
-    const bool generic = ops && (epi.ncmask & want) != want;
-    const int nops = epi.op_end - epi.op_begin;
-    /* ops fixed by (n, c): resolved once per block and channel (a block is one sample) */
-    const bool resolved = !AFF && ops && !generic && nops <= _FC3D_BK_NCOPS;
-    /* AFF (units of both W phases with ops): the bias and the ops composed per block into one map
-       a v + b per channel, in double (_fc3d_uop_compose), held in Uo's space; channels past C_out
-       get (0, 0) */
-    float2* const Uab = reinterpret_cast<float2*>(Uo);
-    const int64_t odhw = P.odhw;
-
-    int64_t b = blockIdx.x;
-    int buf = 0;
-    if (b < nblk) load(b, Xs);
-    _fc3d_tc_commit();
-    for (; b < nblk; b += gridDim.x) {
-        if (b + gridDim.x < nblk) load(b + gridDim.x, Xs + (buf ^ 1) * CIN * CS);
-        _fc3d_tc_commit();
-        int64_t n;
-        int od0, oh0, id0, ih0;
-        origin(b, &n, &od0, &oh0, &id0, &ih0);
-        /* the block's units, its rows ranked by their (d, h) taps (_fc3d_bk_row_rank), then
-           m-tile, the W phase fastest (consecutive warps run a row's W phases side by side): the
-           input-block offset and weight offset of the unit's first tap, its tap counts and
-           residues; its row, first position and phase extent.
-           .z = 0: nothing to compute (past the output, or tap-less behind a zero fill; rows past
-           the output are not stored either: .w of the second holds the positions, 0 there) */
-        for (int u = tid; u < U / PH; u += NT) {
+        for (int r = lane; r < BD * BH; r += 32) Rk[r] = _fc3d_bk_row_taps(P, od0 + r / BH, oh0 + r % BH);
+        __syncwarp();
+        for (int u = lane; u < U / PH; u += 32) {
             const int rest = PH == 1 ? u / s2 : u, mt = rest % QT, rr = rest / QT;
             const int od = od0 + rr / BH, oh = oh0 + rr % BH, q0 = mt * 16;
             int4 c = make_int4(od, oh, q0, 0);
@@ -7559,6 +7551,35 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
             }
             Ut[2 * PH * at + PH] = c;
         }
+        __syncwarp(); /* (Rk is read again by the next build) */
+    };
+    /* the builder: the warp whose last round the deal leaves empty (round i gives warp w unit
+       i NW + (w + i) mod NW; the last round, rl, its first UP mod NW offsets) */
+    const int UP = U / PH, rl = (UP - 1) / NW, builder = ((NW - 1 - rl) % NW + NW) % NW;
+    if ((int64_t)blockIdx.x < nblk && warp == builder) build_table(blockIdx.x, Ut0);
+    __syncthreads();
+    const bool ops = epi.op_begin != epi.op_end, stats = P.stats != 0;
+    const unsigned want = _fc3d_ops_in(epi.op_begin, epi.op_end);
+    const bool generic = ops && (epi.ncmask & want) != want;
+    const int nops = epi.op_end - epi.op_begin;
+    /* ops fixed by (n, c): resolved once per block and channel (a block is one sample) */
+    const bool resolved = !AFF && ops && !generic && nops <= _FC3D_BK_NCOPS;
+    /* AFF (units of both W phases with ops): the bias and the ops composed per block into one map
+       a v + b per channel, in double (_fc3d_uop_compose), held in Uo's space; channels past C_out
+       get (0, 0) */
+    float2* const Uab = reinterpret_cast<float2*>(Uo);
+    const int64_t odhw = P.odhw;
+
+    int64_t b = blockIdx.x;
+    int buf = 0;
+    if (b < nblk) load(b, Xs);
+    _fc3d_tc_commit();
+    for (; b < nblk; b += gridDim.x) {
+        if (b + gridDim.x < nblk) load(b + gridDim.x, Xs + (buf ^ 1) * CIN * CS);
+        _fc3d_tc_commit();
+        int64_t n;
+        int od0, oh0, id0, ih0;
+        origin(b, &n, &od0, &oh0, &id0, &ih0);
         if (resolved)
             for (int i = tid; i < nops * cout; i += NT) {
                 const int o = i / cout, c = i - o * cout;
@@ -7577,6 +7598,7 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
         float* xs = Xs + buf * CIN * CS;
         round(b, xs);
         __syncthreads();
+        const int4* const Ut = Ut0 + buf * 2 * U; /* this block's table (the next one's: the other) */
         float ssum[NT8][2], ssq[NT8][2];
 #pragma unroll
         for (int j = 0; j < NT8; ++j) ssum[j][0] = ssum[j][1] = ssq[j][0] = ssq[j][1] = 0.f;
@@ -7599,7 +7621,7 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                 const int4 u0 = Ut[2 * PH * u], u1 = Ut[2 * PH * u + 1];
                 const int n0 = u0.z >> 16, n1 = u1.z >> 16;
                 const int pat = u0.z != 0 && u1.z != 0 ? n0 * 4 + n1 : 0;
-                if (pat == 6 || pat == 9 || pat == 10 || pat == 5) {
+                if (PT != 0 ? pat == (PT & 15) : pat == 6 || pat == 9 || pat == 10 || pat == 5) {
                     const int ntd = u0.z & 255, nth = (u0.z >> 8) & 255;
                     const int *ed = P.hx_dt[0][u0.w & 255], *eh = P.hx_dt[1][(u0.w >> 8) & 255],
                               *e0 = P.hx_dt[2][u0.w >> 16], *e1 = P.hx_dt[2][u1.w >> 16];
@@ -7611,7 +7633,9 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
 #define _FC3D_BK_PT(ks, a, b_)                                                                            \
     _fc3d_bk_pair_taps<NT8, ks, a, b_>(accp[0], accp[PH - 1], x0, x1, w0, w1, xw0, xw1, ww0, ww1, ntd, nth, \
                                        xd, xh, wd, wh, CS)
-                    if (KS == 2) {
+                    if constexpr (PT != 0)
+                        _FC3D_BK_PT((PT >> 4 & 15), (PT >> 2 & 3), (PT & 3));
+                    else if (KS == 2) {
                         if (pat == 6) _FC3D_BK_PT(2, 1, 2);
                         else if (pat == 9) _FC3D_BK_PT(2, 2, 1);
                         else if (pat == 10) _FC3D_BK_PT(2, 2, 2);
@@ -7657,7 +7681,7 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                 }
             }
             if (PH == 2) { /* both W phases (W stride 2; no ops, or AFF): written as 8-byte pairs */
-                _fc3d_bk_store_pairs<NT8, AFF>(P, accp[0], accp[PH - 1], bv, Uab + 2 * t, cmask, yn, uc, odhw, lane,
+                _fc3d_bk_store_pairs<NT8, AFF>(P, accp[0], accp[PH - 1], bv, Uab + 2 * t, yn, uc, odhw, lane,
                                                ssum, ssq);
                 continue;
             }
@@ -7717,6 +7741,7 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                     }
                 }
         }
+        if (warp == builder && b + gridDim.x < nblk) build_table(b + gridDim.x, Ut0 + (buf ^ 1) * 2 * U);
         if (stats) { /* the block's partial per (n, c): lanes of one t, then warps, in a fixed order */
 #pragma unroll
             for (int j = 0; j < NT8; ++j)
@@ -7744,8 +7769,7 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                 for (int64_t z = blk + bps; z < tps; z += bps) epi.partial(n, c, z, tps, 0.0, 0.0);
             }
         }
-        if (b + gridDim.x < nblk) row_keys(b + gridDim.x);
-        __syncthreads(); /* the next block's copies reuse this buffer, Red, the unit table and the keys */
+        __syncthreads(); /* the next block's copies reuse this buffer, Red and this block's unit table */
         buf ^= 1;
     }
 #endif
@@ -9960,10 +9984,10 @@ struct _fc3d_bk_run<float> {
         else _fc3d_bk_prep_w<8><<<grid, 256, 0, st>>>(tp->kp, w, wf);
         return cudaPeekAtLastError();
     }
-    template <int NT8, int PH, bool AFF = false>
+    template <int NT8, int PH, bool AFF = false, int PT = 0>
     static cudaError_t conv_as(const _fc3d_tc_kparams& P, const float* x, const float* w, const float* bias, float* y,
                                const _fc3d_tc_epi& e, cudaStream_t st) {
-        auto kern = _fc3d_bk_main<NT8, PH, _fc3d_tc_epi, AFF>;
+        auto kern = _fc3d_bk_main<NT8, PH, _fc3d_tc_epi, AFF, PT>;
         const size_t smem = _fc3d_bk_smem(P, NT8);
         cudaError_t err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
         if (err != cudaSuccess) return err;
@@ -9976,6 +10000,23 @@ struct _fc3d_bk_run<float> {
         kern<<<grid, _FC3D_BK_NT, smem, st>>>(P, x, w, bias, y, e);
         return cudaPeekAtLastError();
     }
+    /* units of both W phases: a kernel per W tap pattern and k-step count of _fc3d_bk_pair_taps
+       (PT = k-steps x 16 + the pattern), the one that dispatches among them where none applies */
+    template <bool AFF>
+    static cudaError_t pairs(const _fc3d_tc_kparams& P, const float* x, const float* w, const float* bias, float* y,
+                             const _fc3d_tc_epi& e, cudaStream_t st) {
+        switch (_fc3d_bk_pair_pattern(P) == 0 ? 0 : (int)P.cin_g / 8 * 16 + _fc3d_bk_pair_pattern(P)) {
+        case 0x25: return conv_as<4, 2, AFF, 0x25>(P, x, w, bias, y, e, st);
+        case 0x26: return conv_as<4, 2, AFF, 0x26>(P, x, w, bias, y, e, st);
+        case 0x29: return conv_as<4, 2, AFF, 0x29>(P, x, w, bias, y, e, st);
+        case 0x2a: return conv_as<4, 2, AFF, 0x2a>(P, x, w, bias, y, e, st);
+        case 0x45: return conv_as<4, 2, AFF, 0x45>(P, x, w, bias, y, e, st);
+        case 0x46: return conv_as<4, 2, AFF, 0x46>(P, x, w, bias, y, e, st);
+        case 0x49: return conv_as<4, 2, AFF, 0x49>(P, x, w, bias, y, e, st);
+        case 0x4a: return conv_as<4, 2, AFF, 0x4a>(P, x, w, bias, y, e, st);
+        default: return conv_as<4, 2, AFF>(P, x, w, bias, y, e, st);
+        }
+    }
     static cudaError_t conv(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp, const float* x, const float* w,
                             const float* bias, float* y, const _fc3d_tc_epi& e, cudaStream_t st) {
         _fc3d_tc_kparams P = kp;
@@ -9985,8 +10026,7 @@ struct _fc3d_bk_run<float> {
            phases (8-byte stores; with no store the one-phase units, twice as many to spread over
            the warps, measured faster) */
         if (_fc3d_bk_pairs(tp->bk_nt8, P.s[2], P.store != 0, _fc3d_bk_ops_affine(e.chain.ops, e.op_begin, e.op_end)))
-            return e.op_begin == e.op_end ? conv_as<4, 2>(P, x, w, bias, y, e, st)
-                                          : conv_as<4, 2, true>(P, x, w, bias, y, e, st);
+            return e.op_begin == e.op_end ? pairs<false>(P, x, w, bias, y, e, st) : pairs<true>(P, x, w, bias, y, e, st);
         return conv_as<4, 1>(P, x, w, bias, y, e, st);
     }
 };
