@@ -10005,7 +10005,8 @@ struct _fc3d_bk_run<float> {
     template <bool AFF>
     static cudaError_t pairs(const _fc3d_tc_kparams& P, const float* x, const float* w, const float* bias, float* y,
                              const _fc3d_tc_epi& e, cudaStream_t st) {
-        switch (_fc3d_bk_pair_pattern(P) == 0 ? 0 : (int)P.cin_g / 8 * 16 + _fc3d_bk_pair_pattern(P)) {
+        const int pat = _fc3d_bk_pair_pattern(P);
+        switch (pat == 0 ? 0 : (int)P.cin_g / 8 * 16 + pat) {
         case 0x25: return conv_as<4, 2, AFF, 0x25>(P, x, w, bias, y, e, st);
         case 0x26: return conv_as<4, 2, AFF, 0x26>(P, x, w, bias, y, e, st);
         case 0x29: return conv_as<4, 2, AFF, 0x29>(P, x, w, bias, y, e, st);
