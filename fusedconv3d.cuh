@@ -7508,8 +7508,8 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
     };
     /* the padding columns stay zero: both buffers zeroed once, before any copy into them */
     for (int i = tid; i < 2 * CIN * CS / 4; i += NT) reinterpret_cast<float4*>(Xs)[i] = make_float4(0.f, 0.f, 0.f, 0.f);
-    /* Block b's unit table into Ut, built by the calling warp alone: its rows' (d, h) tap counts
-       (Rk, the warp's own scratch), then the units, the rows ranked by them (_fc3d_bk_row_rank),
+    /* Block b's unit table into Ut, built by the calling threads (every thread of the CTA, all, or
+       one warp, i0 its lane and step 32): its rows' (d, h) tap counts (Rk), then the units, the rows ranked by them (_fc3d_bk_row_rank),
        then m-tile, the W phase fastest (consecutive warps run a row's W phases side by side): the
        input-block offset and weight offset of the unit's first tap, its tap counts and residues;
        its row, first position and phase extent.
@@ -7519,13 +7519,14 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
        the unit deal gives the fewest units (builder, below), after its units: built between the
        block's barriers by the threads of its first units, warp 0 alone, it held the other warps
        at the middle barrier (ncu, L2/15's convolution alone: 9.5 % of the stall samples there). */
-    auto build_table = [&](int64_t b, int4* Ut) {
+    auto build_table = [&](int64_t b, int4* Ut, int i0, int step, bool all) {
         int64_t n;
         int od0, oh0, id0, ih0;
         origin(b, &n, &od0, &oh0, &id0, &ih0);
-        for (int r = lane; r < BD * BH; r += 32) Rk[r] = _fc3d_bk_row_taps(P, od0 + r / BH, oh0 + r % BH);
-        __syncwarp();
-        for (int u = lane; u < U / PH; u += 32) {
+        for (int r = i0; r < BD * BH; r += step) Rk[r] = _fc3d_bk_row_taps(P, od0 + r / BH, oh0 + r % BH);
+        if (all) __syncthreads();
+        else __syncwarp();
+        for (int u = i0; u < U / PH; u += step) {
             const int rest = PH == 1 ? u / s2 : u, mt = rest % QT, rr = rest / QT;
             const int od = od0 + rr / BH, oh = oh0 + rr % BH, q0 = mt * 16;
             int4 c = make_int4(od, oh, q0, 0);
@@ -7551,12 +7552,14 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
             }
             Ut[2 * PH * at + PH] = c;
         }
-        __syncwarp(); /* (Rk is read again by the next build) */
+        if (!all) __syncwarp(); /* (Rk is read again by the next build) */
     };
     /* the builder: the warp whose last round the deal leaves empty (round i gives warp w unit
        i NW + (w + i) mod NW; the last round, rl, its first UP mod NW offsets) */
     const int UP = U / PH, rl = (UP - 1) / NW, builder = ((NW - 1 - rl) % NW + NW) % NW;
-    if ((int64_t)blockIdx.x < nblk && warp == builder) build_table(blockIdx.x, Ut0);
+    /* the first block's table by every thread (one warp alone measured slower on runs of a block
+       or two a CTA: S8 0.043 -> 0.051 ms, bench/RESULTS.md forty-second entry) */
+    if ((int64_t)blockIdx.x < nblk) build_table(blockIdx.x, Ut0, tid, NT, true);
     __syncthreads();
     const bool ops = epi.op_begin != epi.op_end, stats = P.stats != 0;
     const unsigned want = _fc3d_ops_in(epi.op_begin, epi.op_end);
@@ -7741,7 +7744,7 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                     }
                 }
         }
-        if (warp == builder && b + gridDim.x < nblk) build_table(b + gridDim.x, Ut0 + (buf ^ 1) * 2 * U);
+        if (warp == builder && b + gridDim.x < nblk) build_table(b + gridDim.x, Ut0 + (buf ^ 1) * 2 * U, lane, 32, false);
         if (stats) { /* the block's partial per (n, c): lanes of one t, then warps, in a fixed order */
 #pragma unroll
             for (int j = 0; j < NT8; ++j)
