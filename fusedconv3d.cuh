@@ -7145,13 +7145,15 @@ static __host__ __device__ inline bool _fc3d_bk_pairs(int nt8, int s2, bool stor
 static __host__ __device__ inline int _fc3d_floordiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 /* Shared memory of the block loop: the weight, two input blocks, the statistics' cross-warp sums,
-   two unit tables (the block's, the next block's) and the block's resolved ops */
+   two unit tables (the block's, the next block's), the block's resolved ops, the rows' tap counts and
+   the input rows' descriptors */
 static __host__ __device__ inline size_t _fc3d_bk_smem(const _fc3d_tc_kparams& P, int nt8)
 {
     const size_t kt = (size_t)P.k[0] * P.k[1] * P.k[2];
     return kt * (size_t)(P.cin_g / 8) * nt8 * 64 * 4 + 2 * (size_t)P.cin_g * P.bk_cs * 4 +
            (size_t)_FC3D_BK_NW * nt8 * 8 * 16 + (size_t)P.bk_units * 64 +
-           (size_t)_FC3D_BK_NCOPS * nt8 * 8 * sizeof(_fc3d_unit_op) + (size_t)((P.bk_bd * P.bk_bh + 3) & ~3) * 4;
+           (size_t)_FC3D_BK_NCOPS * nt8 * 8 * sizeof(_fc3d_unit_op) + (size_t)((P.bk_bd * P.bk_bh + 3) & ~3) * 4 +
+           (size_t)P.cin_g * P.bk_ed * P.bk_eh * 16;
 }
 
 /* The weight [C_in][C_out][kd][kh][kw] -> [tap][k-step][n8 tile][lane][2] (per run, as the tiled
@@ -7427,6 +7429,7 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
     /* the block's rows' (d, h) tap counts, R rounded up to 4: ptxas reads the rank loop's last
        keys in pairs (one LDS.64 where one key is left), so the words past R are allocated */
     int* Rk = reinterpret_cast<int*>(Uo + _FC3D_BK_NCOPS * CO);
+    int4* const Cd = reinterpret_cast<int4*>(Rk + ((P.bk_bd * P.bk_bh + 3) & ~3)); /* the input rows (rows_of) */
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
     const int cout = (int)P.cout;
 
@@ -7445,8 +7448,9 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
     const int s0 = P.s[0], s1 = P.s[1], s2 = P.s[2];
     const int64_t bps = P.bk_blocks, nblk = bps * P.n;
     /* block b: sample, first output rows, first input rows */
+    const bool nb32 = nblk <= 0x7fffffff; /* a 32-bit division then */
     auto origin = [&](int64_t b, int64_t* n, int* od0, int* oh0, int* id0, int* ih0) {
-        *n = b / bps;
+        *n = nb32 ? (int64_t)((unsigned)b / (unsigned)bps) : b / bps;
         const int r = (int)(b - *n * bps), bd = r / P.bk_nbh, bh = r - bd * P.bk_nbh;
         *od0 = bd * BD;
         *oh0 = bh * BH;
@@ -7456,28 +7460,36 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
     /* The input rows (channel, d, h) of block b. Where the input W is a multiple of 4 floats and x
        16-byte aligned: 16-byte copies, a row's chunks on consecutive lanes (32 / chunks rows a warp
        step), the columns no copy writes (padding) zeroed once per CTA; else 4-byte copies, a warp
-       per row and its lanes along the padded W. A row's (channel, d, h) by multiply-high division
-       (rows < 2^16). `round`: the same elements, rounded in place once this thread's copies have
-       landed. */
-    const int EDH = ED * EH;
-    const unsigned m_edh = EDH > 1 ? 0xffffffffu / (unsigned)EDH + 1u : 0u, m_eh = EH > 1 ? 0xffffffffu / (unsigned)EH + 1u : 0u;
+       per row and its lanes along the padded W. A thread copies the same rows of every block: each
+       row's offsets are computed once per CTA into shared memory (Cd: in x from the block's first
+       input row, 64 bits in .x and .y; d | h << 16 in .z; in the input block, .w), and a block adds
+       its own origin (where they were computed per row and block, by multiply-high division, the
+       copy took 53 instructions a warp's row step and the rounding 25 more: ncu, L2/15's
+       convolution alone, bench/RESULTS.md forty-second entry). `round`: the same elements, rounded
+       in place once this thread's copies have landed. */
+    const int EDH = ED * EH, nrow = CIN * EDH;
     const bool vec = P.bk_vec && (reinterpret_cast<uintptr_t>(x) & 15) == 0;
     const int CW = P.in[2] / 4, RPW = vec && CW < 32 ? 32 / CW : 1;
     const int lr = vec && CW < 32 ? lane / CW : 0, lc = vec && CW < 32 ? lane % CW : lane;
     const bool lact = !vec || CW >= 32 || lane < RPW * CW;
+    for (int rr = tid; rr < nrow; rr += NT) {
+        const int ci = rr / EDH, rem = rr - ci * EDH, dd = rem / EH, hh = rem - dd * EH;
+        const int64_t so = ((int64_t)ci * P.in[0] + dd) * ((int64_t)P.in[1] * P.in[2]) + (int64_t)hh * P.in[2];
+        Cd[rr] = make_int4((int)(uint32_t)(uint64_t)so, (int)(uint32_t)((uint64_t)so >> 32), dd | hh << 16,
+                           ci * CS + (dd * EH + hh) * WP);
+    }
     auto rows_of = [&](int64_t b, float* xs, auto per) {
         int64_t n;
         int od0, oh0, id0, ih0;
         origin(b, &n, &od0, &oh0, &id0, &ih0);
-        const int nrow = CIN * EDH;
         if (!lact) return;
+        const int64_t bo = ((n * P.cin * P.in[0] + id0) * P.in[1] + ih0) * P.in[2]; /* (n, 0, id0, ih0, 0) */
         for (int rr = warp * RPW + lr; rr < nrow; rr += NW * RPW) {
-            const int ci = EDH > 1 ? (int)__umulhi((unsigned)rr, m_edh) : rr, rem = rr - ci * EDH;
-            const int dd = EH > 1 ? (int)__umulhi((unsigned)rem, m_eh) : rem, hh = rem - dd * EH;
-            const int id = id0 + dd, ih = ih0 + hh;
+            const int4 cd = Cd[rr];
+            const int id = id0 + (cd.z & 0xffff), ih = ih0 + (cd.z >> 16);
             const bool rok = (unsigned)id < (unsigned)P.in[0] && (unsigned)ih < (unsigned)P.in[1];
-            const float* src = rok ? x + (((n * P.cin + ci) * P.in[0] + id) * P.in[1] + ih) * P.in[2] : x;
-            float* dst = xs + ci * CS + (dd * EH + hh) * WP;
+            const float* src = rok ? x + (bo + (int64_t)((uint64_t)(uint32_t)cd.y << 32 | (uint32_t)cd.x)) : x;
+            float* dst = xs + cd.w;
             if (vec) {
                 for (int c = lc; c < CW; c += CW < 32 ? CW : 32) per(std::integral_constant<int, 4>(), dst + PLW + 4 * c, src + 4 * c, rok);
             } else {
