@@ -7346,29 +7346,33 @@ static __device__ __forceinline__ int _fc3d_bk_row_rank(const int* Rk, int R, in
     return rank;
 }
 
-/* The W tap pattern of a run's units of both W phases where _fc3d_bk_pair_taps takes them: phase 0's
-   W taps x 4 + phase 1's, for (1, 2), (2, 1), (2, 2) and (1, 1) taps at 2 or 4 k-steps (C_in 16 or
-   32); 0 where the generic loop runs them. A unit whose phase has no positions (past the output W)
-   runs the generic loop as well. */
+/* The W tap pattern of a run's units of both W phases where _fc3d_bk_pair_taps takes them in a kernel
+   of their own: phase 0's W taps x 4 + phase 1's, for (1, 2), (2, 1), (2, 2) and (1, 1) taps at 2 or
+   4 k-steps (C_in 16 or 32); (1, 2) and (2, 1) only where the phases' taps read one input column in
+   common, phase 0's first with phase 1's second or first (_fc3d_bk_pair_taps' SH: kernel 3, W
+   stride 2, dilation 1, any padding); 0 where the generic loop or the dispatching kernel runs them.
+   A unit whose phase has no positions (past the output W) runs the generic loop as well. */
 static __host__ __device__ inline int _fc3d_bk_pair_pattern(const _fc3d_tc_kparams& P)
 {
     const int ks = (int)P.cin_g / 8, pat = P.hx_dt[2][0][0] * 4 + P.hx_dt[2][1][0];
-    const bool taps = pat == 6 || pat == 9 || pat == 10 || pat == 5;
+    const int *e0 = P.hx_dt[2][0], *e1 = P.hx_dt[2][1];
+    const bool taps = (pat == 6 && e1[3] - e1[4] == e0[3]) || (pat == 9 && e1[3] == e0[3]) || pat == 10 || pat == 5;
     return P.s[2] == 2 && P.out[2] >= 2 && (ks == 2 || ks == 4) && taps ? pat : 0;
 }
 
 /* One tap of one k-step of a unit's W phase: the A fragment from the input block at xa (lane (g, t):
    positions g and g + 8 of channels t and t + 4 of the k-step), the NT8 B fragments from the weight at
    wb, NT8 m16n8k8 MMAs into acc */
-template <int NT8>
-static __device__ __forceinline__ void _fc3d_bk_tap_step(float (&acc)[NT8][4], const float* xa, const float* wb, int kk,
-                                                         int CS)
+static __device__ __forceinline__ void _fc3d_bk_a_frag(uint32_t (&a)[4], const float* xa, int kk, int CS)
 {
-    uint32_t a[4];
     a[0] = __float_as_uint(xa[kk * 8 * CS]);
     a[1] = __float_as_uint(xa[kk * 8 * CS + 8]);
     a[2] = __float_as_uint(xa[(kk * 8 + 4) * CS]);
     a[3] = __float_as_uint(xa[(kk * 8 + 4) * CS + 8]);
+}
+template <int NT8>
+static __device__ __forceinline__ void _fc3d_bk_b_mmas(float (&acc)[NT8][4], const uint32_t (&a)[4], const float* wb, int kk)
+{
 #pragma unroll
     for (int j = 0; j < NT8; ++j) {
         const float2 bb = *reinterpret_cast<const float2*>(wb + (kk * NT8 + j) * 64);
@@ -7376,16 +7380,28 @@ static __device__ __forceinline__ void _fc3d_bk_tap_step(float (&acc)[NT8][4], c
         _fc3d_tc_mma_tf32(acc[j], a, bf);
     }
 }
+template <int NT8>
+static __device__ __forceinline__ void _fc3d_bk_tap_step(float (&acc)[NT8][4], const float* xa, const float* wb, int kk,
+                                                         int CS)
+{
+    uint32_t a[4];
+    _fc3d_bk_a_frag(a, xa, kk, CS);
+    _fc3d_bk_b_mmas<NT8>(acc, a, wb, kk);
+}
 
 /* A unit of both W phases whose W tap counts (N0 for phase 0, N1 for phase 1) and k-steps (KS) are
    known at compile time: per (d, h) tap, the phases' W taps and k-steps run unrolled side by side,
    2 NT8 independent accumulator chains, every fragment address an offset of four pointers. Each
-   accumulator sums its products in the order of the generic loop (d, h, w tap, then k-step).
+   accumulator sums its products in the order of the generic loop (d, h, w tap, then k-step), but
+   with SH: at (1, 2) W taps (SH 1) phase 0's tap reads the input column of phase 1's second, at
+   (2, 1) (SH 2) phase 0's first that of phase 1's (kernel 3, W stride 2: _fc3d_bk_pair_pattern), and
+   one A fragment serves both, the k-steps outermost (phase 1's sums in the order k-step, then w
+   tap): 16 fragment loads per (d, h) tap of L2/15's 24.
    A run whose pattern this takes launches the kernel of its pattern (_fc3d_bk_main's PT, one per
    pattern and k-step count: _fc3d_bk_run::pairs). Behind one run-time dispatch among the eight,
    each unit's zeroed accumulators went through about 60 register moves before its taps (ncu's
    SASS of L2/15's convolution alone), which took 0.171 ms against 0.167 with its own kernel. */
-template <int NT8, int KS, int N0, int N1>
+template <int NT8, int KS, int N0, int N1, int SH = 0>
 static __device__ __forceinline__ void _fc3d_bk_pair_taps(float (&a0)[NT8][4], float (&a1)[NT8][4], const float* x0,
                                                           const float* x1, const float* w0, const float* w1, int xw0,
                                                           int xw1, int ww0, int ww1, int ntd, int nth, int xd, int xh,
@@ -7394,13 +7410,31 @@ static __device__ __forceinline__ void _fc3d_bk_pair_taps(float (&a0)[NT8][4], f
     for (int jd = 0; jd < ntd; ++jd, x0 -= xd, x1 -= xd, w0 += wd, w1 += wd) {
         const float *xa0 = x0, *xa1 = x1, *wb0 = w0, *wb1 = w1;
         for (int jh = 0; jh < nth; ++jh, xa0 -= xh, xa1 -= xh, wb0 += wh, wb1 += wh) {
-#pragma unroll
-            for (int jw = 0; jw < (N0 > N1 ? N0 : N1); ++jw)
+            if constexpr (SH != 0) {
 #pragma unroll
                 for (int kk = 0; kk < KS; ++kk) {
-                    if (jw < N0) _fc3d_bk_tap_step<NT8>(a0, xa0 - jw * xw0, wb0 + jw * ww0, kk, CS);
-                    if (jw < N1) _fc3d_bk_tap_step<NT8>(a1, xa1 - jw * xw1, wb1 + jw * ww1, kk, CS);
+                    uint32_t as[4], ab[4];
+                    _fc3d_bk_a_frag(as, xa0, kk, CS); /* phase 0's first tap */
+                    _fc3d_bk_b_mmas<NT8>(a0, as, wb0, kk);
+                    if (SH == 2) { /* (2, 1): phase 0's second tap, phase 1's one */
+                        _fc3d_bk_a_frag(ab, xa0 - xw0, kk, CS);
+                        _fc3d_bk_b_mmas<NT8>(a0, ab, wb0 + ww0, kk);
+                        _fc3d_bk_b_mmas<NT8>(a1, as, wb1, kk);
+                    } else { /* (1, 2): phase 1's first tap, then its second */
+                        _fc3d_bk_a_frag(ab, xa1, kk, CS);
+                        _fc3d_bk_b_mmas<NT8>(a1, ab, wb1, kk);
+                        _fc3d_bk_b_mmas<NT8>(a1, as, wb1 + ww1, kk);
+                    }
                 }
+            } else {
+#pragma unroll
+                for (int jw = 0; jw < (N0 > N1 ? N0 : N1); ++jw)
+#pragma unroll
+                    for (int kk = 0; kk < KS; ++kk) {
+                        if (jw < N0) _fc3d_bk_tap_step<NT8>(a0, xa0 - jw * xw0, wb0 + jw * ww0, kk, CS);
+                        if (jw < N1) _fc3d_bk_tap_step<NT8>(a1, xa1 - jw * xw1, wb1 + jw * ww1, kk, CS);
+                    }
+            }
         }
     }
 }
@@ -7645,8 +7679,10 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                     const float *x0 = xs + u0.x + g + t * CS, *x1 = xs + u1.x + g + t * CS;
                     const float *w0 = Ws + u0.y + 2 * lane, *w1 = Ws + u1.y + 2 * lane;
                     const int xw0 = e0[4], xw1 = e1[4], ww0 = e0[2] * WT, ww1 = e1[2] * WT;
+                    /* a pattern's kernel shares phase 0's first input column (_fc3d_bk_pair_pattern) */
+                    constexpr int sh = (PT & 15) == 6 ? 1 : (PT & 15) == 9 ? 2 : 0;
 #define _FC3D_BK_PT(ks, a, b_)                                                                            \
-    _fc3d_bk_pair_taps<NT8, ks, a, b_>(accp[0], accp[PH - 1], x0, x1, w0, w1, xw0, xw1, ww0, ww1, ntd, nth, \
+    _fc3d_bk_pair_taps<NT8, ks, a, b_, sh>(accp[0], accp[PH - 1], x0, x1, w0, w1, xw0, xw1, ww0, ww1, ntd, nth, \
                                        xd, xh, wd, wh, CS)
                     if constexpr (PT != 0)
                         _FC3D_BK_PT((PT >> 4 & 15), (PT >> 2 & 3), (PT & 3));
