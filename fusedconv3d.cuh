@@ -1343,9 +1343,23 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      channels where it needs them, and the pattern is a kernel's (PT: a kernel per pattern and k-step
      count): L2/15's convolution alone 0.185 -> 0.171 ms with the first two, -> 0.167 with the third
      (H200, conv_alone, three rounds alternated; bench/RESULTS.md forty-second entry). Small runs of few
-     blocks lost: S8 (one-phase units, at W stride 3) 0.043 -> 0.051 ms, S7 0.040 -> 0.042 (not
-     profiled; the first block's table, built by one warp before the first barrier where every thread
-     took a unit, is the likely cause).
+     blocks lost by it (S8, one-phase units at W stride 3: 0.043 -> 0.051 ms; S7 0.040 -> 0.042):
+     the first block's table, built by one warp before the first barrier. Every thread of the CTA
+     now builds the first one, each input row's offsets in x and in the input block are computed
+     once per CTA into shared memory (a thread copies the same rows of every block; they took 53 +
+     25 instructions a warp's row step by multiply-high division per block), and a block's sample
+     comes from a 32-bit division: S8 0.051 -> 0.040 ms, S7 0.042 -> 0.038, L2/15's convolution
+     alone 0.167 -> 0.163. At (1, 2) and (2, 1) W taps (kernel 3, W stride 2) the pattern's kernel
+     loads once the A fragment that phase 0's first tap shares with one of phase 1's
+     (_fc3d_bk_pair_taps' SH: 16 fragment loads per (d, h) tap where there were 24): 0.163 ->
+     0.161 (H200, three rounds alternated; bench/RESULTS.md forty-third entry; ncu then: 54.1 M
+     instructions where the forty-second entry's profile counted 69.2 M, the block's barriers
+     15.6 % of the stall samples). Measured and not kept: the units dealt by longest processing
+     time first (each to the warp with the least cost so far, by __reduce_min_sync over the
+     builder's lanes, one unit after the other), which the cost model put at 1.09x the mean warp
+     where the rounds give 1.30x: the serial deal lengthened the builder's share of each block
+     more than it evened the others (L2/15 0.167 -> 0.194 ms with the row offsets above, S8 0.051
+     -> 0.077, 162 units a block there; ncu: barrier stalls 35.5 % of the cycles between issues).
      Its ops
      fixed by (n, c) are resolved once per block and channel; recomputing (two convolution passes,
      one W phase a unit: 0.216 ms for the statistics without a store, 0.423 for the chain's ops and
@@ -7604,7 +7618,8 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
        i NW + (w + i) mod NW; the last round, rl, its first UP mod NW offsets) */
     const int UP = U / PH, rl = (UP - 1) / NW, builder = ((NW - 1 - rl) % NW + NW) % NW;
     /* the first block's table by every thread (one warp alone measured slower on runs of a block
-       or two a CTA: S8 0.043 -> 0.051 ms, bench/RESULTS.md forty-second entry) */
+       or two a CTA: S8 0.043 -> 0.051 ms, bench/RESULTS.md forty-second entry; with this and the
+       rows' offsets computed once, 0.040: forty-third) */
     if ((int64_t)blockIdx.x < nblk) build_table(blockIdx.x, Ut0, tid, NT, true);
     __syncthreads();
     const bool ops = epi.op_begin != epi.op_end, stats = P.stats != 0;
