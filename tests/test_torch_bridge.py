@@ -1165,6 +1165,7 @@ def register():
     add("stream/cuda_graph_l2_61_like_tf32", check_cuda_graph, lambda: [nn.ReLU(), nn.GroupNorm(8, 64)],
         lambda: nn.ConvTranspose3d(32, 64, 3).to(DEV), (2, 32, 4, 5, 6), True)
 
+    add("extension/build_lock_message", check_build_lock_message)
     add("math/follows_cudnn_allow_tf32", check_math_follows_pytorch)
     add("math/explicit_wins_over_pytorch", check_explicit_math_wins)
     add("math/dropin_default_follows", check_dropin_default_follows)
@@ -1174,6 +1175,18 @@ def register():
     for name in names:
         add(f"engine/forced_{name}", check_engine_forced, name)
     add("engine/auto_matches_forced", check_engine_auto_matches_forced)
+
+
+def check_build_lock_message():
+    """A build lock left in the build directory is named by the warning load_extension gives;
+    none without it."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        require(fc.build_lock_message(d) is None, "a message without a lock file")
+        path = os.path.join(d, "lock")
+        open(path, "w").close()
+        msg = fc.build_lock_message(d)
+        require(msg is not None and path in msg and "delete it" in msg, f"message {msg!r} for {path}")
 
 
 def skip(reason):

@@ -34,6 +34,8 @@ one. After a call, module.last_engine, module.last_main_loop and module.last_mat
 """
 import os
 import threading
+import time
+import warnings
 
 import torch
 import torch.nn as nn
@@ -64,12 +66,34 @@ _ext = None
 _ext_lock = threading.Lock()
 
 
+def build_lock_message(build_dir):
+    """The warning for a build lock left in build_dir, or None. torch's load() waits while the file
+    `lock` exists in the extension's build directory (another process is building it); a build
+    that was killed (a timeout, Ctrl+C, the OOM killer) leaves the file behind, and every later
+    load() then waits forever without a word."""
+    path = os.path.join(build_dir, "lock")
+    try:
+        age = time.time() - os.path.getmtime(path)
+    except OSError:
+        return None
+    return (f"{path} exists ({age:.0f} s old): another process is building the fusedconv3d extension, "
+            "or a build was interrupted and left it; if no build runs, delete it, else loading waits forever")
+
+
 def load_extension(verbose=False):
-    """Compiles (first time) and returns the extension module."""
+    """Compiles (first time) and returns the extension module. Warns first where a build lock
+    is in the way (build_lock_message)."""
     global _ext
     with _ext_lock:
         if _ext is None:
             from torch.utils.cpp_extension import load
+            try:  # (a private helper of torch's; where it is missing, no warning)
+                from torch.utils.cpp_extension import _get_build_directory
+                msg = build_lock_message(_get_build_directory("fusedconv3d_ext", False))
+            except Exception:
+                msg = None
+            if msg:
+                warnings.warn(msg, RuntimeWarning, stacklevel=2)
             here = os.path.dirname(os.path.abspath(__file__))
             root = os.path.dirname(os.path.dirname(here))
             cuda_flags = ["-O2", "-std=c++17"]
