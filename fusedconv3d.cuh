@@ -7569,10 +7569,10 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
     /* the padding columns stay zero: both buffers zeroed once, before any copy into them */
     for (int i = tid; i < 2 * CIN * CS / 4; i += NT) reinterpret_cast<float4*>(Xs)[i] = make_float4(0.f, 0.f, 0.f, 0.f);
     /* Block b's unit table into Ut, built by the calling threads (every thread of the CTA, all, or
-       one warp, i0 its lane and step 32): its rows' (d, h) tap counts (Rk), then the units, the rows ranked by them (_fc3d_bk_row_rank),
-       then m-tile, the W phase fastest (consecutive warps run a row's W phases side by side): the
-       input-block offset and weight offset of the unit's first tap, its tap counts and residues;
-       its row, first position and phase extent.
+       one warp, i0 its lane and step 32): its rows' (d, h) tap counts (Rk), then the units, the
+       rows ranked by them (_fc3d_bk_row_rank), then m-tile, the W phase fastest (consecutive warps
+       run a row's W phases side by side): the input-block offset and weight offset of the unit's
+       first tap, its tap counts and residues; its row, first position and phase extent.
        .z = 0: nothing to compute (past the output, or tap-less behind a zero fill; rows past the
        output are not stored either: .w of the second holds the positions, 0 there).
        Each block's table is built during the block before it (two tables, Ut0), by the warp that
