@@ -7135,6 +7135,9 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
 #define _FC3D_BK_PAIRS 1 /* units of both W phases where the W stride is 2 and the pass stores, its
                             ops (if any) one affine map per (n, c) */
 #endif
+#ifndef _FC3D_BK_PAIRS_NS
+#define _FC3D_BK_PAIRS_NS 1 /* and where it does not store (statistics only) */
+#endif
 #define _FC3D_BK_NCOPS 4 /* ops fixed by (n, c) a pass may have for them to be resolved per block */
 /* Whether ops [b, e) of the chain compose into one map a v + b per (n, c) once their statistics are
    known (_fc3d_kind_affine_nc), at most _FC3D_BK_NCOPS of them; true for no ops. Op: fc3d_op or
@@ -7153,7 +7156,7 @@ static inline bool _fc3d_bk_ops_affine(const Op* ops, int b, int e)
    same question here. */
 static __host__ __device__ inline bool _fc3d_bk_pairs(int nt8, int s2, bool store, bool affine)
 {
-    return _FC3D_BK_PAIRS && nt8 == 4 && s2 == 2 && store && affine;
+    return _FC3D_BK_PAIRS && nt8 == 4 && s2 == 2 && (store || _FC3D_BK_PAIRS_NS) && affine;
 }
 
 static __host__ __device__ inline int _fc3d_floordiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
@@ -7292,6 +7295,21 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs(const _fc3d_tc_kpara
         par[1] = par[0] ^ (unsigned)(odhw & 1);
         if (P.stats) _fc3d_bk_store_pairs_near<NT8, true, AFF>(a0, a1, bv, ab, y0, odhw, par, lane, b_1, ssum, ssq);
         else _fc3d_bk_store_pairs_near<NT8, false, AFF>(a0, a1, bv, ab, y0, odhw, par, lane, b_1, ssum, ssq);
+        return;
+    }
+    if (!P.store && P.cout >= 8 * NT8 && q0 + 16 <= Qa && q0 + 15 <= Qb) { /* the sums alone, of a full unit */
+        if (P.stats)
+#pragma unroll
+            for (int j = 0; j < NT8; ++j)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const float2 m = _fc3d_bk_map<AFF>(bv[j][h], ab, 8 * j + h);
+                    const float v00 = _fc3d_bk_val<AFF>(a0[j][h], m), v01 = _fc3d_bk_val<AFF>(a0[j][2 + h], m);
+                    const float v10 = _fc3d_bk_val<AFF>(a1[j][h], m), v11 = _fc3d_bk_val<AFF>(a1[j][2 + h], m);
+                    const float s3 = b_1 ? v11 : 0.f;
+                    ssum[j][h] += (v00 + v01) + (v10 + s3);
+                    ssq[j][h] += (v00 * v00 + v01 * v01) + (v10 * v10 + s3 * s3);
+                }
         return;
     }
     const int src = (lane + 4) & 31;
