@@ -329,6 +329,8 @@ static void random_ops(fc3d_plan_desc* d, const int64_t cd[5]) {
    of affine ops and spatial means only, whose statistics are linear in x (FC3D_STATS_PLAN_LINEAR).
    Redrawn until valid. */
 static int chain_hint = -1; /* test_random's: 0 a moments chain, 1 a linear one, else drawn */
+static int npre_hint = -1;   /* moments_ops: this many ops before the statistics ops, else drawn */
+static int strategy_hint = -1; /* make_random_case: this strategy forced, else drawn */
 static void moments_ops(fc3d_plan_desc* d, const int64_t cd[5]) {
     static const fc3d_op_kind pre[5] = {FC3D_OP_SCALE, FC3D_OP_ADD_CHANNEL, FC3D_OP_RELU, FC3D_OP_GELU, FC3D_OP_GELU_TANH};
     static const fc3d_op_kind aff[6] = {FC3D_OP_SCALE, FC3D_OP_ADD_CHANNEL, FC3D_OP_BATCHNORM_INFER,
@@ -338,7 +340,8 @@ static void moments_ops(fc3d_plan_desc* d, const int64_t cd[5]) {
     const int draw = rng_int(0, 2) == 0;
     const int linear = chain_hint == 1 || (chain_hint != 0 && draw); /* only affine ops and means: FC3D_STATS_PLAN_LINEAR */
     for (;;) {
-        const int npre = linear ? 0 : rng_int(0, 2), naff = rng_int(linear ? 1 : 2, 4), pool = rng_int(0, 1);
+        const int npre_drawn = rng_int(0, 2); /* drawn either way: the hint keeps the sequence of cases */
+        const int npre = linear ? 0 : npre_hint >= 0 ? npre_hint : npre_drawn, naff = rng_int(linear ? 1 : 2, 4), pool = rng_int(0, 1);
         int nstat = 0;
         d->num_ops = 0;
         for (int i = 0; i < npre + naff + pool; i++) {
@@ -498,6 +501,7 @@ static void make_random_case(host_case* hc, int big_plane) {
            is refused (tests/test_plan.cu checks the refusals) and the planner chooses instead */
         hc->desc.strategy = (fc3d_strategy)rng_int(0, 2);
         hc->desc.stats_plan = (fc3d_stats_plan)rng_int(0, 3);
+        if (strategy_hint >= 0) hc->desc.strategy = (fc3d_strategy)strategy_hint;
         if (chain_hint == 0) hc->desc.stats_plan = FC3D_STATS_PLAN_MOMENTS;
         if (chain_hint == 1) {
             hc->desc.strategy = FC3D_STRATEGY_NONE;
@@ -1525,11 +1529,13 @@ static void test_halo_row_prog(void) {
    _fc3d_bk_pair_taps), and of those half, and every eighth case, 32 output channels on rows long
    enough for the near-full epilogue (_fc3d_bk_store_pairs_near); both counted. Every eighth case
    (the fifth) draws a chain of affine ops and spatial means, whose convolving pass applies them
-   all: units of both W phases through one map a v + b per (n, c); counted. */
+   all: units of both W phases through one map a v + b per (n, c); counted. Every sixteenth (the
+   ninth) draws a moments chain with no op before its statistics, recomputed: its statistics pass
+   runs units of both W phases and stores nothing; counted. */
 static void test_block_loop(int cases) {
     const fc3d_engine keep = engine_under_test;
     engine_under_test = FC3D_ENGINE_IMPLICIT_GEMM;
-    int gathered = 0, multi = 0, pairs = 0, fixed = 0, near = 0, pairs_ops = 0;
+    int gathered = 0, multi = 0, pairs = 0, fixed = 0, near = 0, pairs_ops = 0, pairs_ns = 0;
     for (int k = 0; k < cases; k++) {
         host_case hc;
         char desc[200], name[300];
@@ -1537,9 +1543,11 @@ static void test_block_loop(int cases) {
         block_taps_hint = k % 8 == 1; /* so that --quick's 8 cases hold one */
         const int want_pairs = block_hint == 3;
         loop_hint = FC3D_MAIN_LOOP_BLOCK;
-        chain_hint = k % 8 == 5 ? 1 : -1;
+        chain_hint = k % 8 == 5 ? 1 : k % 16 == 9 ? 0 : -1;
+        npre_hint = k % 16 == 9 ? 0 : -1; /* a moments chain recomputed: its statistics pass stores nothing */
+        strategy_hint = k % 16 == 9 ? FC3D_STRATEGY_RECOMPUTE : -1;
         make_random_case(&hc, 0);
-        chain_hint = -1;
+        chain_hint = npre_hint = strategy_hint = -1;
         block_hint = 0;
         block_taps_hint = 0;
         loop_hint = -1;
@@ -1559,6 +1567,7 @@ static void test_block_loop(int cases) {
                                _fc3d_bk_ops_affine(hc.desc.ops, (int)st->arg[1], (int)st->arg[2]))) {
                 has_pairs = 1;
                 has_pairs_ops |= st->arg[1] != st->arg[2];
+                pairs_ns += st->arg[0] == FC3D_STORE_NONE;
             }
         }
         if (want_pairs && !has_pairs) { /* drawn again until a convolving step stores with no ops */
@@ -1590,12 +1599,12 @@ static void test_block_loop(int cases) {
         host_case_free(&hc);
     }
     check(gathered >= cases / 8 && multi >= cases / 8 && pairs >= cases / 8 && fixed >= 1 && near >= 1 &&
-              pairs_ops >= (cases > 5 ? 1 : 0),
+              pairs_ops >= (cases > 5 ? 1 : 0) && pairs_ns >= (cases > 9 ? 1 : 0),
           "block_loop.exercised",
           "%d of %d cases gathered statistics in the block loop's epilogue, %d had several blocks a sample, %d ran "
           "units of both W phases, %d of them on the unrolled W taps, %d with units of the near-full epilogue, %d "
-          "with ops (one map per (n, c))",
-          gathered, cases, multi, pairs, fixed, near, pairs_ops);
+          "with ops (one map per (n, c)); %d passes of such units stored nothing (statistics only)",
+          gathered, cases, multi, pairs, fixed, near, pairs_ops, pairs_ns);
     engine_under_test = keep;
 }
 
