@@ -8797,10 +8797,13 @@ FC3D_API const char* fc3d_engine_name(fc3d_engine engine) {
 #define _FC3D_BK_VALUES_PER_S 2.9e11
 #define _FC3D_BK_STORE_COST 0.3
 #define _FC3D_BK_OP_COST 0.33
-/* a pass that stores, with no ops or ops of one map per (n, c), at W stride 2 runs units of both W
-   phases (_FC3D_BK_PAIRS): L2/15's storing pass with its statistics 0.219 ms against 1.3 x 0.216
-   for one phase a unit */
-#define _FC3D_BK_PAIRS_GAIN 0.78
+/* a pass with no ops or ops of one map per (n, c) at W stride 2 runs units of both W phases
+   (_FC3D_BK_PAIRS), whose time is mostly the taps: L2/15 under ncu (H200, bench/RESULTS.md
+   forty-fourth entry), its statistics pass 193 us without a store against 256 for one phase a
+   unit, 207 storing y through the pass's composed map; with its statistics, 194 for the
+   convolution alone (0.161 ms out of ncu) */
+#define _FC3D_BK_PAIRS_GAIN 0.75
+#define _FC3D_BK_PAIRS_STORE_COST 0.07
 #define _FC3D_DIRECT_EST_PER_S 2e12
 
 static int _fc3d_ends_in_reduce(const fc3d_plan_desc* d) {
@@ -9033,11 +9036,13 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
             if (st->kind == _FC3D_STEP_TC_CONV && tp->bk_ok) {
                 const bool pairs = _fc3d_bk_pairs(tp->bk_nt8, tp->kp.s[2], st->arg[0] != FC3D_STORE_NONE,
                                                   _fc3d_bk_ops_affine(p->desc.ops, (int)st->arg[1], (int)st->arg[2]));
-                /* the pairs' ops are one FMA a value (their map composed per block) */
+                /* the pairs' ops are one FMA a value (their map composed per block), their stores
+                   8 bytes a pair */
+                const double sc = st->arg[0] != FC3D_STORE_NONE ? 1.0 : 0.0;
                 const double tb = conv_elems / _FC3D_BK_VALUES_PER_S *
-                                  (1.0 + (st->arg[0] != FC3D_STORE_NONE ? _FC3D_BK_STORE_COST : 0.0) +
-                                   (pairs ? 0.0 : _FC3D_BK_OP_COST * (double)(st->arg[2] - st->arg[1]))) *
-                                  (pairs ? _FC3D_BK_PAIRS_GAIN : 1.0);
+                                  (pairs ? _FC3D_BK_PAIRS_GAIN * (1.0 + sc * _FC3D_BK_PAIRS_STORE_COST)
+                                         : 1.0 + sc * _FC3D_BK_STORE_COST +
+                                               _FC3D_BK_OP_COST * (double)(st->arg[2] - st->arg[1]));
                 if (tb > t) t = tb;
             } else if (st->kind == _FC3D_STEP_TC_CONV) {
                 const double tt = (double)st->grid * (double)tp->kp.groups * (double)tp->kp.ntn * (double)tp->kp.n /
