@@ -1307,9 +1307,13 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      % of its throughput). Units of both W phases (_FC3D_BK_PAIRS: a pass with no ops at W stride
      2), stored as 8-byte pairs, took L2/15's convolution alone 0.325 -> 0.214 ms (same run) and L2
      to 44 %; blocks of 9 warps for the 36 units of a 3 x 3 block measured 0.370 (96 registers).
-     Passes that store nothing keep the one-phase units, twice as many to spread over the warps
-     (L2/15 recompute/moments 0.6545-0.6551 ms with both phases in its statistics pass, 0.648-0.654
-     with one; that pass 251 us under ncu). Passes with ops took the one-phase units too (resolved
+     Passes that store nothing kept the one-phase units at first, twice as many to spread over the
+     warps (L2/15 recompute/moments 0.6545-0.6551 ms with both phases in its statistics pass,
+     0.648-0.654 with one; that pass 251 us under ncu); since the pairs' W taps run unrolled (below)
+     they take the pairs too (_FC3D_BK_PAIRS_NS): L2/15's statistics pass 256 -> 193 us under ncu,
+     its recompute/moments chain 0.389 -> 0.344 ms, level with materialize/moments (0.342; H200,
+     three rounds, bench/RESULTS.md forty-fourth entry); the store costs the pairs' pass 7 %
+     (207 us with it). Passes with ops took the one-phase units too (resolved
      ops applied op by op on the pairs' path bloated the kernel: the GEMM step 301 -> 396 us under
      ncu even without ops, the recompute chain 0.70 ms); where every op of the pass composes into
      one map a v + b per (n, c) (_fc3d_bk_ops_affine: scale, add_channel, either batchnorm,
@@ -7151,7 +7155,7 @@ static inline bool _fc3d_bk_ops_affine(const Op* ops, int b, int e)
     return true;
 }
 /* Whether a convolving pass runs the block loop's units of both W phases: 32 channels of
-   accumulators (NT8 4), W stride 2, a store, and ops that are one affine map per (n, c) (affine:
+   accumulators (NT8 4), W stride 2, a store or none (_FC3D_BK_PAIRS_NS), and ops that are one affine map per (n, c) (affine:
    _fc3d_bk_ops_affine), none included. The launch, the planner's estimate and the tests ask the
    same question here. */
 static __host__ __device__ inline bool _fc3d_bk_pairs(int nt8, int s2, bool store, bool affine)
@@ -7268,7 +7272,7 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs_near(const float (&a
     }
 }
 
-/* The block loop's epilogue for a unit of both W phases (W stride 2, a pass that stores, no ops): lane
+/* The block loop's epilogue for a unit of both W phases (W stride 2; no ops, or AFF's map): lane
    (g, t) holds, for channel 8 j + 2 t + h, phase 0 (ow = 2 q) and phase 1 (ow = 2 q + 1) at
    positions q = q0 + g and q0 + g + 8, the bias added. Where the channel's row is 8-byte aligned at
    ow = 2 q0 (uniform over a store instruction: its lanes' channels are 2 t apart, an even number
@@ -7276,7 +7280,8 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs_near(const float (&a
    in parity); else the pairs (2 q + 1, 2 q + 2), the phase-0 value of
    position q + 1 taken from the lane that holds it (g + 1, or g = 0's second position for g = 7),
    with 2 q0 (g = 0) and the unit's last odd position (g = 7's second) alone. Every element once; the
-   sums as the one-phase epilogue's, over the valid values. */
+   sums as the one-phase epilogue's, over the valid values. A pass that stores nothing takes the
+   sums alone (where the unit is full, with the last position's test only). */
 template <int NT8, bool AFF>
 static __device__ __forceinline__ void _fc3d_bk_store_pairs(const _fc3d_tc_kparams& P, const float (&a0)[NT8][4],
                                                             const float (&a1)[NT8][4], const float (&bv)[NT8][2],
@@ -10112,9 +10117,8 @@ struct _fc3d_bk_run<float> {
         _fc3d_tc_kparams P = kp;
         P.hx_parts = tp->tiles_per_sample; /* the statistics slots: the plan sizes them by the tiled loops' tiles */
         if (tp->bk_nt8 == 8) return conv_as<8, 1>(P, x, w, bias, y, e, st);
-        /* W stride 2, a store and no ops or one affine map per (n, c): a warp's unit takes both W
-           phases (8-byte stores; with no store the one-phase units, twice as many to spread over
-           the warps, measured faster) */
+        /* W stride 2 and no ops or one affine map per (n, c): a warp's unit takes both W phases
+           (8-byte stores; a pass that stores nothing, the sums alone) */
         if (_fc3d_bk_pairs(tp->bk_nt8, P.s[2], P.store != 0, _fc3d_bk_ops_affine(e.chain.ops, e.op_begin, e.op_end)))
             return e.op_begin == e.op_end ? pairs<false>(P, x, w, bias, y, e, st) : pairs<true>(P, x, w, bias, y, e, st);
         return conv_as<4, 1>(P, x, w, bias, y, e, st);
