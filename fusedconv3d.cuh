@@ -1364,13 +1364,19 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      where the rounds give 1.30x: the serial deal lengthened the builder's share of each block
      more than it evened the others (L2/15 0.167 -> 0.194 ms with the row offsets above, S8 0.051
      -> 0.077, 162 units a block there; ncu: barrier stalls 35.5 % of the cycles between issues).
-     Its ops
+     Also measured and not kept: the tap steps (input-block and weight offsets per d, h, w tap,
+     the same for every residue) computed once per CTA instead of per unit from P.hx_dt, 0.160 ->
+     0.165 ms (six registers held across the unit loop at the 128 cap), and with the generic loop
+     behind one test of done and the k-steps from PT as well, 0.161 -> 0.167 (ptxas spills 4 to
+     16 bytes in pattern kernels; bench/RESULTS.md forty-fourth entry). Its ops
      fixed by (n, c) are resolved once per block and channel; recomputing (two convolution passes,
      one W phase a unit: 0.216 ms for the statistics without a store, 0.423 for the chain's ops and
      the store) measured 0.655 ms against 0.371 materialising (H200, bench/RESULTS.md thirty-third
      entry); with the second pass on the pairs' composed map, 0.429 against 0.373 (thirty-sixth
-     entry), which the planner's estimate follows (_FC3D_BK_VALUES_PER_S and the costs of a store,
-     an op - none on the pairs' path - and the pairs' path beside it: 0.44 against 0.39). The
+     entry); with the statistics pass on the pairs as well (_FC3D_BK_PAIRS_NS), 0.343 against 0.342
+     (forty-fourth entry), which the planner's estimate follows (_FC3D_BK_VALUES_PER_S, the costs
+     of a store and an op on the one-phase units, the pairs' gain and their store's cost: L2/15
+     recompute/moments estimated 0.340 ms against 0.348 materialize/moments). The
      sums of squares taken from x instead (a statistics plan built on x's correlations at the
      shifts between tap pairs, m16n8k8 MMAs with both operands loaded from global memory, then one
      convolution pass on the pairs' composed map) measured 1.58 ms for the chain, 1.28 of them the
