@@ -7161,9 +7161,9 @@ static inline bool _fc3d_bk_ops_affine(const Op* ops, int b, int e)
     return true;
 }
 /* Whether a convolving pass runs the block loop's units of both W phases: 32 channels of
-   accumulators (NT8 4), W stride 2, a store or none (_FC3D_BK_PAIRS_NS), and ops that are one affine map per (n, c) (affine:
-   _fc3d_bk_ops_affine), none included. The launch, the planner's estimate and the tests ask the
-   same question here. */
+   accumulators (NT8 4), W stride 2, a store or none (_FC3D_BK_PAIRS_NS), and ops that are one
+   affine map per (n, c) (affine: _fc3d_bk_ops_affine), none included. The launch, the planner's
+   estimate and the tests ask the same question here. */
 static __host__ __device__ inline bool _fc3d_bk_pairs(int nt8, int s2, bool store, bool affine)
 {
     return _FC3D_BK_PAIRS && nt8 == 4 && s2 == 2 && (store || _FC3D_BK_PAIRS_NS) && affine;

@@ -341,7 +341,8 @@ static void moments_ops(fc3d_plan_desc* d, const int64_t cd[5]) {
     const int linear = chain_hint == 1 || (chain_hint != 0 && draw); /* only affine ops and means: FC3D_STATS_PLAN_LINEAR */
     for (;;) {
         const int npre_drawn = rng_int(0, 2); /* drawn either way: the hint keeps the sequence of cases */
-        const int npre = linear ? 0 : npre_hint >= 0 ? npre_hint : npre_drawn, naff = rng_int(linear ? 1 : 2, 4), pool = rng_int(0, 1);
+        const int npre = linear ? 0 : npre_hint >= 0 ? npre_hint : npre_drawn;
+        const int naff = rng_int(linear ? 1 : 2, 4), pool = rng_int(0, 1);
         int nstat = 0;
         d->num_ops = 0;
         for (int i = 0; i < npre + naff + pool; i++) {
