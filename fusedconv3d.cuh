@@ -875,6 +875,14 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      32 channels fit where 16 did (the same shared memory; a chunk accumulator then sums K = 128):
      L2/77 3.36 -> 2.73 ms (160 -> 197 useful TFLOP/s), L2/61 1.643 -> 1.343 (141 -> 173), L2/34
      1.689 -> 1.611, L1/77 0.425 -> 0.401 (another run, two rounds; rel-L2 1.52e-6 on L2/77).
+     A chain with a LayerNorm over W in FP32 math, which the haloed loop's row tiles do not take,
+     ran on the tiled loops' whole-row tiles (3xTF32 on the wgmma tiles: L2/34 4.70 ms, its
+     convolution alone 1.60 on the haloed loop); in NCDHW it now runs the haloed loop without row
+     tiles, stores the rows, and one read-back pass takes each row's statistics from the row
+     (_fc3d_row_pass_kernel; no statistics read-back, no finalize): L2/34 4.70 -> 2.81 ms, at N
+     128 18.71 -> 11.14, rel-L2 against the direct engine 5.5e-7 (4.6e-7 before; H200,
+     `build/chain_loops 20 32 fp32`, bench/RESULTS.md forty-fifth entry). NDHWC keeps the row
+     tiles (its rows' values a channel apart: 11.09 ms read back, 7.63 on the row tiles).
      TF32 math then took the same road (_FC3D_HX_TF32_F16, kp.hx_t32): its operands, rounded to
      TF32 as before (to nearest, ties to even, after the power-of-two scale, which commutes with
      it), are the big parts alone, exact as f16, so the half kernels (f16 wgmmas, 2-byte operand
@@ -2203,6 +2211,12 @@ static __device__ __forceinline__ double2 _fc3d_warp_sum(double2 v) {
     return v;
 }
 
+/* The same butterfly in float. */
+static __device__ __forceinline__ float _fc3d_warp_sum_f(float v) {
+    for (int m = 16; m > 0; m >>= 1) v += __shfl_xor_sync(0xffffffffu, v, m);
+    return v;
+}
+
 /* Fixed-order sum over the block: each warp by _fc3d_warp_sum, then warp 0 over the warps in index
    order. */
 static __device__ double2 _fc3d_block_sum(double2 v, double2* scratch) {
@@ -3064,6 +3078,165 @@ static int _fc3d_stream_ok(const fc3d_plan_private_* pr, int source, int op_begi
     return 1;
 }
 
+/* Read-back with row statistics: a pass that reads the intermediate back and whose first op is a
+   norm over each W row (a LayerNorm over W: groups of one (n, c, d, h) row, _FC3D_K_N | _FC3D_K_C |
+   _FC3D_K_D | _FC3D_K_H) takes that op's statistics from the row it holds, so the pass before it
+   stores the rows and gathers nothing: y-sized traffic twice instead of three times (a statistics
+   read-back, a finalize, then this pass). A warp takes 8 / E whole rows at once, E values a lane
+   a row (rows up to 32 E wide), all its loads in flight before any sum. A row's statistics are
+   taken in float: its mean, then the variance about it from the values the lanes hold (no
+   cancellation; where a row's mean dwarfs its spread, the mean's rounding adds an error of the
+   order of the float intermediate's own), 1/std by __frsqrt_rn. Built first with the statistics
+   read-back's sums and the finalize's arithmetic, in double, the pass took 2.25 ms under ncu on
+   L2/34's FP32 chain (every lane's double divisions and square root a row, 0.94 TB/s); in float
+   1.53 ms (1.39 TB/s, DRAM 29 % of its peak), the chain 3.37 -> 2.81 ms (bench/RESULTS.md,
+   forty-fifth entry). It is issue-bound (ncu: 0.68 warps issued a cycle a scheduler, 1.46 of 5.66
+   eligible): fewer instructions a value is what would bring it to the bandwidth's 0.5 ms. The ops after
+   it run straight from the op where all are ReLU, scale or a GELU and the layout is NCDHW
+   (STRAIGHT: a kernel of its own, which computes no coordinate: row u starts at u W), else
+   resolved once per row (each is fixed by (n, c), _fc3d_nc_uniform: the planner sees to it).
+   Deterministic. The planner's side: _fc3d_row_pass_ok, _fc3d_add_row_pass. */
+#define _FC3D_ROW_PASS_W 256 /* the widest row a warp holds (8 values a lane) */
+#ifndef _FC3D_ROW_PASS_MINB
+#define _FC3D_ROW_PASS_MINB 3 /* blocks an SM the straight kernels of up to 4 values a lane are built for
+                                 (registers <= 85; 8 values: 2 blocks) */
+#endif
+template <typename T, int E, bool STRAIGHT>
+static __global__ void __launch_bounds__(_FC3D_THREADS, !STRAIGHT ? 1 : E < 8 ? _FC3D_ROW_PASS_MINB : 2)
+    _fc3d_row_pass_kernel(const _fc3d_direct_params P) {
+    constexpr int R = 8 / E; /* rows a warp at once */
+    __shared__ _fc3d_unit_op rops[_FC3D_THREADS / 32][FC3D_MAX_OPS];
+    const fc3d_geom_& g = P.g;
+    const int64_t ext[5] = {g.n, g.cout, g.d, g.h, g.w};
+    const int lane = threadIdx.x % 32, wib = threadIdx.x / 32;
+    const int W = (int)g.w;
+    const int64_t ystep = g.layout == FC3D_LAYOUT_NDHWC ? g.cout : 1;
+    const _fc3d_dev_op& nop = P.chain.ops[P.op_begin];
+    const int r0 = P.op_begin + 1, nrest = P.op_end - r0;
+    (void)ext;
+    (void)nrest; /* (the straight kernels use neither, nor a row's coordinates below) */
+    const float inv_w = 1.0f / (float)W;
+    /* the norm's affine by position in the row: the same E values for every row a lane takes */
+    const bool aff = (nop.flags & FC3D_OP_AFFINE) != 0;
+    float nw[E], nb[E];
+#pragma unroll
+    for (int j = 0; j < E; j++) {
+        const int e = lane + 32 * j < W ? lane + 32 * j : W - 1;
+        nw[j] = aff ? nop.weight[e] : 1.0f;
+        nb[j] = aff ? nop.bias[e] : 0.0f;
+    }
+    T* y = (T*)P.y;
+    const int64_t warps = (int64_t)gridDim.x * (_FC3D_THREADS / 32);
+    /* the loop bound is warp-uniform: every shuffle below sees the whole warp */
+    for (int64_t u0 = ((int64_t)blockIdx.x * (_FC3D_THREADS / 32) + wib) * R; u0 < P.units; u0 += warps * R) {
+        int64_t co[R][5] = {}, yi0[R];
+        (void)co;
+        float v[R][E];
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            const int64_t u = u0 + r < P.units ? u0 + r : P.units - 1; /* (a row past the end: never stored) */
+            if constexpr (!STRAIGHT) { /* (n, c) for the ops, and NDHWC's offsets */
+                int64_t t = u / g.h;
+                co[r][3] = u - t * g.h;
+                co[r][2] = t % g.d;
+                t /= g.d;
+                co[r][1] = t % g.cout;
+                co[r][0] = t / g.cout;
+                co[r][4] = 0;
+                yi0[r] = _fc3d_y_index(g, co[r][0], co[r][1], co[r][2], co[r][3], 0);
+            } else {
+                yi0[r] = u * g.w; /* NCDHW (the planner sees to it): row u starts there */
+            }
+#pragma unroll
+            for (int j = 0; j < E; j++) {
+                const int e = lane + 32 * j;
+                v[r][j] = e < W ? P.inter[yi0[r] + e * ystep] : 0.0f;
+            }
+        }
+        /* the rows' statistics in float, the variance about the row's mean (the row is in
+           registers: two sums, no cancellation), each sum in a fixed order (a lane's values in
+           order, then the butterfly): deterministic */
+        float mean[R], rstd[R];
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            float s = 0.0f;
+#pragma unroll
+            for (int j = 0; j < E; j++)
+                if (lane + 32 * j < W) s += v[r][j];
+            mean[r] = _fc3d_warp_sum_f(s) * inv_w;
+        }
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            float q = 0.0f;
+#pragma unroll
+            for (int j = 0; j < E; j++)
+                if (lane + 32 * j < W) {
+                    const float dv = v[r][j] - mean[r];
+                    q = fmaf(dv, dv, q);
+                }
+            rstd[r] = __frsqrt_rn(fmaf(_fc3d_warp_sum_f(q), inv_w, nop.eps));
+        }
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            if (u0 + r >= P.units) break; /* (warp-uniform) */
+            if constexpr (!STRAIGHT) {
+                __syncwarp(); /* the warp's previous row is done with its ops */
+                if (lane < nrest) rops[wib][lane] = _fc3d_resolve_op(P.chain.ops[r0 + lane], ext, co[r]);
+                __syncwarp();
+            }
+            float o[E];
+#pragma unroll
+            for (int j = 0; j < E; j++) {
+                const float t = (v[r][j] - mean[r]) * rstd[r];
+                o[j] = aff ? fmaf(t, nw[j], nb[j]) : t;
+            }
+            if constexpr (STRAIGHT) {
+                for (int i = r0; i < P.op_end; i++) _fc3d_straight_op_regs<E>(P.chain.ops[i].kind, P.chain.ops[i].value, o);
+            } else {
+#pragma unroll
+                for (int j = 0; j < E; j++) o[j] = _fc3d_apply_unit_ops(rops[wib], nrest, o[j]);
+            }
+#pragma unroll
+            for (int j = 0; j < E; j++) {
+                const int64_t yi = yi0[r] + (int64_t)(lane + 32 * j) * ystep;
+                if (lane + 32 * j >= W) continue;
+                if (P.store == FC3D_STORE_INTERMEDIATE) P.inter[yi] = o[j];
+                else _fc3d_store(y, yi, o[j]);
+            }
+        }
+    }
+}
+
+/* Whether pass i (reading the intermediate back) can compute its first op's statistics itself
+   (_fc3d_row_pass_kernel): that op normalises W rows (a LayerNorm over W, affine by position, no
+   saved or running statistics) of at most _FC3D_ROW_PASS_W values, the ops after it are fixed by
+   (n, c) (every elementwise op), the pass gathers nothing and stores. */
+#ifndef _FC3D_ROW_PASS
+#define _FC3D_ROW_PASS 1 /* 0: a statistics read-back and a finalize before the pass (measurement) */
+#endif
+static int _fc3d_row_pass_ok(const fc3d_plan* p, int i) {
+    const fc3d_plan_private_* pr = &p->_private;
+    if (!_FC3D_ROW_PASS || i <= 0 || i >= p->num_passes) return 0;
+    const fc3d_pass* ps = &p->passes[i];
+    const int b = ps->op_begin;
+    if (ps->source != FC3D_SOURCE_INTERMEDIATE || ps->stat_op >= 0 || b >= ps->op_end) return 0;
+    if (ps->store != FC3D_STORE_Y && ps->store != FC3D_STORE_INTERMEDIATE) return 0;
+    if (p->passes[i - 1].stat_op != b || p->passes[i - 1].moments) return 0;
+    const fc3d_op* op = &p->desc.ops[b];
+    const _fc3d_op_info* info = _fc3d_op_info_of(op);
+    int k;
+    for (k = b + 1; k < ps->op_end; k++) { /* the ops after the norm resolve per row */
+        const fc3d_op* ok = &p->desc.ops[k];
+        const _fc3d_op_info* ik = _fc3d_op_info_of(ok);
+        if (!ik || !_fc3d_nc_uniform(_fc3d_enum_int(&ok->kind), ik->stats, pr->stat[k].keep, ok->flags, ik->affine))
+            return 0;
+    }
+    return info && info->stats == _FC3D_ST_NORMALIZE &&
+           pr->stat[b].keep == (unsigned)(_FC3D_K_N | _FC3D_K_C | _FC3D_K_D | _FC3D_K_H) &&
+           (!(op->flags & FC3D_OP_AFFINE) || info->affine == _FC3D_AFF_NORMALIZED) &&
+           !(op->flags & (FC3D_OP_UPDATE_RUNNING_STATS | FC3D_OP_SAVE_BATCH_STATS)) && pr->geom.w <= _FC3D_ROW_PASS_W;
+}
+
 static int _fc3d_direct_can_implement(const fc3d_plan* p, char* why, size_t n) {
     (void)p;
     if (why && n) why[0] = 0;
@@ -3117,6 +3290,44 @@ static void _fc3d_direct_add_pass(fc3d_plan* p, int pass, int source, int op_beg
     s->arg[4] = op_begin;
     s->arg[5] = op_end;
     if (stat_op >= 0) _fc3d_add_finalize(p, pass, stat_op);
+}
+
+/* The read-back of pass `pass` with its first op's row statistics taken from the rows
+   (_fc3d_row_pass_kernel; the planner asked _fc3d_row_pass_ok): a warp per 8 / E rows. The step's
+   variant is _FC3D_DIRECT_ROWS + E, plus _FC3D_DIRECT_ROWS_STRAIGHT where every op after the norm
+   is straight (ReLU, scale, a GELU) and the layout NCDHW. */
+#define _FC3D_DIRECT_ROWS 0x100
+#define _FC3D_DIRECT_ROWS_STRAIGHT 0x10
+/* Whether pass `pass` has a row read-back step */
+static int _fc3d_row_pass_of(const fc3d_plan_private_* pr, int pass) {
+    int k;
+    for (k = 0; k < pr->num_steps; k++)
+        if (pr->steps[k].pass == pass && pr->steps[k].kind == _FC3D_STEP_DIRECT_PASS &&
+            (pr->steps[k].variant & _FC3D_DIRECT_ROWS))
+            return 1;
+    return 0;
+}
+static void _fc3d_add_row_pass(fc3d_plan* p, int pass) {
+    fc3d_plan_private_* pr = &p->_private;
+    const fc3d_geom_* g = &pr->geom;
+    const fc3d_pass* ps = &p->passes[pass];
+    fc3d_step_* s = _fc3d_add_step(pr, _FC3D_STEP_DIRECT_PASS, pass, -1);
+    const int64_t rows = g->n * g->cout * g->d * g->h;
+    const int e = g->w <= 32 ? 1 : g->w <= 64 ? 2 : g->w <= 128 ? 4 : 8;
+    int i, straight = 1;
+    for (i = ps->op_begin + 1; i < ps->op_end; i++)
+        straight = straight && _fc3d_straight_kind(_fc3d_enum_int(&p->desc.ops[i].kind));
+    straight = straight && g->layout == FC3D_LAYOUT_NCDHW; /* (the straight kernels' row offsets) */
+    s->variant = _FC3D_DIRECT_ROWS + (straight ? _FC3D_DIRECT_ROWS_STRAIGHT : 0) + e;
+    s->block = _FC3D_THREADS;
+    s->grid = _fc3d_grid_warps((rows + 8 / e - 1) / (8 / e));
+    s->arg[0] = 1;
+    s->arg[1] = g->h;
+    s->arg[2] = rows;
+    s->arg[3] = ps->store;
+    s->arg[4] = ps->op_begin;
+    s->arg[5] = ps->op_end;
+    s->arg[6] = 1;
 }
 
 static void _fc3d_direct_plan_steps(fc3d_plan* p) {
@@ -4762,7 +4973,8 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
    stages both phases as whole output rows ([channel][row][ow], the CM table places each of the 256
    rows) and runs the whole-row epilogue of the tiled loops (_fc3d_tc_rows_out): a row's statistics,
    normalisation, ops and one store, with no pass over y.
-   3xTF32 (FP32 math; not the row tiles): the operand copy of x and the weight pieces keep a big
+   3xTF32 (FP32 math; not the row tiles: a chain with a LayerNorm over W stores the rows and one
+   pass reads them back, _fc3d_row_pass_kernel): the operand copy of x and the weight pieces keep a big
    and a small part, each an f16 (x and the weight scaled by a power of two per run:
    _fc3d_hx_x3_scales), the small part of x a whole copy further, a piece's small part right
    after its big one (a unit and a weight slot hold both); units of 32 channels, 64-channel tiles
@@ -8218,7 +8430,7 @@ enum { _FC3D_HX_NO_LOOP = 1, _FC3D_HX_NO_MATH, _FC3D_HX_NO_DTYPE, _FC3D_HX_NO_CH
 static const char* _fc3d_hx_why_text(int why) {
     switch (why) {
     case _FC3D_HX_NO_LOOP: return "desc.main_loop forces another loop";
-    case _FC3D_HX_NO_MATH: return "FP32 math (3xTF32) runs whole-row tiles on the tiled loops";
+    case _FC3D_HX_NO_MATH: return "FP32 math (3xTF32) has no haloed row tiles";
     case _FC3D_HX_NO_DTYPE: return "16-bit tensors run on the tiled loops";
     case _FC3D_HX_NO_CHANNELS: return "in_channels / groups is not a multiple of 32";
     case _FC3D_HX_NO_ROWS: return "a LayerNorm over W with a W stride other than 2 takes the tiled whole-row tiles";
@@ -8248,9 +8460,9 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     P.hx_sc_at = 0;
     P.hx_wide = 0;
     if (loop != FC3D_MAIN_LOOP_AUTO && loop != FC3D_MAIN_LOOP_HALO) tp->hx_why = _FC3D_HX_NO_LOOP;
-    else if (tp->math == _FC3D_TC_3XTF32 && rows) tp->hx_why = _FC3D_HX_NO_MATH;
     else if (_fc3d_enum_int(&p->desc.dtype) != FC3D_DTYPE_F32) tp->hx_why = _FC3D_HX_NO_DTYPE;
     else if (P.cin_g % 32 != 0) tp->hx_why = _FC3D_HX_NO_CHANNELS;
+    else if (tp->math == _FC3D_TC_3XTF32 && rows) tp->hx_why = _FC3D_HX_NO_MATH; /* (_fc3d_tc_plan_of: without rows) */
     else if (rows && P.s[2] != 2) tp->hx_why = _FC3D_HX_NO_ROWS;
     if (tp->hx_why) return;
     /* (row tiles: 64 channels of each W phase; 3xTF32: 64-channel tiles, _fc3d_hx_cfg) */
@@ -8373,6 +8585,26 @@ static int _fc3d_tc_plan_of(const fc3d_plan* p, _fc3d_tc_plan* tp) {
             *tp = alt;
         }
     }
+    /* FP32 math with a row norm (a LayerNorm over W): the haloed loop has no 3xTF32 row tiles, and
+       the tiled loops' whole-row tiles run 3xTF32 on mma.sync (L2/34's chain 4.70 ms against 1.61
+       for its haloed convolution alone, bench/RESULTS.md). Where the haloed loop takes the
+       convolution without row tiles, the plan runs it so, storing the rows, and the pass that
+       reads them back takes their statistics from them (_fc3d_row_pass_ok, _fc3d_add_row_pass).
+       NCDHW only: an NDHWC row's values lie a channel apart, and its read-back took L2/34's chain
+       to 11.09 ms against 7.64 on the row tiles. A chain forced to recompute keeps the row tiles
+       (their epilogue is where its passes take the rows' statistics from); the planner's own
+       choice then refuses recompute here, whose estimate on the tiled 3xTF32 tiles (1.32 ms for
+       L2/34) is far under what they take (4.70). */
+    if (code == 0 && rows && _FC3D_ROW_PASS && !tp->hx_ok && tp->hx_why == _FC3D_HX_NO_MATH &&
+        g->layout == FC3D_LAYOUT_NCDHW && _fc3d_enum_int(&p->desc.strategy) != FC3D_STRATEGY_RECOMPUTE) {
+        _fc3d_tc_plan alt;
+        if (_fc3d_tc_plan_rows(p, &alt, &tg, math, 0) == 0 && alt.hx_ok) {
+            alt.kp.row_ok = 0; /* no row tiles: the row ops' statistics from the read-back */
+            *tp = alt;
+        } else if (alt.hx_why) {
+            tp->hx_why = alt.hx_why; /* why the haloed loop cannot take it without row tiles either */
+        }
+    }
     return code;
 }
 
@@ -8438,7 +8670,10 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
             continue;
         }
         if (ps->source != FC3D_SOURCE_CONV) {
-            _fc3d_direct_add_pass(p, i, ps->source, ps->op_begin, ps->op_end, ps->store, stat_op);
+            if (_fc3d_row_pass_ok(p, i) && p->passes[i - 1].source == FC3D_SOURCE_CONV && !((rowmask >> ps->op_begin) & 1u))
+                _fc3d_add_row_pass(p, i); /* its statistics from the rows it reads (the conv pass gathered none) */
+            else
+                _fc3d_direct_add_pass(p, i, ps->source, ps->op_begin, ps->op_end, ps->store, stat_op);
             continue;
         }
         if (stat_op >= 0 && ((rowmask >> stat_op) & 1u)) {
@@ -8477,8 +8712,9 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
             sg->slots = ((sg->keep & _FC3D_K_N) ? 1 : pr->geom.n) * ((sg->keep & _FC3D_K_C) ? sg->cpg : pr->geom.cout) *
                         tiles;
             _fc3d_add_finalize(p, first, stat_op);
-        } else if (stat_op >= 0) {
-            /* the stored intermediate read back once for statistics the tiles cannot gather */
+        } else if (stat_op >= 0 && !(i == first && _fc3d_row_pass_ok(p, i + 1))) {
+            /* the stored intermediate read back once for statistics the tiles cannot gather (a row
+               norm's next: the pass that applies it takes them from its rows, _fc3d_add_row_pass) */
             _fc3d_direct_add_pass(p, first, FC3D_SOURCE_INTERMEDIATE, op_end, op_end, FC3D_STORE_NONE, stat_op);
         }
     }
@@ -9484,6 +9720,10 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                 _FC3D_PUT("; per-(n, c) moments, %lld groups x %lld slots, for op %d (%s) and every statistics op after it",
                           (long long)pr->stat[_FC3D_MOMENTS].groups, (long long)pr->stat[_FC3D_MOMENTS].slots, ps->stat_op,
                           _fc3d_op_info_of(&p->desc.ops[ps->stat_op])->name);
+            else if (ps->stat_op >= 0 && _fc3d_row_pass_of(pr, i + 1))
+                _FC3D_PUT("; statistics for op %d (%s), %lld groups: taken by the next pass from the rows it reads",
+                          ps->stat_op, _fc3d_op_info_of(&p->desc.ops[ps->stat_op])->name,
+                          (long long)pr->stat[ps->stat_op].groups);
             else if (ps->stat_op >= 0)
                 _FC3D_PUT("; statistics for op %d (%s), %lld groups x %lld slots", ps->stat_op,
                           _fc3d_op_info_of(&p->desc.ops[ps->stat_op])->name, (long long)pr->stat[ps->stat_op].groups,
@@ -9512,6 +9752,9 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                                       : ", tap-less phases zero-filled, their tiles skipped");
                     if (st->kind == _FC3D_STEP_DIRECT_PASS && st->arg[7])
                         _FC3D_PUT(" (streamed: ops fixed per (n, c), 16-byte loads)");
+                    if (st->kind == _FC3D_STEP_DIRECT_PASS && (st->variant & _FC3D_DIRECT_ROWS))
+                        _FC3D_PUT(" (op %d's row statistics from the rows it reads, %d at once a warp)", (int)st->arg[4],
+                                  8 / ((st->variant - _FC3D_DIRECT_ROWS) & 15));
                     if (st->flops > 0.0) _FC3D_PUT("; %.4g GFLOP", st->flops * 1e-9);
                     _FC3D_PUT("; %.4g MB\n", st->bytes * 1e-6);
                 }
@@ -9812,6 +10055,19 @@ static fc3d_result _fc3d_launch_direct_pass(const _fc3d_bound* b, const fc3d_ste
     if (s->arg[7]) {
         _fc3d_stream_pass_kernel<T><<<s->grid, s->block, 0, b->stream>>>(P);
         return _fc3d_launched(msg, "streamed read-back kernel");
+    }
+    if (s->variant & _FC3D_DIRECT_ROWS) {
+#define _FC3D_ROWK(e, st)                                                                      \
+    case e + (st ? _FC3D_DIRECT_ROWS_STRAIGHT : 0):                                             \
+        _fc3d_row_pass_kernel<T, e, st><<<s->grid, s->block, 0, b->stream>>>(P);               \
+        break;
+        switch (s->variant - _FC3D_DIRECT_ROWS) {
+            _FC3D_ROWK(1, true) _FC3D_ROWK(2, true) _FC3D_ROWK(4, true) _FC3D_ROWK(8, true)
+            _FC3D_ROWK(1, false) _FC3D_ROWK(2, false) _FC3D_ROWK(4, false) _FC3D_ROWK(8, false)
+        default: return _fc3d_fail(msg, FC3D_ERROR_PLAN_INVALID, "row pass variant %d", s->variant);
+        }
+#undef _FC3D_ROWK
+        return _fc3d_launched(msg, "row read-back kernel");
     }
 #define _FC3D_DIRECT(source, math) \
     case source * 4 + math: _fc3d_direct_pass_kernel<T, source, math><<<s->grid, s->block, 0, b->stream>>>(P); break;

@@ -1427,6 +1427,35 @@ static void test_halo_rows_store(void) {
 }
 
 /* ---- 3a''''. LayerNorm over W on the haloed row tiles: the row program and the op walk -------- */
+/* A LayerNorm over W (flags: its affine or none) as ops[o], then the ops `after` names, and
+   num_ops: L2/34's chain and the variations of the row tests. */
+enum { LN_AFTER_NONE, LN_AFTER_RELU, LN_AFTER_TANH_X2_RELU, LN_AFTER_GELU, LN_AFTER_GELU_X1, LN_AFTER_ADD,
+       LN_AFTER_LN_GELU };
+static void ln_w_chain(fc3d_plan_desc* d, int o, unsigned flags, int after) {
+    d->ops[o].kind = FC3D_OP_LAYERNORM;
+    d->ops[o].norm_dims = 1;
+    d->ops[o++].flags = flags;
+    switch (after) {
+    case LN_AFTER_RELU: d->ops[o++].kind = FC3D_OP_RELU; break;
+    case LN_AFTER_TANH_X2_RELU:
+        d->ops[o++].kind = FC3D_OP_GELU_TANH;
+        d->ops[o].kind = FC3D_OP_SCALE;
+        d->ops[o++].value = 2.0f;
+        d->ops[o++].kind = FC3D_OP_RELU;
+        break;
+    case LN_AFTER_GELU: d->ops[o++].kind = FC3D_OP_GELU; break;
+    case LN_AFTER_GELU_X1:
+        d->ops[o++].kind = FC3D_OP_GELU;
+        d->ops[o].kind = FC3D_OP_SCALE;
+        d->ops[o++].value = 1.0f;
+        break;
+    case LN_AFTER_ADD: d->ops[o++].kind = FC3D_OP_ADD_CHANNEL; break;
+    case LN_AFTER_LN_GELU: ln_w_chain(d, o, FC3D_OP_AFFINE, LN_AFTER_GELU); return;
+    default: break;
+    }
+    d->num_ops = o;
+}
+
 /* The row epilogue resolves a pass whose first op is a LayerNorm over W, followed by at most two
    ops that read nothing of (n, c), once per tile (_fc3d_tc_epi::row_prog), with the convolution's
    bias left out (the LayerNorm cancels it); any other chain walks its ops per row and adds the
@@ -1475,24 +1504,9 @@ static void test_halo_row_prog(void) {
             d->ops[o++].value = 0.5f;
         }
         if (k == 11) d->ops[o++].kind = FC3D_OP_ADD_CHANNEL;
-        d->ops[o].kind = FC3D_OP_LAYERNORM;
-        d->ops[o].norm_dims = 1;
-        d->ops[o++].flags = k == 1 || k == 5 || k == 9 ? 0u : (unsigned)FC3D_OP_AFFINE;
-        if (k == 1) {
-            d->ops[o++].kind = FC3D_OP_RELU;
-        } else if (k == 2) {
-            d->ops[o++].kind = FC3D_OP_GELU_TANH;
-            d->ops[o].kind = FC3D_OP_SCALE;
-            d->ops[o++].value = 2.0f;
-            d->ops[o++].kind = FC3D_OP_RELU;
-        } else if (k != 7) {
-            d->ops[o++].kind = FC3D_OP_GELU;
-            if (k == 0 || k == 8 || k == 10) {
-                d->ops[o].kind = FC3D_OP_SCALE;
-                d->ops[o++].value = 1.0f;
-            }
-        }
-        d->num_ops = o;
+        ln_w_chain(d, o, k == 1 || k == 5 || k == 9 ? 0u : (unsigned)FC3D_OP_AFFINE,
+                   k == 1 ? LN_AFTER_RELU : k == 2 ? LN_AFTER_TANH_X2_RELU : k == 7 ? LN_AFTER_NONE
+                   : k == 0 || k == 8 || k == 10 ? LN_AFTER_GELU_X1 : LN_AFTER_GELU);
         d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
         d->main_loop = FC3D_MAIN_LOOP_HALO;
         char name[160];
@@ -1516,6 +1530,92 @@ static void test_halo_row_prog(void) {
         host_case_free(&hc);
     }
     check(runs == 12, "halo_row_prog.exercised", "%d of 12 cases ran on the haloed loop", runs);
+}
+
+/* ---- 3a'''. FP32 row norms: the haloed loop without row tiles, then a row read-back ------------- */
+/* A plan's read-back pass that takes its first op's row statistics from the rows it reads
+   (_fc3d_row_pass_kernel): the step, if any. */
+static const fc3d_step_* row_pass_step(const fc3d_plan* p) {
+    for (int i = 0; i < p->_private.num_steps; i++)
+        if (p->_private.steps[i].kind == _FC3D_STEP_DIRECT_PASS && (p->_private.steps[i].variant & _FC3D_DIRECT_ROWS))
+            return &p->_private.steps[i];
+    return nullptr;
+}
+/* FP32 math with a LayerNorm over W (L2/34's pattern at small sizes: kernel 4, stride 2, padding
+   1): the haloed loop has no 3xTF32 row tiles, so the plan (main loop AUTO) convolves on it
+   without them, stores the rows and reads them back in one pass that takes the rows' statistics
+   from them. Rows of 15 to 256 values (8, 4, 2 and 1 rows a warp; odd widths by an output padding
+   along W; a last warp with rows past the end), with and without the norm's affine, the ops after
+   it straight (GELU, tanh GELU, scale, ReLU) or resolved per row (add_channel; NDHWC rows of 200,
+   past the row tiles' 128), or a second LayerNorm over W (its statistics from a read-back: no row
+   pass); ops before the norm in the convolving pass; rows past 256 take the statistics read-back
+   (checked). Each against the direct engine within twice FP32's bound, and against itself run
+   again, bitwise. Needs the haloed loop: nothing runs where this binary or device has none (the
+   count line says so). */
+static void test_row_pass(void) {
+    if (no_halo("row_pass")) return;
+    static const char* const what[12] = {"ln_gelu_x1", "ln_noaff_relu", "ln_tanh_x2_relu", "add_x05_ln_gelu",
+                                         "w128_ln_gelu", "w57_ln_gelu", "ndhwc_w200_ln_gelu", "ln_add",
+                                         "ln_ln_gelu", "w15_c33_ln_noaff_gelu", "w256_ln_gelu", "w260_ln_gelu"};
+    int runs = 0;
+    for (int k = 0; k < 12; k++) {
+        host_case hc;
+        memset(&hc, 0, sizeof hc);
+        fc3d_plan_desc* d = &hc.desc;
+        const int odd = k == 5 || k == 9; /* odd output W: an output padding of 1 along W */
+        const int win = k == 4 ? 64 : k == 5 ? 28 : k == 6 ? 100 : k == 9 ? 7 : k == 10 ? 128 : k == 11 ? 130 : 16;
+        d->conv.batch = 2;
+        d->conv.in_channels = 32;
+        d->conv.out_channels = k == 9 ? 33 : k % 2 ? 40 : 64;
+        for (int i = 0; i < 3; i++) {
+            d->conv.in_size[i] = i == 2 ? win : 3 + i;
+            d->conv.kernel[i] = 4;
+            d->conv.stride[i] = 2;
+            d->conv.padding[i] = 1;
+            d->conv.output_padding[i] = odd && i == 2 ? 1 : 0;
+            d->conv.dilation[i] = 1;
+        }
+        d->conv.bias = 1;
+        d->math = FC3D_MATH_FP32;
+        d->layout = k == 6 ? FC3D_LAYOUT_NDHWC : FC3D_LAYOUT_NCDHW;
+        int o = 0;
+        if (k == 3) {
+            d->ops[o++].kind = FC3D_OP_ADD_CHANNEL;
+            d->ops[o].kind = FC3D_OP_SCALE;
+            d->ops[o++].value = 0.5f;
+        }
+        ln_w_chain(d, o, k == 1 || k == 9 ? 0u : (unsigned)FC3D_OP_AFFINE,
+                   k == 1 ? LN_AFTER_RELU : k == 2 ? LN_AFTER_TANH_X2_RELU : k == 7 ? LN_AFTER_ADD
+                   : k == 8 ? LN_AFTER_LN_GELU : k == 0 ? LN_AFTER_GELU_X1 : LN_AFTER_GELU);
+        d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        char name[160];
+        snprintf(name, sizeof name, "row_pass.%d.c%d.w%d.%s.%s", k, d->conv.out_channels, win,
+                 d->layout == FC3D_LAYOUT_NDHWC ? "ndhwc" : "ncdhw", what[k]);
+        if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) {
+            check(0, name, "plan: %s", hc.plan.message);
+            continue;
+        }
+        const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)hc.plan._private.engine_data.bytes;
+        const fc3d_step_* rp = row_pass_step(&hc.plan);
+        const int want = k != 8 && k != 11; /* a row norm whose read-back gathers; rows past 256 */
+        const int ow = (int)hc.plan.y_dims[4];
+        const int e = ow <= 32 ? 1 : ow <= 64 ? 2 : ow <= 128 ? 4 : 8;
+        /* (add_channel after the norm, and NDHWC: the resolved kernel) */
+        const int variant = _FC3D_DIRECT_ROWS + (k == 7 || k == 6 ? 0 : _FC3D_DIRECT_ROWS_STRAIGHT) + e;
+        check(tp->hx_ok && !uses_row_tiles(&hc.plan) && (want ? rp && rp->variant == variant : !rp), name,
+              "the haloed loop without row tiles (hx_ok %d, row tiles %d), %s (a row pass: %s, variant %#x, expected "
+              "%#x; W %d)", tp->hx_ok, uses_row_tiles(&hc.plan), want ? "a row read-back" : "no row read-back",
+              rp ? "yes" : "no", rp ? rp->variant : -1, variant, ow);
+        fill_case_tensors(&hc);
+        const double bound = 2.0 * bound_for(d->math, d->dtype);
+        const int r = compare_engines(name, &hc, FC3D_ENGINE_DIRECT, FC3D_ENGINE_IMPLICIT_GEMM, bound);
+        char nb[180];
+        snprintf(nb, sizeof nb, "%s.rerun", name);
+        compare_engines(nb, &hc, FC3D_ENGINE_IMPLICIT_GEMM, FC3D_ENGINE_IMPLICIT_GEMM, bound);
+        runs += r == 1;
+        host_case_free(&hc);
+    }
+    check(runs == 12, "row_pass.exercised", "%d of 12 cases matched the direct engine", runs);
 }
 
 /* ---- 3a''. the block loop --------------------------------------------------------------------- */
@@ -2126,6 +2226,7 @@ int main(int argc, char** argv) {
     test_halo_plane_rows();
     test_halo_rows_store();
     test_halo_row_prog();
+    test_row_pass();
     test_block_loop(quick ? 8 : 48);
     test_linear_sums();
     test_graph_capture();

@@ -122,8 +122,10 @@ static void test_engine_refusals(void) {
     }
     {
         /* the same LayerNorm in a materializing chain: with whole-row tiles one GEMM step applies
-           the chain and stores y; with rows past 128 the stored intermediate is read back once for
-           its statistics, so the conv pass has more than one step */
+           the chain and stores y; with rows past 128 (no row tiles) the pass that reads the
+           intermediate back takes the rows' statistics from them (one warp a row of 159), and
+           with rows past 256 the intermediate is read back once more for its statistics first (a
+           read-back and a finalize in the conv pass) */
         fc3d_plan_desc d = row_norm_desc(FC3D_OP_GELU);
         fc3d_plan p;
         fc3d_result r = fc3d_plan_init(&p, &d);
@@ -135,8 +137,18 @@ static void test_engine_refusals(void) {
         d.conv.in_size[2] = 80;
         r = fc3d_plan_init(&p, &d);
         fc3d_plan_describe(&p, text, sizeof text);
-        check(r == FC3D_SUCCESS && p.num_passes == 2 && strstr(text, "implicit GEMM") && !strstr(text, "whole-row") &&
-                  strstr(text, "weight re-layout") && strstr(text, "direct pass") && strstr(text, "finalize"),
+        check(r == FC3D_SUCCESS && p.num_passes == 2 && p._private.num_steps == 3 && strstr(text, "implicit GEMM") &&
+                  !strstr(text, "whole-row") && strstr(text, "weight re-layout") &&
+                  strstr(text, "direct pass, grid 124992 x 256 (op 0's row statistics from the rows it reads, 1 at once a warp)") &&
+                  !strstr(text, "finalize"),
+              "engine.implicit_gemm_row_statistics_row_pass", "result %d (%s); describe:\n%s", (int)r, p.message,
+              text);
+        d.conv.in_size[2] = 160; /* W = 319 */
+        r = fc3d_plan_init(&p, &d);
+        fc3d_plan_describe(&p, text, sizeof text);
+        check(r == FC3D_SUCCESS && p.num_passes == 2 && p._private.num_steps == 5 && strstr(text, "implicit GEMM") &&
+                  !strstr(text, "whole-row") && strstr(text, "weight re-layout") && strstr(text, "direct pass") &&
+                  strstr(text, "finalize") && !strstr(text, "row statistics from the rows"),
               "engine.implicit_gemm_row_statistics_read_back", "result %d (%s); describe:\n%s", (int)r, p.message,
               text);
     }
@@ -754,11 +766,12 @@ static void test_strategies(void) {
    engine, fails and names the field; forcing mma.sync keeps a plan off wgmma. The haloed loop: AUTO
    takes it in every math mode on float32 tensors with in_channels / groups a multiple of 32 and
    128 products an output or more (L2/77, L2/61, and L2/34 on haloed row tiles for its LayerNorm over
-   W, not in FP32 math), counted over the tapped outputs where the plan zero-fills the tap-less ones
-   (L1/77: 102 products an output, 864 a tapped one); it refuses FP32 math with row tiles, C_in 16 and 24,
-   16-bit tensors, and L2/34's chain at W stride 1 (row tiles need two W phases), naming the field
-   and the reason. The five workloads (C_in 16 / 64 / 32 / 64 / 32), then L2/15's chain with C_in
-   24, then L2/34's at W stride 1. */
+   W; in FP32 math, which has no haloed row tiles, L2/34 on the haloed loop without them and a read-back
+   pass that takes the rows' statistics from the rows), counted over the tapped outputs where the plan
+   zero-fills the tap-less ones (L1/77: 102 products an output, 864 a tapped one); it refuses C_in 16
+   and 24, 16-bit tensors, and L2/34's chain at W stride 1 in TF32 and half math (row tiles need two
+   W phases; FP32 math takes it as at stride 2), naming the field and the reason. The five workloads
+   (C_in 16 / 64 / 32 / 64 / 32), then L2/15's chain with C_in 24, then L2/34's at W stride 1. */
 static void test_main_loops(void) {
     static const char* const halo_why[7] = {"multiple of 32", "", "", "", "", "multiple of 32", "W stride other than 2"};
     for (int w = 0; w < 7; w++) {
@@ -772,8 +785,8 @@ static void test_main_loops(void) {
             d.math = (fc3d_math)m;
             const int want = w < 5 || w == 6;
             const int rowfp32 = (w == 2 || w == 6) && m == FC3D_MATH_FP32; /* L2/34's LayerNorm over W in FP32 */
-            const int halo_auto = (w >= 1 && w <= 4) && !rowfp32;
-            const int halo_ok = (w >= 1 && w <= 4) && !rowfp32;
+            const int halo_auto = (w >= 1 && w <= 4) || rowfp32;
+            const int halo_ok = halo_auto;
             const int block_auto = w == 0 && m == FC3D_MATH_TF32; /* L2/15 in TF32: the block loop */
             fc3d_result r = fc3d_plan_init(&p, &d);
             fc3d_plan_describe(&p, text, sizeof text);
@@ -829,6 +842,28 @@ static void test_main_loops(void) {
                           strstr(text, "tiles: runs of 256 virtual rows across the padded planes (wgmma n256)") != NULL,
                       name, "%s", text);
             }
+            if (rowfp32) { /* L2/34 in FP32: the haloed loop stores the rows, one pass reads them back */
+                const fc3d_step_* s2 = p._private.num_steps == 3 ? &p._private.steps[2] : NULL;
+                snprintf(name, sizeof name, "main_loop.auto_l2_34_row_pass_w%d", w);
+                check(r == FC3D_SUCCESS && s2 && p._private.steps[1].kind == _FC3D_STEP_TC_CONV &&
+                          p._private.steps[1].arg[3] == 0 && p._private.steps[1].arg[0] == FC3D_STORE_INTERMEDIATE &&
+                          s2->kind == _FC3D_STEP_DIRECT_PASS && s2->variant == _FC3D_DIRECT_ROWS + _FC3D_DIRECT_ROWS_STRAIGHT + 2 &&
+                          strstr(text, "op 0's row statistics from the rows it reads, 4 at once a warp") != NULL &&
+                          strstr(text, "finalize") == NULL && strstr(text, "whole-row") == NULL,
+                      name, "%s", text);
+            }
+            if (rowfp32 && w == 2) { /* forced to recompute: the tiled loops' whole-row tiles, as before */
+                fc3d_plan_desc dr = d;
+                fc3d_plan pr_;
+                char tr[4096];
+                dr.strategy = FC3D_STRATEGY_RECOMPUTE;
+                const fc3d_result rr = fc3d_plan_init(&pr_, &dr);
+                fc3d_plan_describe(&pr_, tr, sizeof tr);
+                check(rr == FC3D_SUCCESS && pr_.engine == FC3D_ENGINE_IMPLICIT_GEMM &&
+                          pr_.main_loop == FC3D_MAIN_LOOP_WGMMA && strstr(tr, "whole-row tiles") != NULL &&
+                          strstr(tr, "row statistics from the rows it reads") == NULL,
+                      "main_loop.auto_l2_34_fp32_recompute_row_tiles", "result %d (%s): %s", (int)rr, pr_.message, tr);
+            }
             if (w == 2 && m != FC3D_MATH_FP32) { /* L2/34: one GEMM step on haloed row tiles, 7 rows of 33 a tile */
                 snprintf(name, sizeof name, "main_loop.auto_l2_34_row_tiles_math%d", m);
                 check(r == FC3D_SUCCESS && p._private.num_steps == 2 &&
@@ -845,8 +880,7 @@ static void test_main_loops(void) {
                 check(r == FC3D_SUCCESS && p.main_loop == FC3D_MAIN_LOOP_HALO && strstr(text, "haloed wgmma (forced") != NULL,
                       name, "result %d (%s), main_loop %d", (int)r, p.message, (int)p.main_loop);
             } else {
-                expect_invalid(name, &d, FC3D_ERROR_MAIN_LOOP, "main_loop = halo",
-                               rowfp32 ? "FP32 math" : halo_why[w]);
+                expect_invalid(name, &d, FC3D_ERROR_MAIN_LOOP, "main_loop = halo", halo_why[w]);
             }
             if (halo_ok) { /* 16-bit tensors: refused, with the reason */
                 d.dtype = FC3D_DTYPE_F16;
