@@ -1428,7 +1428,11 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      peak, its chain 0.400 -> 0.393 ms (H200, example timer; bench/RESULTS.md, twenty-third
      entry). It now moves its 475 MB at 3.44 TB/s, the rate a plain one-read kernel gets on that
      machine (3.33; twenty-fourth entry): what is left of L2/15's chain beyond its convolution is
-     the pass itself.
+     the pass itself. A read-back pass that begins with a norm over W rows of up to 256 values
+     (LayerNorm over W) whose statistics the convolving pass could not gather takes them from the
+     rows it reads, a warp a few whole rows (_fc3d_row_pass_kernel): one pass over y instead of a
+     statistics read-back, a finalize and the pass (L2/34 in FP32, where the plan takes it for the
+     haloed loop: 1.53 ms under ncu, issue-bound at 1.39 TB/s; bench/RESULTS.md forty-fifth entry).
    An engine entry has a name, can_implement (which returns a reason when it refuses), how it plans
    its steps for the logical passes, and which workspace regions it adds. desc.engine forces one;
    describe prints the choice and each refusal.
