@@ -8651,6 +8651,15 @@ static int _fc3d_tc_convolves(const fc3d_plan* p) {
     return 0;
 }
 
+/* Whether pass i of an implicit-GEMM plan reads back with its row norm's statistics taken from the
+   rows (_fc3d_add_row_pass): _fc3d_row_pass_ok, right after the convolving pass whose statistics
+   for that norm no row tiles took (rowmask: the ops whose statistics whole-row tiles take). Both
+   sides ask it: the convolving pass then adds no statistics read-back. */
+static int _fc3d_tc_row_pass(const fc3d_plan* p, unsigned rowmask, int i) {
+    return _fc3d_row_pass_ok(p, i) && p->passes[i - 1].source == FC3D_SOURCE_CONV &&
+           !((rowmask >> p->passes[i].op_begin) & 1u);
+}
+
 static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
     fc3d_plan_private_* pr = &p->_private;
     _fc3d_tc_plan* tp = (_fc3d_tc_plan*)pr->engine_data.bytes;
@@ -8674,7 +8683,7 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
             continue;
         }
         if (ps->source != FC3D_SOURCE_CONV) {
-            if (_fc3d_row_pass_ok(p, i) && p->passes[i - 1].source == FC3D_SOURCE_CONV && !((rowmask >> ps->op_begin) & 1u))
+            if (_fc3d_tc_row_pass(p, rowmask, i))
                 _fc3d_add_row_pass(p, i); /* its statistics from the rows it reads (the conv pass gathered none) */
             else
                 _fc3d_direct_add_pass(p, i, ps->source, ps->op_begin, ps->op_end, ps->store, stat_op);
@@ -8716,7 +8725,7 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
             sg->slots = ((sg->keep & _FC3D_K_N) ? 1 : pr->geom.n) * ((sg->keep & _FC3D_K_C) ? sg->cpg : pr->geom.cout) *
                         tiles;
             _fc3d_add_finalize(p, first, stat_op);
-        } else if (stat_op >= 0 && !(i == first && _fc3d_row_pass_ok(p, i + 1))) {
+        } else if (stat_op >= 0 && !_fc3d_tc_row_pass(p, rowmask, i + 1)) {
             /* the stored intermediate read back once for statistics the tiles cannot gather (a row
                norm's next: the pass that applies it takes them from its rows, _fc3d_add_row_pass) */
             _fc3d_direct_add_pass(p, first, FC3D_SOURCE_INTERMEDIATE, op_end, op_end, FC3D_STORE_NONE, stat_op);
