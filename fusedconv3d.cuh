@@ -3211,6 +3211,88 @@ static __global__ void __launch_bounds__(_FC3D_THREADS, !STRAIGHT ? 1 : E < 8 ? 
     }
 }
 
+/* The same pass on 16-byte accesses, where the rows allow it (_fc3d_row_vec_g: float32 tensors,
+   NCDHW, every op after the norm straight, W = 8 G for G a power of two up to 32; the launcher
+   adds that the intermediate and y start on 16 bytes): a row on G consecutive lanes of 8
+   consecutive values each (two 16-byte loads and stores a lane), 32 / G rows a warp a set and
+   _FC3D_ROW_VEC_U sets at once, every load in flight before any sum. A row's sums take log2 G
+   shuffles each instead of 5 for every E values a lane, and a value one load instruction in 4:
+   the scalar kernel above is issue-bound. Each lane of a group ends its butterfly with the same
+   sums (the xor partners add the same two values), so the statistics are the same on every lane
+   and from run to run. */
+#ifndef _FC3D_ROW_VEC
+#define _FC3D_ROW_VEC 1 /* 0: the scalar kernel for every row pass (measurement) */
+#endif
+#define _FC3D_ROW_VEC_U 2 /* row sets a warp at once */
+template <int G>
+static __global__ void __launch_bounds__(_FC3D_THREADS, 2) _fc3d_row_pass_vec_kernel(const _fc3d_direct_params P) {
+    constexpr int RW = 32 / G, U = _FC3D_ROW_VEC_U, W = 8 * G;
+    const int lane = threadIdx.x % 32, wib = threadIdx.x / 32;
+    const int q = lane % G; /* the lane's eighth of a row */
+    const _fc3d_dev_op& nop = P.chain.ops[P.op_begin];
+    const int r0 = P.op_begin + 1;
+    const float inv_w = 1.0f / (float)W;
+    const bool aff = (nop.flags & FC3D_OP_AFFINE) != 0;
+    float nw[8], nb[8];
+#pragma unroll
+    for (int j = 0; j < 8; j++) {
+        nw[j] = aff ? nop.weight[8 * q + j] : 1.0f;
+        nb[j] = aff ? nop.bias[8 * q + j] : 0.0f;
+    }
+    float* dst = P.store == FC3D_STORE_INTERMEDIATE ? P.inter : (float*)P.y;
+    const int64_t warps = (int64_t)gridDim.x * (_FC3D_THREADS / 32);
+    /* the loop bound is warp-uniform: every shuffle below sees the whole warp */
+    for (int64_t u0 = ((int64_t)blockIdx.x * (_FC3D_THREADS / 32) + wib) * (RW * U); u0 < P.units;
+         u0 += warps * (RW * U)) {
+        float v[U][8];
+        int64_t row[U];
+#pragma unroll
+        for (int s = 0; s < U; s++) {
+            row[s] = u0 + s * RW + lane / G;
+            const int64_t ur = row[s] < P.units ? row[s] : P.units - 1; /* (a row past the end: never stored) */
+            const float4* src = (const float4*)(P.inter + ur * W + 8 * q);
+            const float4 a = src[0], b = src[1];
+            v[s][0] = a.x; v[s][1] = a.y; v[s][2] = a.z; v[s][3] = a.w;
+            v[s][4] = b.x; v[s][5] = b.y; v[s][6] = b.z; v[s][7] = b.w;
+        }
+        float mean[U], rstd[U];
+#pragma unroll
+        for (int s = 0; s < U; s++) {
+            float t = ((v[s][0] + v[s][1]) + (v[s][2] + v[s][3])) + ((v[s][4] + v[s][5]) + (v[s][6] + v[s][7]));
+#pragma unroll
+            for (int o = G / 2; o > 0; o /= 2) t += __shfl_xor_sync(0xffffffffu, t, o);
+            mean[s] = t * inv_w;
+        }
+#pragma unroll
+        for (int s = 0; s < U; s++) {
+            float t = 0.0f;
+#pragma unroll
+            for (int j = 0; j < 8; j++) {
+                const float dv = v[s][j] - mean[s];
+                t = fmaf(dv, dv, t);
+            }
+#pragma unroll
+            for (int o = G / 2; o > 0; o /= 2) t += __shfl_xor_sync(0xffffffffu, t, o);
+            rstd[s] = __frsqrt_rn(fmaf(t, inv_w, nop.eps));
+        }
+#pragma unroll
+        for (int s = 0; s < U; s++) {
+            if (row[s] >= P.units) continue; /* (no shuffle below) */
+            float o[8];
+#pragma unroll
+            for (int j = 0; j < 8; j++) {
+                const float t = (v[s][j] - mean[s]) * rstd[s];
+                o[j] = aff ? fmaf(t, nw[j], nb[j]) : t;
+            }
+            for (int i = r0; i < P.op_end; i++) _fc3d_straight_op_regs<8>(P.chain.ops[i].kind, P.chain.ops[i].value, o);
+            float4* out = (float4*)(dst + row[s] * W + 8 * q);
+            out[0] = make_float4(o[0], o[1], o[2], o[3]);
+            out[1] = make_float4(o[4], o[5], o[6], o[7]);
+        }
+    }
+}
+
+
 /* Whether pass i (reading the intermediate back) can compute its first op's statistics itself
    (_fc3d_row_pass_kernel): that op normalises W rows (a LayerNorm over W, affine by position, no
    saved or running statistics) of at most _FC3D_ROW_PASS_W values, the ops after it are fixed by
@@ -3310,6 +3392,15 @@ static int _fc3d_row_pass_of(const fc3d_plan_private_* pr, int pass) {
             (pr->steps[k].variant & _FC3D_DIRECT_ROWS))
             return 1;
     return 0;
+}
+/* The lanes a row of a row read-back step takes on 16-byte accesses (_fc3d_row_pass_vec_kernel),
+   from the plan alone: W / 8, or 0 where the rows take the scalar kernel. The launcher also asks
+   that the intermediate and y start on 16 bytes. */
+static int _fc3d_row_vec_g(const fc3d_plan_private_* pr, const fc3d_step_* s) {
+    const int64_t w = pr->geom.w;
+    if (!_FC3D_ROW_VEC || !(s->variant & _FC3D_DIRECT_ROWS) || !(s->variant & _FC3D_DIRECT_ROWS_STRAIGHT)) return 0;
+    if (_fc3d_enum_int(&pr->desc.dtype) != FC3D_DTYPE_F32 || pr->geom.layout != FC3D_LAYOUT_NCDHW) return 0;
+    return w == 8 || w == 16 || w == 32 || w == 64 || w == 128 || w == 256 ? (int)(w / 8) : 0;
 }
 static void _fc3d_add_row_pass(fc3d_plan* p, int pass) {
     fc3d_plan_private_* pr = &p->_private;
@@ -10070,6 +10161,19 @@ static fc3d_result _fc3d_launch_direct_pass(const _fc3d_bound* b, const fc3d_ste
         return _fc3d_launched(msg, "streamed read-back kernel");
     }
     if (s->variant & _FC3D_DIRECT_ROWS) {
+        const int vg = _fc3d_row_vec_g(pr, s);
+        const void* dst = P.store == FC3D_STORE_INTERMEDIATE ? (const void*)P.inter : P.y;
+        if (vg && ((uintptr_t)P.inter | (uintptr_t)dst) % 16 == 0) { /* 16-byte rows */
+            const unsigned grid = _fc3d_grid_warps((P.units + 32 / vg * _FC3D_ROW_VEC_U - 1) / (32 / vg * _FC3D_ROW_VEC_U));
+#define _FC3D_ROWV(g) \
+    case g: _fc3d_row_pass_vec_kernel<g><<<grid, s->block, 0, b->stream>>>(P); break;
+            switch (vg) {
+                _FC3D_ROWV(1) _FC3D_ROWV(2) _FC3D_ROWV(4) _FC3D_ROWV(8) _FC3D_ROWV(16) _FC3D_ROWV(32)
+            default: return _fc3d_fail(msg, FC3D_ERROR_PLAN_INVALID, "row pass lanes %d", vg);
+            }
+#undef _FC3D_ROWV
+            return _fc3d_launched(msg, "row read-back kernel (16-byte rows)");
+        }
 #define _FC3D_ROWK(e, st)                                                                      \
     case e + (st ? _FC3D_DIRECT_ROWS_STRAIGHT : 0):                                             \
         _fc3d_row_pass_kernel<T, e, st><<<s->grid, s->block, 0, b->stream>>>(P);               \

@@ -1606,6 +1606,10 @@ static void test_row_pass(void) {
               "the haloed loop without row tiles (hx_ok %d, row tiles %d), %s (a row pass: %s, variant %#x, expected "
               "%#x; W %d)", tp->hx_ok, uses_row_tiles(&hc.plan), want ? "a row read-back" : "no row read-back",
               rp ? "yes" : "no", rp ? rp->variant : -1, variant, ow);
+        /* 16-byte rows where W is 8 G, G a power of two, and the ops are straight */
+        const int vg_want = (variant & _FC3D_DIRECT_ROWS_STRAIGHT) && (ow == 32 || ow == 128 || ow == 256) ? ow / 8 : 0;
+        const int vg = rp ? _fc3d_row_vec_g(&hc.plan._private, rp) : 0;
+        check(!rp || vg == vg_want, name, "rows on 16-byte accesses: %d lanes a row, expected %d", vg, vg_want);
         fill_case_tensors(&hc);
         const double bound = 2.0 * bound_for(d->math, d->dtype);
         const int r = compare_engines(name, &hc, FC3D_ENGINE_DIRECT, FC3D_ENGINE_IMPLICIT_GEMM, bound);
@@ -1616,6 +1620,61 @@ static void test_row_pass(void) {
         host_case_free(&hc);
     }
     check(runs == 12, "row_pass.exercised", "%d of 12 cases matched the direct engine", runs);
+}
+
+/* The row read-back on 16-byte accesses (_fc3d_row_pass_vec_kernel) at the widths the cases above
+   leave out: rows of 8, 16 and 64 floats (1, 2 and 8 lanes a row; 64 is L2/34's), L2/34's chain
+   (LayerNorm with affine, GELU, x 1.0), 33 channels of 6 x 6 rows so that the last warp holds rows
+   past the end; then W 64 again with y 4 bytes past a 16-byte boundary (f32 y is its own
+   intermediate: the launcher must take the scalar kernel, whose 4-byte accesses allow it) and
+   W 64 with no affine and ReLU. Each against the direct engine within twice FP32's bound, and
+   against itself run again, bitwise. */
+static void test_row_pass_vec(void) {
+    if (no_halo("row_pass_vec")) return;
+    static const int wins[5] = {4, 8, 32, 32, 32};
+    int runs = 0;
+    for (int k = 0; k < 5; k++) {
+        host_case hc;
+        memset(&hc, 0, sizeof hc);
+        fc3d_plan_desc* d = &hc.desc;
+        d->conv.batch = 1;
+        d->conv.in_channels = 32;
+        d->conv.out_channels = 33; /* 1188 rows: no multiple of 8, 32 or 64 rows a warp */
+        for (int i = 0; i < 3; i++) {
+            d->conv.in_size[i] = i == 2 ? wins[k] : 3; /* D, H: 6 */
+            d->conv.kernel[i] = 4;
+            d->conv.stride[i] = 2;
+            d->conv.padding[i] = 1;
+            d->conv.output_padding[i] = 0;
+            d->conv.dilation[i] = 1;
+        }
+        d->conv.bias = 1;
+        d->math = FC3D_MATH_FP32;
+        d->layout = FC3D_LAYOUT_NCDHW;
+        ln_w_chain(d, 0, k == 4 ? 0u : (unsigned)FC3D_OP_AFFINE, k == 4 ? LN_AFTER_RELU : LN_AFTER_GELU_X1);
+        d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        char name[160];
+        snprintf(name, sizeof name, "row_pass_vec.%d.w%d%s", k, 2 * wins[k], k == 3 ? ".y_off4" : k == 4 ? ".noaff_relu" : "");
+        if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) {
+            check(0, name, "plan: %s", hc.plan.message);
+            continue;
+        }
+        const fc3d_step_* rp = row_pass_step(&hc.plan);
+        const int vg = rp ? _fc3d_row_vec_g(&hc.plan._private, rp) : 0;
+        check(rp && vg == wins[k] / 4, name, "a row read-back (%s) on 16-byte rows: %d lanes a row, expected %d",
+              rp ? "yes" : "no", vg, wins[k] / 4);
+        fill_case_tensors(&hc);
+        const double bound = 2.0 * bound_for(d->math, d->dtype);
+        cmp_y_shift = k == 3 ? 4 : 0;
+        const int r = compare_engines(name, &hc, FC3D_ENGINE_DIRECT, FC3D_ENGINE_IMPLICIT_GEMM, bound);
+        char nb[180];
+        snprintf(nb, sizeof nb, "%s.rerun", name);
+        compare_engines(nb, &hc, FC3D_ENGINE_IMPLICIT_GEMM, FC3D_ENGINE_IMPLICIT_GEMM, bound);
+        cmp_y_shift = 0;
+        runs += r == 1;
+        host_case_free(&hc);
+    }
+    check(runs == 5, "row_pass_vec.exercised", "%d of 5 cases matched the direct engine", runs);
 }
 
 /* ---- 3a''. the block loop --------------------------------------------------------------------- */
@@ -2227,6 +2286,7 @@ int main(int argc, char** argv) {
     test_halo_rows_store();
     test_halo_row_prog();
     test_row_pass();
+    test_row_pass_vec();
     test_block_loop(quick ? 8 : 48);
     test_linear_sums();
     test_graph_capture();
