@@ -3295,7 +3295,6 @@ static __global__ void __launch_bounds__(_FC3D_THREADS, 2) _fc3d_row_pass_vec_ke
     }
 }
 
-
 /* Whether pass i (reading the intermediate back) can compute its first op's statistics itself
    (_fc3d_row_pass_kernel): that op normalises W rows (a LayerNorm over W, affine by position, no
    saved or running statistics) of at most _FC3D_ROW_PASS_W values, the ops after it are fixed by
