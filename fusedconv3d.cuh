@@ -883,6 +883,16 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      128 18.71 -> 11.14, rel-L2 against the direct engine 5.5e-7 (4.6e-7 before; H200,
      `build/chain_loops 20 32 fp32`, bench/RESULTS.md forty-fifth entry). NDHWC keeps the row
      tiles (its rows' values a channel apart: 11.09 ms read back, 7.63 on the row tiles).
+     Then the haloed row tiles took FP32 math themselves where an output sums at most 512
+     products (_fc3d_hx_x3_rows; L2/34: 256): each consumer warpgroup, which holds a W phase's
+     m64n256 accumulator and has no registers for a chunk accumulator, issues the three f16
+     wgmmas a K step into it (units and weight slots hold both parts; the warp-specialized
+     kernel keeps two weight slots of 16 KB in its 227 KB). L2/34 in FP32 (H200, `build/
+     chain_loops 20 32 fp32`, two rounds, bench/RESULTS.md forty-seventh entry): the chain 2.16
+     -> 1.107 ms, its convolution alone (rows stored) 1.60 -> 0.902 (86 -> 152 useful TFLOP/s),
+     with a training BatchNorm after it (_fc3d_hx_main's row tiles) 11.21 -> 2.92, NDHWC 7.64 ->
+     3.24; rel-L2 against the direct engine 7.2e-7 / 9.3e-7 (5.5e-7 before). ncu: the kernel
+     1.36 ms at ncu's clock, tensor pipe 44.9 % active, 80 MB read and 1.05 GB written (y once).
      TF32 math then took the same road (_FC3D_HX_TF32_F16, kp.hx_t32): its operands, rounded to
      TF32 as before (to nearest, ties to even, after the power-of-two scale, which commutes with
      it), are the big parts alone, exact as f16, so the half kernels (f16 wgmmas, 2-byte operand
@@ -1435,7 +1445,9 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      haloed loop: 1.53 ms under ncu, issue-bound at 1.39 TB/s; bench/RESULTS.md forty-fifth entry).
      Float32 NCDHW rows of 8 to 256 values (a power of two) on 16-byte accesses, a row on W / 8
      lanes of 8 values (_fc3d_row_pass_vec_kernel): 820 M -> 330 M instructions, 1.53 -> 0.67 ms
-     under ncu (3.2 TB/s, DRAM 66 % of peak), L2/34's FP32 chain 2.80 -> 2.17 ms (forty-sixth entry).
+     under ncu (3.2 TB/s, DRAM 66 % of peak), L2/34's FP32 chain 2.80 -> 2.17 ms (forty-sixth entry);
+     since the 3xTF32 row tiles (above) L2/34 takes none, the pass serves FP32 rows whose output
+     sums more than 512 products and FP32 rows at W stride 1.
    An engine entry has a name, can_implement (which returns a reason when it refuses), how it plans
    its steps for the logical passes, and which workspace regions it adds. desc.engine forces one;
    describe prints the choice and each refusal.
@@ -5070,14 +5082,17 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
    stages both phases as whole output rows ([channel][row][ow], the CM table places each of the 256
    rows) and runs the whole-row epilogue of the tiled loops (_fc3d_tc_rows_out): a row's statistics,
    normalisation, ops and one store, with no pass over y.
-   3xTF32 (FP32 math; not the row tiles: a chain with a LayerNorm over W stores the rows and one
-   pass reads them back, _fc3d_row_pass_kernel): the operand copy of x and the weight pieces keep a big
+   3xTF32 (FP32 math): the operand copy of x and the weight pieces keep a big
    and a small part, each an f16 (x and the weight scaled by a power of two per run:
    _fc3d_hx_x3_scales), the small part of x a whole copy further, a piece's small part right
    after its big one (a unit and a weight slot hold both); units of 32 channels, 64-channel tiles
    whose two consumer warpgroups each take half of the tile's 256 rows (m64n128, three f16
    wgmmas a K step of 16 channels into a chunk accumulator, the chunks' sums added into FP32
-   sums: the registers of one m64n256 accumulator). */
+   sums: the registers of one m64n256 accumulator). Its row tiles, whose warpgroups each hold a
+   W phase's m64n256 accumulator, issue the three wgmmas a K step into that accumulator alone,
+   so the plan takes them only where an output sums at most _FC3D_HX_X3_ROWK products
+   (_fc3d_hx_x3_rows); past that a chain with a LayerNorm over W stores the rows and one pass
+   reads them back (_fc3d_row_pass_kernel). */
 #define _FC3D_HX_NR 256
 #ifndef _FC3D_HX_NA
 #define _FC3D_HX_NA 2 /* unit slots (measurement: 3 where the shared memory allows) */
@@ -6023,12 +6038,36 @@ static __host__ __device__ inline int _fc3d_hx_zc_geom(const _fc3d_tc_kparams& P
    the most tiles a sample's plane-row tiling may have (the statistics slots; 0: the runs'). zc:
    the plan zero-fills its tap-less phases, so plane-row tiles are taken where the geometry lets
    its tiles store their blocks whole (_fc3d_hx_zc_dims), whatever MMA rows they issue. */
+/* Whether 3xTF32 may take the haloed row tiles: their consumers hold one m64n256 accumulator a
+   thread (128 registers), no room for the phase tiles' chunk accumulator, so every product of an
+   output goes through the tensor core's truncating accumulation; the plan takes them where an
+   output sums at most _FC3D_HX_X3_ROWK products (in_channels / groups x the most taps of a phase).
+   Chunks of 8 (h, w) taps x 32 channels (K = 256) measured 1.0e-6 to 1.7e-6 rel-L2 against the
+   direct engine where 4-tap chunks gave 0.7e-6 to 1.5e-6 (bench/RESULTS.md, twenty-sixth entry;
+   the bound is 1e-5). */
+#ifndef _FC3D_HX_X3_ROWK
+#define _FC3D_HX_X3_ROWK 512
+#endif
+static int _fc3d_hx_x3_rows(const _fc3d_tc_kparams& P)
+{
+    int64_t k = P.cin_g;
+    for (int d = 0; d < 3; ++d) {
+        int most = 0;
+        for (int r = 0; r < P.s[d]; ++r) {
+            int nt, t0, c0, ts, cs;
+            _fc3d_tc_dim_taps(r, P.k[d], P.s[d], P.p[d], P.dl[d], &nt, &t0, &c0, &ts, &cs);
+            if (nt > most) most = nt;
+        }
+        k *= most;
+    }
+    return k <= _FC3D_HX_X3_ROWK;
+}
 static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, int rows, int64_t max_tiles, int zc)
 {
     double taps = 0.0;
     P->hx_ok = 0;
     *macs = 0.0;
-    if ((math == _FC3D_TC_3XTF32 && rows) || P->cin_g % 32 != 0) return 0;
+    if ((math == _FC3D_TC_3XTF32 && rows && !_fc3d_hx_x3_rows(*P)) || P->cin_g % 32 != 0) return 0;
     /* 3xTF32: units of _FC3D_HX_X3_KC channels (both parts of the units and the weight pieces in the rings) */
     P->hx_kc = math == _FC3D_TC_3XTF32 ? _FC3D_HX_X3_KC : math == _FC3D_TC_HALF && P->cin_g % 64 == 0 ? 64 : 32;
     if (!_fc3d_tc_fill_dt(P)) return 0;
@@ -6396,7 +6435,8 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
     typedef _fc3d_hx_cfg<MATH, BN, KC> C;
     constexpr int NR = _FC3D_HX_NR, NA = _FC3D_HX_NA, NWARP = 4 * C::NWG;
     constexpr int CB = ROWS ? 64 : BN;           /* output channels of the tile */
-    constexpr int PW = 64 * KC * C::EB;          /* bytes of one 64-channel weight piece */
+    constexpr int PW = 64 * KC * C::EB;          /* bytes of one 64-channel weight piece (one part) */
+    constexpr int PW2 = C::NU * PW;              /* row tiles: a W phase's piece, its parts together */
     constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
     extern __shared__ __align__(128) unsigned char _fc3d_hx_sm[];
     const size_t ustage = (size_t)C::NU * C::NKG * (ROWS ? P.hx_rrmax : P.hx_rmax) * 16;
@@ -6452,7 +6492,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
     }
     if (ROWS && warp < NWARP) _fc3d_hx_cm_fill(P, CM, h.wQ[0], tid, NC); /* the staging table */
     if (ROWS && h.wT[0] != h.wT[1] && warp < NWARP) {
-        for (int i = tid; i < PW / 16; i += NC) Z[i] = make_uint4(0u, 0u, 0u, 0u);
+        for (int i = tid; i < PW2 / 16; i += NC) Z[i] = make_uint4(0u, 0u, 0u, 0u);
         /* the zeros, written through the generic proxy, visible to the wgmmas' reads (async proxy) */
         asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
     }
@@ -6501,11 +6541,12 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                     _fc3d_mbar_expect(fullW + s, C::NU * C::PIECE);
                     _fc3d_bulk_copy(Ws + (size_t)s * C::NU * C::PIECE, wb + (pc0 + wtap(0, i)) * C::NU * C::PIECE,
                                     C::NU * C::PIECE, fullW + s);
-                } else { /* the tap's piece of each W phase that has one, side by side */
-                    _fc3d_mbar_expect(fullW + s, (i < h.wT[0] ? PW : 0) + (i < h.wT[1] ? PW : 0));
+                } else { /* the tap's piece of each W phase that has one, side by side (3xTF32: each
+                            phase's big part, then its small part) */
+                    _fc3d_mbar_expect(fullW + s, (i < h.wT[0] ? PW2 : 0) + (i < h.wT[1] ? PW2 : 0));
                     for (int p = 0; p < 2; ++p)
                         if (i < h.wT[p])
-                            _fc3d_bulk_copy(Ws + (size_t)s * C::PIECE + p * PW, wb + (pc0 + wtap(p, i)) * PW, PW,
+                            _fc3d_bulk_copy(Ws + (size_t)s * C::NU * C::PIECE + p * PW2, wb + (pc0 + wtap(p, i)) * PW2, PW2,
                                             fullW + s);
                 }
                 ++iw;
@@ -6553,7 +6594,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
         const uint32_t u0 = _fc3d_tc_smem(Us), w0 = _fc3d_tc_smem(Ws);
         const int myT = wg ? h.wT[1] : h.wT[0]; /* (selected: an index by wg put the tile in local memory) */
         int iw = 0, prevW = -1, prevU = -1;
-        if constexpr (C::X3) {
+        if constexpr (C::X3 && !ROWS) {
             /* 3xTF32 (the tiled loops' scheme, its parts held as f16: _fc3d_hx_x3_scales): per K step
                of 16 channels: small x big, big x small, then big x big (m64n128k16 over the
                warpgroup's half of the rows) into a chunk accumulator (acc[NR / 4 ..]) that each
@@ -6628,7 +6669,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                            (selected, not branched: a wgmma under a branch is serialised by ptxas) */
                         const bool tap = !ROWS || i < myT;
                         const uint32_t xa = u0 + su * (uint32_t)ustage + (tap ? TT[(ROWS ? wg * _FC3D_HX_TT : 0) + i] : 0);
-                        const uint32_t wa = tap ? w0 + sw * C::PIECE + wg * 8 * C::NKG * 128 : _fc3d_tc_smem(Z);
+                        const uint32_t wa = tap ? w0 + sw * C::NU * C::PIECE + wg * PW2 : _fc3d_tc_smem(Z);
                         /* each K step's descriptors: the tap's plus the step's offset in 16 B, added to the
                            start field (bits 0-13: shared addresses stay below 2^18, no carry out of it); built
                            per step they were a fifth of L2/61's GEMM-step instructions (ncu) */
@@ -6638,7 +6679,18 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                         for (int kk = 0; kk < KC / C::KS; ++kk) {
                             const uint64_t dw = dw0 + (uint64_t)(kk * 16);
                             const uint64_t dx = dx0 + (uint64_t)(kk * 2 * h.R);
-                            if (decltype(rn)::value == 240) {
+                            if constexpr (C::X3) {
+                                /* 3xTF32 row tiles (no chunk accumulator: the plan takes them only where
+                                   an output sums at most _FC3D_HX_X3_ROWK products, _fc3d_hx_x3_rows):
+                                   small x big, big x small, big x big, the small parts a part further
+                                   (the weight's PW bytes, the unit's NKG x R rows of 16 bytes) */
+                                const uint64_t dws = dw + (uint64_t)(PW / 16), dxs = dx + (uint64_t)(C::NKG * h.R);
+                                if (decltype(rn)::value == 240) {
+                                    _fc3d_hx_f16_240(acc, dws, dx); _fc3d_hx_f16_240(acc, dw, dxs); _fc3d_hx_f16_240(acc, dw, dx);
+                                } else {
+                                    _fc3d_hx_f16(acc, dws, dx); _fc3d_hx_f16(acc, dw, dxs); _fc3d_hx_f16(acc, dw, dx);
+                                }
+                            } else if (decltype(rn)::value == 240) {
                                 if (MATH != _FC3D_TC_HALF) _fc3d_hx_tf32_240(acc, dw, dx);
                                 else if (BF) _fc3d_hx_bf16_240(acc, dw, dx);
                                 else _fc3d_hx_f16_240(acc, dw, dx);
@@ -6664,7 +6716,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
             _fc3d_wg_keep<NR / 2>(acc); /* the zeros in their registers before the paths part */
             if ((ROWS ? P.hx_rrn : P.hx_rn) == 240) mainloop(std::integral_constant<int, 240>());
             else mainloop(std::integral_constant<int, 256>());
-            if (MATH == _FC3D_TC_HALF && P.hx_t32) _fc3d_hx_unscale<NR / 2>(acc, P, wp);
+            if ((MATH == _FC3D_TC_HALF && P.hx_t32) || C::X3) _fc3d_hx_unscale<NR / 2>(acc, P, wp);
         }
     }
     if (tid == 0) _FC3D_HX_STAMP(4);
@@ -7018,20 +7070,22 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
     __trap(); /* sm_90a code only; the run launches it only there */
 #else
     typedef _fc3d_hx_cfg<MATH, 128, KC> C;
-    static_assert(C::NWG == 2 && C::NU == 1, "row tiles: two consumer warpgroups, one operand part");
+    static_assert(C::NWG == 2, "row tiles: two consumer warpgroups");
     constexpr int NR = _FC3D_HX_NR, NA = _FC3D_HX_NA, MB = _FC3D_HX_WS_NB;
     /* (two unit slots at least: the producer copies unit u + 1 before unit u's last pieces, which
        the consumers need before they release unit u) */
     static_assert(NA >= 2, "the warp-specialized row tiles need two unit slots");
-    constexpr int PW = 64 * KC * C::EB; /* bytes of one W phase's weight piece */
-    const int NB = _fc3d_hx_ws_nb(P, C::EB, KC); /* weight slots (the launch's) */
+    constexpr int PW = 64 * KC * C::EB; /* bytes of one W phase's weight piece (one part) */
+    constexpr int PW2 = C::NU * PW;     /* a W phase's piece, its parts together (3xTF32: big, then small) */
+    constexpr int SLOT = C::NU * C::PIECE; /* a weight slot: both W phases' pieces */
+    const int NB = _fc3d_hx_ws_nb(P, C::SB, KC); /* weight slots (the launch's) */
     static_assert(2 * (NA + MB) + 2 <= 32, "the barriers: one lane of warp 8 initialises each");
     constexpr bool BF = std::is_same<T, __nv_bfloat16>::value;
     extern __shared__ __align__(128) unsigned char _fc3d_hx_sm[];
-    const size_t ustage = (size_t)C::NKG * P.hx_rrmax * 16;
+    const size_t ustage = (size_t)C::NU * C::NKG * P.hx_rrmax * 16; /* (3xTF32: the big part's groups, then the small's) */
     unsigned char* Us = _fc3d_hx_sm;
     unsigned char* Ws = Us + NA * ustage;
-    float* Cs = reinterpret_cast<float*>(Ws + (size_t)NB * C::PIECE);
+    float* Cs = reinterpret_cast<float*>(Ws + (size_t)NB * SLOT);
     unsigned char* tail = reinterpret_cast<unsigned char*>(Cs) + _fc3d_hx_ws_stg(P);
     uint64_t* bars = reinterpret_cast<uint64_t*>(tail);
     uint64_t *fullU = bars, *emptyU = bars + NA, *fullW = bars + 2 * NA, *emptyW = bars + 2 * NA + MB;
@@ -7063,7 +7117,7 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
         if (_fc3d_hx_ws_kind(P, epi, y) == 2) _fc3d_hx_ws_pair_fill(P, CM, tid, 256);
         else _fc3d_hx_cm_fill(P, CM, (P.out[2] + 1) / 2, tid, 256); /* (W phase 0's extent: every row tile's) */
         if (P.hx_dt[2][0][0] != P.hx_dt[2][1][0]) {
-            for (int i = tid; i < PW / 16; i += 256) Z[i] = make_uint4(0u, 0u, 0u, 0u);
+            for (int i = tid; i < PW2 / 16; i += 256) Z[i] = make_uint4(0u, 0u, 0u, 0u);
             asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
         }
     }
@@ -7076,6 +7130,7 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
         const unsigned char* wb = reinterpret_cast<const unsigned char*>(wp);
         const int64_t kt = (int64_t)P.k[0] * P.k[1] * P.k[2], ncb = P.cin_g / KC;
         int ug = 0, ws = 0, wph = 0; /* unit copies so far; the weight ring's slot and its phase */
+        const int64_t xpart = C::X3 ? P.n * (P.cin / C::KG) * P.hx_ps * 16 : 0; /* the small parts of x: a copy further */
         for (int64_t lin = blockIdx.x; lin < total; lin += gridDim.x) {
             int64_t tile, n;
             int ntile, gi;
@@ -7086,25 +7141,26 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
             auto load_unit = [&](int u) {
                 const int s = ug % NA, cb = u / h.nseg, sg = u - cb * h.nseg;
                 _fc3d_mbar_wait(emptyU + s, ((ug / NA) & 1) ^ 1);
-                _fc3d_mbar_expect(fullU + s, (uint32_t)C::NKG * h.R * 16);
+                _fc3d_mbar_expect(fullU + s, (uint32_t)(C::NU * C::NKG) * h.R * 16);
                 const int cd = h.c0[0] - (h.jlo + sg) * h.cstep[0];
                 const int64_t row = h.v0 + (int64_t)(cd + P.hx_plo[0]) * HpWp + h.offmin;
-                for (int kg = 0; kg < C::NKG; ++kg)
-                    _fc3d_bulk_copy(Us + s * ustage + (size_t)kg * h.R * 16,
-                                    xb + ((grp0 + (int64_t)cb * C::NKG + kg) * P.hx_ps + row) * 16, (uint32_t)h.R * 16,
-                                    fullU + s);
+                for (int pt = 0; pt < C::NU; ++pt)
+                    for (int kg = 0; kg < C::NKG; ++kg)
+                        _fc3d_bulk_copy(Us + s * ustage + (size_t)(pt * C::NKG + kg) * h.R * 16,
+                                        xb + pt * xpart + ((grp0 + (int64_t)cb * C::NKG + kg) * P.hx_ps + row) * 16,
+                                        (uint32_t)h.R * 16, fullU + s);
                 ++ug;
             };
             /* piece i of a unit: its (h, w) taps per W phase (jh[p], jw[p]) stepped as i runs 0 .. T - 1 */
             int jh[2], jw[2];
             auto load_piece = [&](int64_t pc0, int i) {
                 _fc3d_mbar_wait(emptyW + ws, wph ^ 1);
-                _fc3d_mbar_expect(fullW + ws, (i < h.wT[0] ? PW : 0) + (i < h.wT[1] ? PW : 0));
+                _fc3d_mbar_expect(fullW + ws, (i < h.wT[0] ? PW2 : 0) + (i < h.wT[1] ? PW2 : 0));
                 for (int p = 0; p < 2; ++p) {
                     if (i < h.wT[p]) {
                         const int tap = (h.t0[1] + jh[p] * h.tstep[1]) * P.k[2] +
                                         (p ? h.wt0[1] + jw[p] * h.wts[1] : h.wt0[0] + jw[p] * h.wts[0]);
-                        _fc3d_bulk_copy(Ws + (size_t)ws * C::PIECE + p * PW, wb + (pc0 + tap) * PW, PW, fullW + ws);
+                        _fc3d_bulk_copy(Ws + (size_t)ws * SLOT + p * PW2, wb + (pc0 + tap) * PW2, PW2, fullW + ws);
                     }
                     if (++jw[p] == (p ? h.wnt[1] : h.wnt[0])) {
                         jw[p] = 0;
@@ -7180,7 +7236,7 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                         const bool tap = i < myT;
                         const uint32_t off = (uint32_t)(rbase - jh * h.cstep[1] * P.hx_pad[2] - jw * wcs) * 16;
                         const uint32_t xa = u0 + su * (uint32_t)ustage + (tap ? off : 0);
-                        const uint32_t wa = tap ? w0 + sw * C::PIECE + wg * PW : z0;
+                        const uint32_t wa = tap ? w0 + sw * SLOT + wg * PW2 : z0;
                         const uint64_t dw0 = _fc3d_wg_desc(wa, 128, C::NKG * 128), dx0 = _fc3d_wg_desc(xa, h.R * 16, 128);
                         asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
@@ -7190,7 +7246,20 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                             /* the rows' two halves (their second half rn / 2 rows of 16 bytes on) */
                             constexpr int HN = decltype(rn)::value / 2;
                             const uint64_t dx2 = dx + (uint64_t)HN;
-                            if (HN == 120) {
+                            if constexpr (C::X3) {
+                                /* 3xTF32 as _fc3d_hx_main's row tiles: small x big, big x small, big x big
+                                   into the one accumulator (_fc3d_hx_x3_rows bounds its K) */
+                                const uint64_t dws = dw + (uint64_t)(PW / 16), dxs = (uint64_t)(C::NKG * h.R);
+                                if (HN == 120) {
+                                    _fc3d_hx_f16_h120(acc, dws, dx); _fc3d_hx_f16_h120(acc + 60, dws, dx2);
+                                    _fc3d_hx_f16_h120(acc, dw, dx + dxs); _fc3d_hx_f16_h120(acc + 60, dw, dx2 + dxs);
+                                    _fc3d_hx_f16_h120(acc, dw, dx); _fc3d_hx_f16_h120(acc + 60, dw, dx2);
+                                } else {
+                                    _fc3d_hx_f16_h128(acc, dws, dx); _fc3d_hx_f16_h128(acc + 64, dws, dx2);
+                                    _fc3d_hx_f16_h128(acc, dw, dx + dxs); _fc3d_hx_f16_h128(acc + 64, dw, dx2 + dxs);
+                                    _fc3d_hx_f16_h128(acc, dw, dx); _fc3d_hx_f16_h128(acc + 64, dw, dx2);
+                                }
+                            } else if (HN == 120) {
                                 if (MATH != _FC3D_TC_HALF) { _fc3d_hx_tf32_h120(acc, dw, dx); _fc3d_hx_tf32_h120(acc + 60, dw, dx2); }
                                 else if (BF) { _fc3d_hx_bf16_h120(acc, dw, dx); _fc3d_hx_bf16_h120(acc + 60, dw, dx2); }
                                 else { _fc3d_hx_f16_h120(acc, dw, dx); _fc3d_hx_f16_h120(acc + 60, dw, dx2); }
@@ -7226,7 +7295,7 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                     b0 = co < cv ? _fc3d_tc_tof(bias[cb + co]) : 0.f;
                     b1 = co + 8 < cv ? _fc3d_tc_tof(bias[cb + co + 8]) : 0.f;
                 }
-                if (MATH == _FC3D_TC_HALF && P.hx_t32) {
+                if ((MATH == _FC3D_TC_HALF && P.hx_t32) || C::X3) {
                     _fc3d_hx_unscale<NR / 2>(acc, P, wp, addb, b0, b1);
                 } else if (addb) {
 #pragma unroll
@@ -8527,7 +8596,7 @@ enum { _FC3D_HX_NO_LOOP = 1, _FC3D_HX_NO_MATH, _FC3D_HX_NO_DTYPE, _FC3D_HX_NO_CH
 static const char* _fc3d_hx_why_text(int why) {
     switch (why) {
     case _FC3D_HX_NO_LOOP: return "desc.main_loop forces another loop";
-    case _FC3D_HX_NO_MATH: return "FP32 math (3xTF32) has no haloed row tiles";
+    case _FC3D_HX_NO_MATH: return "FP32 math (3xTF32) takes haloed row tiles only where an output sums at most 512 products";
     case _FC3D_HX_NO_DTYPE: return "16-bit tensors run on the tiled loops";
     case _FC3D_HX_NO_CHANNELS: return "in_channels / groups is not a multiple of 32";
     case _FC3D_HX_NO_ROWS: return "a LayerNorm over W with a W stride other than 2 takes the tiled whole-row tiles";
@@ -8559,7 +8628,8 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     if (loop != FC3D_MAIN_LOOP_AUTO && loop != FC3D_MAIN_LOOP_HALO) tp->hx_why = _FC3D_HX_NO_LOOP;
     else if (_fc3d_enum_int(&p->desc.dtype) != FC3D_DTYPE_F32) tp->hx_why = _FC3D_HX_NO_DTYPE;
     else if (P.cin_g % 32 != 0) tp->hx_why = _FC3D_HX_NO_CHANNELS;
-    else if (tp->math == _FC3D_TC_3XTF32 && rows) tp->hx_why = _FC3D_HX_NO_MATH; /* (_fc3d_tc_plan_of: without rows) */
+    else if (tp->math == _FC3D_TC_3XTF32 && rows && !_fc3d_hx_x3_rows(P))
+        tp->hx_why = _FC3D_HX_NO_MATH; /* (_fc3d_tc_plan_of: without rows) */
     else if (rows && P.s[2] != 2) tp->hx_why = _FC3D_HX_NO_ROWS;
     if (tp->hx_why) return;
     /* (row tiles: 64 channels of each W phase; 3xTF32: 64-channel tiles, _fc3d_hx_cfg) */
@@ -8682,9 +8752,10 @@ static int _fc3d_tc_plan_of(const fc3d_plan* p, _fc3d_tc_plan* tp) {
             *tp = alt;
         }
     }
-    /* FP32 math with a row norm (a LayerNorm over W): the haloed loop has no 3xTF32 row tiles, and
-       the tiled loops' whole-row tiles run 3xTF32 on mma.sync (L2/34's chain 4.70 ms against 1.61
-       for its haloed convolution alone, bench/RESULTS.md). Where the haloed loop takes the
+    /* FP32 math with a row norm (a LayerNorm over W) that the haloed loop's 3xTF32 row tiles do not
+       take (an output summing more than _FC3D_HX_X3_ROWK products, _fc3d_hx_x3_rows, or a W stride
+       other than 2): the tiled loops' whole-row tiles run 3xTF32 on mma.sync (L2/34's chain 4.70 ms
+       against 1.61 for its haloed convolution alone, bench/RESULTS.md). Where the haloed loop takes the
        convolution without row tiles, the plan runs it so, storing the rows, and the pass that
        reads them back takes their statistics from them (_fc3d_row_pass_ok, _fc3d_add_row_pass).
        NCDHW only: an NDHWC row's values lie a channel apart, and its read-back took L2/34's chain
@@ -8692,7 +8763,8 @@ static int _fc3d_tc_plan_of(const fc3d_plan* p, _fc3d_tc_plan* tp) {
        (their epilogue is where its passes take the rows' statistics from); the planner's own
        choice then refuses recompute here, whose estimate on the tiled 3xTF32 tiles (1.32 ms for
        L2/34) is far under what they take (4.70). */
-    if (code == 0 && rows && _FC3D_ROW_PASS && !tp->hx_ok && tp->hx_why == _FC3D_HX_NO_MATH &&
+    if (code == 0 && rows && _FC3D_ROW_PASS && !tp->hx_ok &&
+        (tp->hx_why == _FC3D_HX_NO_MATH || (math == _FC3D_TC_3XTF32 && tp->hx_why == _FC3D_HX_NO_ROWS)) &&
         g->layout == FC3D_LAYOUT_NCDHW && _fc3d_enum_int(&p->desc.strategy) != FC3D_STRATEGY_RECOMPUTE) {
         _fc3d_tc_plan alt;
         if (_fc3d_tc_plan_rows(p, &alt, &tg, math, 0) == 0 && alt.hx_ok) {
@@ -9766,8 +9838,10 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
             if (tp->math == _FC3D_TC_3XTF32)
                 _FC3D_PUT("  3xTF32: x and the weight in big and small TF32 parts held as f16 (each tensor scaled by a "
                           "power of two); a tile's 64 channels on two warpgroups of m64n128 (half its rows each), three "
-                          "f16 wgmmas a K step of 16 channels, %d (h, w) taps a chunk accumulator\n",
-                          _FC3D_HX_X3_TAPS);
+                          "f16 wgmmas a K step of 16 channels, %d (h, w) taps a chunk accumulator%s\n",
+                          _FC3D_HX_X3_TAPS,
+                          tp->kp.hx_rows ? "; row tiles: three f16 wgmmas a K step into one accumulator (at most "
+                                           "512 products an output)" : "");
             if (tp->kp.hx_t32)
                 _FC3D_PUT("  TF32 on the f16 path: x and the weight rounded to TF32 and held as f16 (each tensor scaled "
                           "by a power of two), f16 wgmmas at twice TF32's rate\n");
@@ -10344,9 +10418,9 @@ struct _fc3d_hx_run<float> {
                                     float* y, const _fc3d_tc_epi& e, cudaStream_t st) {
         typedef _fc3d_hx_cfg<MATH, 128, KC> C;
         cudaError_t err;
-        const int wnb = _fc3d_hx_ws_nb(P, C::EB, KC);
+        const int wnb = _fc3d_hx_ws_nb(P, C::SB, KC);
         if (_FC3D_HX_WS && wnb > 0 && P.hx_rpt <= 32 && _fc3d_hx_ws_kind<float>(P, e, y) > 0) {
-            const size_t wsm = _fc3d_hx_ws_smem_nb(P, C::EB, KC, wnb);
+            const size_t wsm = _fc3d_hx_ws_smem_nb(P, C::SB, KC, wnb);
             /* warp-specialized, persistent, a CTA an SM */
             auto kern = _fc3d_hx_rows_ws<float, MATH, KC, _fc3d_tc_epi>;
             if ((err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)wsm)) != cudaSuccess)
@@ -10401,6 +10475,8 @@ struct _fc3d_hx_run<float> {
         P.hx_tab = !tab || (row && !P.hx_rows) ? nullptr
                    : row ? (const void*)((const char*)tab + _FC3D_HX_RTAB_AT(P))
                          : (const void*)((const _fc3d_hx_tile*)tab + _fc3d_hx_tab_count(P, P.skip0 ? 1 : 0));
+        if (row && _fc3d_hx_math(tp) == _FC3D_TC_3XTF32) /* (3xTF32 row tiles: _fc3d_hx_x3_rows) */
+            return conv_rows_as<_FC3D_TC_3XTF32, _FC3D_HX_X3_KC>(P, xp, wp, bias, y, e, st);
         if (row) /* (a plan with row passes took 64-channel tiles: tp->hx_bn is 64) */
 #if _FC3D_HX_TF32_F16
             return _fc3d_hx_math(tp) != _FC3D_TC_HALF ? cudaErrorInvalidValue
@@ -10430,10 +10506,10 @@ struct _fc3d_hx_run<float> {
    ask here) */
 static inline int _fc3d_hx_ws_takes(const _fc3d_tc_plan* tp)
 {
-    if (!_FC3D_HX_WS || !tp->hx_ok || !tp->kp.hx_rows || _fc3d_hx_math(tp) == _FC3D_TC_3XTF32) return 0;
+    if (!_FC3D_HX_WS || !tp->hx_ok || !tp->kp.hx_rows) return 0;
     const _fc3d_tc_kparams P = _fc3d_hx_run<float>::params(tp, tp->kp, 1);
-    const int half = _fc3d_hx_math(tp) == _FC3D_TC_HALF, w = P.out[2];
-    return _fc3d_hx_ws_nb(P, half ? 2 : 4, P.hx_kc) > 0 && P.hx_rpt <= 32 && P.layout == 1 &&
+    const int w = P.out[2];
+    return _fc3d_hx_ws_nb(P, _fc3d_hx_sb(_fc3d_hx_math(tp)), P.hx_kc) > 0 && P.hx_rpt <= 32 && P.layout == 1 &&
            (w == 16 || w == 32 || w == 64 || w == 128) && (P.hx_pad[2] & 1) == 0;
 }
 

@@ -1542,9 +1542,9 @@ static const fc3d_step_* row_pass_step(const fc3d_plan* p) {
     return nullptr;
 }
 /* FP32 math with a LayerNorm over W (L2/34's pattern at small sizes: kernel 4, stride 2, padding
-   1): the haloed loop has no 3xTF32 row tiles, so the plan (main loop AUTO) convolves on it
-   without them, stores the rows and reads them back in one pass that takes the rows' statistics
-   from them. Rows of 15 to 256 values (8, 4, 2 and 1 rows a warp; odd widths by an output padding
+   1) with 96 input channels: an output sums 768 products, past what the haloed loop's 3xTF32 row
+   tiles take (512, _fc3d_hx_x3_rows), so the plan (main loop AUTO) convolves on it without them,
+   stores the rows and reads them back in one pass that takes the rows' statistics from them. Rows of 15 to 256 values (8, 4, 2 and 1 rows a warp; odd widths by an output padding
    along W; a last warp with rows past the end), with and without the norm's affine, the ops after
    it straight (GELU, tanh GELU, scale, ReLU) or resolved per row (add_channel; NDHWC rows of 200,
    past the row tiles' 128), or a second LayerNorm over W (its statistics from a read-back: no row
@@ -1565,7 +1565,7 @@ static void test_row_pass(void) {
         const int odd = k == 5 || k == 9; /* odd output W: an output padding of 1 along W */
         const int win = k == 4 ? 64 : k == 5 ? 28 : k == 6 ? 100 : k == 9 ? 7 : k == 10 ? 128 : k == 11 ? 130 : 16;
         d->conv.batch = 2;
-        d->conv.in_channels = 32;
+        d->conv.in_channels = 96; /* (768 products an output: no 3xTF32 row tiles) */
         d->conv.out_channels = k == 9 ? 33 : k % 2 ? 40 : 64;
         for (int i = 0; i < 3; i++) {
             d->conv.in_size[i] = i == 2 ? win : 3 + i;
@@ -1624,7 +1624,8 @@ static void test_row_pass(void) {
 
 /* The row read-back on 16-byte accesses (_fc3d_row_pass_vec_kernel) at the widths the cases above
    leave out: rows of 8, 16 and 64 floats (1, 2 and 8 lanes a row; 64 is L2/34's), L2/34's chain
-   (LayerNorm with affine, GELU, x 1.0), 33 channels of 6 x 6 rows so that the last warp holds rows
+   (LayerNorm with affine, GELU, x 1.0) from 96 input channels (past the 3xTF32 row tiles' 512
+   products an output), 33 channels of 6 x 6 rows so that the last warp holds rows
    past the end; then W 64 again with y 4 bytes past a 16-byte boundary (f32 y is its own
    intermediate: the launcher must take the scalar kernel, whose 4-byte accesses allow it) and
    W 64 with no affine and ReLU. Each against the direct engine within twice FP32's bound, and
@@ -1638,7 +1639,7 @@ static void test_row_pass_vec(void) {
         memset(&hc, 0, sizeof hc);
         fc3d_plan_desc* d = &hc.desc;
         d->conv.batch = 1;
-        d->conv.in_channels = 32;
+        d->conv.in_channels = 96; /* (768 products an output: no 3xTF32 row tiles) */
         d->conv.out_channels = 33; /* 1188 rows: no multiple of 8, 32 or 64 rows a warp */
         for (int i = 0; i < 3; i++) {
             d->conv.in_size[i] = i == 2 ? wins[k] : 3; /* D, H: 6 */
@@ -1675,6 +1676,85 @@ static void test_row_pass_vec(void) {
         host_case_free(&hc);
     }
     check(runs == 5, "row_pass_vec.exercised", "%d of 5 cases matched the direct engine", runs);
+}
+
+/* 3xTF32 on the haloed row tiles (FP32 math, an output summing at most 512 products: three f16
+   wgmmas a K step into one accumulator, no chunk accumulator; _fc3d_hx_x3_rows). L2/34's pattern
+   at small sizes (kernel 4, stride 2, padding 1, 32 input channels: 256 products an output):
+   0 its chain (LayerNorm with affine, GELU, x 1.0) on rows of 32, the warp-specialized row tiles'
+   row program; 1 the convolution alone (rows stored) with 40 output channels (a part tile), their
+   copy; 2 the chain with a training BatchNorm after it (statistics partials: _fc3d_hx_main's row
+   tiles); 3 the chain with y 4 bytes past a 16-byte boundary (the warp-specialized kernel refuses
+   it at run time: _fc3d_hx_main's); 4 kernel 3 with an odd W (57: _fc3d_hx_main's, W phases of 1
+   and 2 taps, the zero piece); 5 kernel 3 with an output padding along W (rows of 32: the
+   warp-specialized zero piece), LayerNorm without affine and ReLU; 6 NDHWC; 7 the convolution
+   alone with x up to 4e5 and weights near 1e-3 (the parts' scales undone with the bias in one
+   FMA); 8 64 input channels (512 products, the bound) with rows of 64 and more tiles than SMs
+   (the persistent CTAs' rings across tiles). Each forced onto the haloed loop against the direct
+   engine within twice FP32's bound, and against itself run again, bitwise. Needs the haloed loop. */
+static void test_halo_x3_rows(void) {
+    if (no_halo("halo_x3_rows")) return;
+    static const char* const what[9] = {"ln_gelu_x1",   "conv_c40",  "ln_gelu_bn", "ln_gelu_x1_y_off4", "k3_w57_ln_gelu",
+                                        "k3_op1_ln_noaff_relu", "ndhwc_ln_gelu", "conv_x4e5_w1e-3", "c64_w64_ln_gelu_x1"};
+    int runs = 0, ws = 0;
+    for (int k = 0; k < 9; k++) {
+        host_case hc;
+        memset(&hc, 0, sizeof hc);
+        fc3d_plan_desc* d = &hc.desc;
+        const int k3 = k == 4 || k == 5, big = k == 8, conv = k == 1 || k == 7;
+        d->conv.batch = 2;
+        d->conv.in_channels = big ? 64 : 32;
+        d->conv.out_channels = k == 1 ? 40 : 64;
+        for (int i = 0; i < 3; i++) {
+            d->conv.in_size[i] = i == 2 ? (k == 4 ? 29 : big ? 32 : 16) : big ? 8 * (i + 1) : 3 + i;
+            d->conv.kernel[i] = k3 ? 3 : 4;
+            d->conv.stride[i] = 2;
+            d->conv.padding[i] = 1;
+            d->conv.output_padding[i] = k == 5 && i == 2 ? 1 : 0;
+            d->conv.dilation[i] = 1;
+        }
+        d->conv.bias = 1;
+        d->math = FC3D_MATH_FP32;
+        d->layout = k == 6 ? FC3D_LAYOUT_NDHWC : FC3D_LAYOUT_NCDHW;
+        if (!conv) {
+            ln_w_chain(d, 0, k == 5 ? 0u : (unsigned)FC3D_OP_AFFINE,
+                       k == 5 ? LN_AFTER_RELU : k == 0 || k == 3 || k == 8 ? LN_AFTER_GELU_X1 : LN_AFTER_GELU);
+            if (k == 2) {
+                d->ops[d->num_ops].kind = FC3D_OP_BATCHNORM_TRAIN;
+                d->ops[d->num_ops].flags = FC3D_OP_AFFINE;
+                d->ops[d->num_ops++].eps = 1e-5f;
+            }
+        }
+        d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        d->main_loop = FC3D_MAIN_LOOP_HALO;
+        char name[160];
+        snprintf(name, sizeof name, "halo_x3_rows.%d.c%d.w%d.%s", k, d->conv.out_channels, d->conv.in_size[2], what[k]);
+        if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) {
+            check(0, name, "plan: %s", hc.plan.message);
+            continue;
+        }
+        d->main_loop = FC3D_MAIN_LOOP_AUTO;
+        const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)hc.plan._private.engine_data.bytes;
+        check(tp->math == _FC3D_TC_3XTF32 && tp->kp.hx_rows && (conv ? tp->rows_store : uses_row_tiles(&hc.plan)) &&
+                  !row_pass_step(&hc.plan),
+              name, "3xTF32 on the haloed row tiles: math %d, hx_rows %d, rows_store %d, row tiles %d, a row pass %d",
+              tp->math, tp->kp.hx_rows, tp->rows_store, uses_row_tiles(&hc.plan), row_pass_step(&hc.plan) != nullptr);
+        const int want_ws = k == 0 || k == 1 || k == 5 || k == 7 || k == 8;
+        if (want_ws) {
+            ws += _fc3d_hx_ws_takes(tp);
+            check(_fc3d_hx_ws_takes(tp), name, "the warp-specialized row tiles take it");
+        }
+        cmp_y_shift = k == 3 ? 4 : 0;
+        const int r = halo_vs_direct(name, &hc, 0.0, k == 7 ? 4e5 : 1.0, k == 7 ? 1e-3 : 1.0);
+        char nb[180];
+        snprintf(nb, sizeof nb, "%s.rerun", name);
+        compare_engines(nb, &hc, FC3D_ENGINE_IMPLICIT_GEMM, FC3D_ENGINE_IMPLICIT_GEMM, 2.0 * bound_for(d->math, d->dtype));
+        cmp_y_shift = 0;
+        runs += r;
+        host_case_free(&hc);
+    }
+    check(runs == 9 && ws == 5, "halo_x3_rows.exercised",
+          "%d of 9 cases ran on the haloed loop, %d of 5 on its warp-specialized row tiles", runs, ws);
 }
 
 /* ---- 3a''. the block loop --------------------------------------------------------------------- */
@@ -2287,6 +2367,7 @@ int main(int argc, char** argv) {
     test_halo_row_prog();
     test_row_pass();
     test_row_pass_vec();
+    test_halo_x3_rows();
     test_block_loop(quick ? 8 : 48);
     test_linear_sums();
     test_graph_capture();

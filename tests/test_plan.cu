@@ -766,8 +766,9 @@ static void test_strategies(void) {
    engine, fails and names the field; forcing mma.sync keeps a plan off wgmma. The haloed loop: AUTO
    takes it in every math mode on float32 tensors with in_channels / groups a multiple of 32 and
    128 products an output or more (L2/77, L2/61, and L2/34 on haloed row tiles for its LayerNorm over
-   W; in FP32 math, which has no haloed row tiles, L2/34 on the haloed loop without them and a read-back
-   pass that takes the rows' statistics from the rows), counted over the tapped outputs where the plan
+   W, in FP32 math too: 256 products an output, within the 3xTF32 row tiles' 512; with 96 input
+   channels, 768, FP32 math takes the haloed loop without row tiles and a read-back pass that takes
+   the rows' statistics from the rows; forced to recompute, the row tiles), counted over the tapped outputs where the plan
    zero-fills the tap-less ones (L1/77: 102 products an output, 864 a tapped one); it refuses C_in 16
    and 24, 16-bit tensors, and L2/34's chain at W stride 1 in TF32 and half math (row tiles need two
    W phases; FP32 math takes it as at stride 2), naming the field and the reason. The five workloads
@@ -784,7 +785,7 @@ static void test_main_loops(void) {
             if (w == 6) d.conv.stride[2] = 1;
             d.math = (fc3d_math)m;
             const int want = w < 5 || w == 6;
-            const int rowfp32 = (w == 2 || w == 6) && m == FC3D_MATH_FP32; /* L2/34's LayerNorm over W in FP32 */
+            const int rowfp32 = w == 6 && m == FC3D_MATH_FP32; /* L2/34's LayerNorm over W in FP32 at W stride 1 */
             const int halo_auto = (w >= 1 && w <= 4) || rowfp32;
             const int halo_ok = halo_auto;
             const int block_auto = w == 0 && m == FC3D_MATH_TF32; /* L2/15 in TF32: the block loop */
@@ -852,7 +853,8 @@ static void test_main_loops(void) {
                           strstr(text, "finalize") == NULL && strstr(text, "whole-row") == NULL,
                       name, "%s", text);
             }
-            if (rowfp32 && w == 2) { /* forced to recompute: the tiled loops' whole-row tiles, as before */
+            if (w == 2 && m == FC3D_MATH_FP32) {
+                /* forced to recompute: the haloed row tiles too (the statistics pass and the storing pass) */
                 fc3d_plan_desc dr = d;
                 fc3d_plan pr_;
                 char tr[4096];
@@ -860,15 +862,33 @@ static void test_main_loops(void) {
                 const fc3d_result rr = fc3d_plan_init(&pr_, &dr);
                 fc3d_plan_describe(&pr_, tr, sizeof tr);
                 check(rr == FC3D_SUCCESS && pr_.engine == FC3D_ENGINE_IMPLICIT_GEMM &&
-                          pr_.main_loop == FC3D_MAIN_LOOP_WGMMA && strstr(tr, "whole-row tiles") != NULL &&
+                          pr_.main_loop == FC3D_MAIN_LOOP_HALO && strstr(tr, "whole-row tiles") != NULL &&
+                          strstr(tr, "row tiles: three f16 wgmmas a K step into one accumulator") != NULL &&
                           strstr(tr, "row statistics from the rows it reads") == NULL,
                       "main_loop.auto_l2_34_fp32_recompute_row_tiles", "result %d (%s): %s", (int)rr, pr_.message, tr);
+                /* 96 input channels: 768 products an output, past the 3xTF32 row tiles' 512: the haloed
+                   loop without row tiles, the rows stored and read back in one pass */
+                fc3d_plan_desc dk = d;
+                fc3d_plan pk;
+                char tk[4096];
+                dk.conv.in_channels = 96;
+                const fc3d_result rk = fc3d_plan_init(&pk, &dk);
+                fc3d_plan_describe(&pk, tk, sizeof tk);
+                const fc3d_step_* s2 = pk._private.num_steps == 3 ? &pk._private.steps[2] : NULL;
+                check(rk == FC3D_SUCCESS && pk.main_loop == FC3D_MAIN_LOOP_HALO && s2 &&
+                          pk._private.steps[1].kind == _FC3D_STEP_TC_CONV && pk._private.steps[1].arg[3] == 0 &&
+                          s2->kind == _FC3D_STEP_DIRECT_PASS &&
+                          strstr(tk, "op 0's row statistics from the rows it reads, 4 at once a warp") != NULL &&
+                          strstr(tk, "whole-row") == NULL,
+                      "main_loop.auto_l2_34_fp32_c96_row_pass", "result %d (%s): %s", (int)rk, pk.message, tk);
             }
-            if (w == 2 && m != FC3D_MATH_FP32) { /* L2/34: one GEMM step on haloed row tiles, 7 rows of 33 a tile */
+            if (w == 2) { /* L2/34: one GEMM step on haloed row tiles, 7 rows of 33 a tile (FP32: 3xTF32's) */
                 snprintf(name, sizeof name, "main_loop.auto_l2_34_row_tiles_math%d", m);
                 check(r == FC3D_SUCCESS && p._private.num_steps == 2 &&
                           p._private.steps[1].arg[3] == 1 &&
-                          strstr(text, "haloed row tiles a sample, 7 padded rows of both W phases each (wgmma n240)") != NULL,
+                          strstr(text, "haloed row tiles a sample, 7 padded rows of both W phases each (wgmma n240)") != NULL &&
+                          (m != FC3D_MATH_FP32 ||
+                           strstr(text, "row tiles: three f16 wgmmas a K step into one accumulator") != NULL),
                       name, "%s", text);
             }
             /* forced: the haloed loop where it can take the plan, else an error naming the reason */
