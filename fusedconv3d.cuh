@@ -893,6 +893,9 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      with a training BatchNorm after it (_fc3d_hx_main's row tiles) 11.21 -> 2.92, NDHWC 7.64 ->
      3.24; rel-L2 against the direct engine 7.2e-7 / 9.3e-7 (5.5e-7 before). ncu: the kernel
      1.36 ms at ncu's clock, tensor pipe 44.9 % active, 80 MB read and 1.05 GB written (y once).
+     Units of 16 channels (_FC3D_HX_X3_KC 16: four weight slots fit) took the convolution alone
+     0.895 -> 0.823 ms but the chain 1.110 -> 1.126, and the phase tiles measured slower at 16:
+     32 stays.
      TF32 math then took the same road (_FC3D_HX_TF32_F16, kp.hx_t32): its operands, rounded to
      TF32 as before (to nearest, ties to even, after the power-of-two scale, which commutes with
      it), are the big parts alone, exact as f16, so the half kernels (f16 wgmmas, 2-byte operand
