@@ -773,6 +773,16 @@ static void test_strategies(void) {
    and 24, 16-bit tensors, and L2/34's chain at W stride 1 in TF32 and half math (row tiles need two
    W phases; FP32 math takes it as at stride 2), naming the field and the reason. The five workloads
    (C_in 16 / 64 / 32 / 64 / 32), then L2/15's chain with C_in 24, then L2/34's at W stride 1. */
+/* L2/34's chain in FP32 planned as the haloed convolution storing its rows (no row tiles) and one
+   read-back pass that takes each row's statistics from the row (text: the plan's describe) */
+static int l2_34_row_pass_plan(const fc3d_plan* p, const char* text) {
+    const fc3d_step_* s2 = p->_private.num_steps == 3 ? &p->_private.steps[2] : NULL;
+    return s2 && p->_private.steps[1].kind == _FC3D_STEP_TC_CONV && p->_private.steps[1].arg[3] == 0 &&
+           p->_private.steps[1].arg[0] == FC3D_STORE_INTERMEDIATE && s2->kind == _FC3D_STEP_DIRECT_PASS &&
+           s2->variant == _FC3D_DIRECT_ROWS + _FC3D_DIRECT_ROWS_STRAIGHT + 2 &&
+           strstr(text, "op 0's row statistics from the rows it reads, 4 at once a warp") != NULL &&
+           strstr(text, "finalize") == NULL && strstr(text, "whole-row") == NULL;
+}
 static void test_main_loops(void) {
     static const char* const halo_why[7] = {"multiple of 32", "", "", "", "", "multiple of 32", "W stride other than 2"};
     for (int w = 0; w < 7; w++) {
@@ -844,14 +854,8 @@ static void test_main_loops(void) {
                       name, "%s", text);
             }
             if (rowfp32) { /* L2/34 in FP32: the haloed loop stores the rows, one pass reads them back */
-                const fc3d_step_* s2 = p._private.num_steps == 3 ? &p._private.steps[2] : NULL;
                 snprintf(name, sizeof name, "main_loop.auto_l2_34_row_pass_w%d", w);
-                check(r == FC3D_SUCCESS && s2 && p._private.steps[1].kind == _FC3D_STEP_TC_CONV &&
-                          p._private.steps[1].arg[3] == 0 && p._private.steps[1].arg[0] == FC3D_STORE_INTERMEDIATE &&
-                          s2->kind == _FC3D_STEP_DIRECT_PASS && s2->variant == _FC3D_DIRECT_ROWS + _FC3D_DIRECT_ROWS_STRAIGHT + 2 &&
-                          strstr(text, "op 0's row statistics from the rows it reads, 4 at once a warp") != NULL &&
-                          strstr(text, "finalize") == NULL && strstr(text, "whole-row") == NULL,
-                      name, "%s", text);
+                check(r == FC3D_SUCCESS && l2_34_row_pass_plan(&p, text), name, "%s", text);
             }
             if (w == 2 && m == FC3D_MATH_FP32) {
                 /* forced to recompute: the haloed row tiles too (the statistics pass and the storing pass) */
@@ -874,12 +878,7 @@ static void test_main_loops(void) {
                 dk.conv.in_channels = 96;
                 const fc3d_result rk = fc3d_plan_init(&pk, &dk);
                 fc3d_plan_describe(&pk, tk, sizeof tk);
-                const fc3d_step_* s2 = pk._private.num_steps == 3 ? &pk._private.steps[2] : NULL;
-                check(rk == FC3D_SUCCESS && pk.main_loop == FC3D_MAIN_LOOP_HALO && s2 &&
-                          pk._private.steps[1].kind == _FC3D_STEP_TC_CONV && pk._private.steps[1].arg[3] == 0 &&
-                          s2->kind == _FC3D_STEP_DIRECT_PASS &&
-                          strstr(tk, "op 0's row statistics from the rows it reads, 4 at once a warp") != NULL &&
-                          strstr(tk, "whole-row") == NULL,
+                check(rk == FC3D_SUCCESS && pk.main_loop == FC3D_MAIN_LOOP_HALO && l2_34_row_pass_plan(&pk, tk),
                       "main_loop.auto_l2_34_fp32_c96_row_pass", "result %d (%s): %s", (int)rk, pk.message, tk);
             }
             if (w == 2) { /* L2/34: one GEMM step on haloed row tiles, 7 rows of 33 a tile (FP32: 3xTF32's) */
