@@ -16,9 +16,21 @@
 #   build/chain_loops  L2/34's chain (whole-row tiles) on each main loop, timed and checked against
 #                      the direct engine, no PyTorch (GPU); arguments in bench/chain_loops.cu
 NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),/usr/local/cuda/bin/nvcc)
+# CC and CXX given in the environment or on the command line are kept as given; only make's built-in
+# defaults are replaced by gcc and g++ where found. PyTorch's extension build reads CC (nvcc's
+# -ccbin) and CXX into its build file, so a CC that make changed and exported would make the bridge
+# rebuild (minutes) each time it is loaded alternately under make and outside it. For the same
+# reason the test runner's bridge suite gets back the environment make was started with
+# (FC3D_BRIDGE_UNSET names what make set and the environment did not have).
+_FC3D_CC_ORIGIN := $(origin CC)
+_FC3D_CXX_ORIGIN := $(origin CXX)
+ifeq ($(_FC3D_CC_ORIGIN),default)
 CC := $(or $(shell command -v gcc 2>/dev/null),cc)
+endif
 CLANG ?= $(shell command -v clang 2>/dev/null)
+ifeq ($(_FC3D_CXX_ORIGIN),default)
 CXX := $(or $(shell command -v g++ 2>/dev/null),c++)
+endif
 PYTHON ?= python3
 # sm_80 (mma.sync) and sm_90a: Hopper's own image, which the runtime loads on an H100/H200 and which
 # carries the wgmma main loop (a binary with only -gencode arch=compute_90,code=sm_90 runs mma.sync)
@@ -66,6 +78,7 @@ $(B)/%: examples/%.cu $(HEADERS) examples/example_common.h | $(B)
 # the GPU programs are built by run_tests.sh only when the probe finds a GPU (`make all` there)
 test: $(B)/test_plan $(B)/test_cpu_golden $(B)/gpu_probe
 	+MAKE="$(MAKE)" NVCC="$(NVCC)" CC="$(CC)" CLANG="$(CLANG)" CXX="$(CXX)" ARCH="$(ARCH)" NVFLAGS="$(NVFLAGS)" \
+	  FC3D_BRIDGE_UNSET="$(strip $(if $(filter default,$(_FC3D_CC_ORIGIN)),CC) $(if $(filter default,$(_FC3D_CXX_ORIGIN)),CXX))" \
 	  bash tests/run_tests.sh
 
 test-sanitize: all

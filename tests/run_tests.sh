@@ -227,7 +227,11 @@ if [ "$have_gpu" = 1 ]; then
         suite gpu_loop_wgmma "$B/test_gpu" --loop 2 tests/golden/data
         suite gpu_loop_halo "$B/test_gpu" --loop 3 tests/golden/data
         if "$PYTHON" -c "import torch; assert torch.cuda.is_available()" >/dev/null 2>&1; then
-            suite bridge "$PYTHON" tests/test_torch_bridge.py
+            # in the environment make was started with (the Makefile's FC3D_BRIDGE_UNSET): the
+            # extension's build file holds CC and CXX, and the same build is reused outside make
+            unset_args=()
+            for v in ${FC3D_BRIDGE_UNSET:-}; do unset_args+=(-u "$v"); done
+            suite bridge env ${unset_args[@]+"${unset_args[@]}"} "$PYTHON" tests/test_torch_bridge.py
         else
             skip "PyTorch bridge tests" "$PYTHON has no CUDA-enabled torch"
         fi
