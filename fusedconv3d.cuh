@@ -891,7 +891,9 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      chain_loops 20 32 fp32`, two rounds, bench/RESULTS.md forty-seventh entry): the chain 2.16
      -> 1.107 ms, its convolution alone (rows stored) 1.60 -> 0.902 (86 -> 152 useful TFLOP/s),
      with a training BatchNorm after it (_fc3d_hx_main's row tiles) 11.21 -> 2.92, NDHWC 7.64 ->
-     3.24; rel-L2 against the direct engine 7.2e-7 / 9.3e-7 (5.5e-7 before). ncu: the kernel
+     3.24; rel-L2 against the direct engine 7.2e-7 / 9.3e-7 (5.5e-7 before); `make bench`
+     (forty-eighth entry): the chain 2.181 -> 1.154 ms, 13.3x -> 25.2x eager with TF32 off in the
+     same process. ncu: the kernel
      1.36 ms at ncu's clock, tensor pipe 44.9 % active, 80 MB read and 1.05 GB written (y once).
      Units of 16 channels (_FC3D_HX_X3_KC 16: four weight slots fit) took the convolution alone
      0.895 -> 0.823 ms but the chain 1.110 -> 1.126, and the phase tiles measured slower at 16:
