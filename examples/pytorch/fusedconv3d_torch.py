@@ -116,7 +116,8 @@ def load_extension(verbose=False):
             if torch.cuda.is_available() and torch.cuda.get_device_capability() == (9, 0):
                 # Hopper's own image beside PyTorch's sm_90 one: the runtime loads it, and it
                 # carries the wgmma main loop; nvcc compiles the two images side by side
-                # (--threads 0: one thread per image, up to the CPUs)
+                # (--threads 0: one thread per image, up to the CPUs). Where
+                # TORCH_CUDA_ARCH_LIST already names 9.0a, nvcc builds the one image once.
                 cuda_flags += ["-gencode=arch=compute_90a,code=sm_90a", "--threads=0"]
             cuda_flags += _split_compile_flags()
             _ext = load(name="fusedconv3d_ext", sources=[os.path.join(here, "fc3d_ext.cu")],
