@@ -32,6 +32,13 @@ work before the first launch that outlasts one flush.
 
 Timing: CUDA events around one forward, 2 warm-up runs (compile excluded), a 256 MiB buffer written
 before every timed run (flushes the 50 MB L2), median of --reps runs (20 by default, 10 with --quick).
+The systems of a workload's time table but the direct engine (whose one run outlasts a round of all
+the others) are timed in one rotation, and the convolution alone's three math modes in another:
+each of the --reps rounds runs every system once, the first of the round moving on by one each
+round, so that the clock and temperature a heavy series leaves behind fall on every system alike
+(timed one series after the other, L2/77's half convolution alone ran 7 % slower after the 3xTF32
+series than before it, and TF32 likewise); each timed run follows an untimed one of the same system,
+which keeps the host's caches warm for it as a series does.
 floor = max(least bytes / 2945 GB/s, FLOPs / 403 TFLOP/s) as PROBLEMS.md defines it: least bytes =
 input, parameters and buffers read once plus the final output written once, float32; FLOPs =
 2 * multiply-adds of the dense transposed convolution. Each library output is also compared with the
@@ -279,18 +286,34 @@ class Timer:
         self.torch.cuda.synchronize()
         return statistics.median([self.once(fn, i, busy) for i in range(self.reps)])
 
-    def pair(self, fa, fb):
-        """fa and fb timed alternately (each run flushed, which goes first alternating): their medians,
-        so that a ratio of the two does not see the clock or the machine drift between two series."""
-        for _ in range(self.warmup):
-            fa()
-            fb()
+    def rotate(self, fns):
+        """The callables of fns timed in rotation (their medians, in order): each of --reps rounds
+        runs every one once, flushed before each, the first of the round moving on by one from round
+        to round. Every series then sees the same mix of the machine's states: the clock and the
+        temperature that a heavy series leaves behind (L2/77's half convolution alone ran 7 % slower
+        right after its 3xTF32 series, and TF32 likewise, than both had before it) fall on all of
+        them alike, and a ratio of two of them does not see the machine drift between series. Each
+        timed run comes right after an untimed one of the same callable, as in a series: the host's
+        caches and PyTorch's allocator are then warm for it (without that, the host work of a call
+        right after another system's outlasted the flush: fc3d tf32 0.08-0.23 ms more per call, and
+        torch.compile 0.23-0.45)."""
+        for f in fns:
+            for _ in range(self.warmup):
+                f()
         self.torch.cuda.synchronize()
-        ta, tb = [], []
+        ts = [[] for _ in fns]
+        n = len(fns)
         for i in range(self.reps):
-            for f, t in ((fa, ta), (fb, tb)) if i % 2 == 0 else ((fb, tb), (fa, ta)):
-                t.append(self.once(f, i))
-        return statistics.median(ta), statistics.median(tb)
+            for j in range(n):
+                k = (i + j) % n
+                fns[k]()
+                ts[k].append(self.once(fns[k], i))
+        return [statistics.median(t) for t in ts]
+
+    def pair(self, fa, fb):
+        """fa and fb timed alternately (rotate; which goes first alternates): their medians."""
+        ta, tb = self.rotate([fa, fb])
+        return ta, tb
 
 
 def least_bytes(ref, x_shape, y_shape):
@@ -332,35 +355,35 @@ def bench_workload(torch, F, fc, timer, wid, label, ref_cls, new_cls, init, shap
         w["flops"] = flops
         w["floor_ms"] = floor_ms(w["least_bytes"], flops)
 
-        # the library, through the drop-in
-        for key, _ in LIB_SYSTEMS:
-            math_mode = key.split("_")[1]
-            engine = "direct" if key.endswith("_direct") else None
-            if engine == "direct" and w["engine"].get("fc3d_tf32") == "direct" and "fc3d_tf32" in w["ms"]:
-                w["ms"][key], w["engine"][key] = w["ms"]["fc3d_tf32"], "direct (= auto)"
-                w["rel_l2"][key] = w["rel_l2"].get("fc3d_tf32")
-                continue
+        # the library, through the drop-in: each system run once (its engine, its error), timed below
+        def lib_run(math_mode, engine):
             new.math, new.engine = math_mode, engine
+            return new(x)
+
+        rot = {}  # system key -> callable, timed in one rotation
+        for key, _ in LIB_SYSTEMS:
+            if key.endswith("_direct"):
+                continue  # (below, a series of its own: one run of it outlasts a round of the others)
+            math_mode = key.split("_")[1]
             try:
-                y = new(x)
+                y = lib_run(math_mode, None)
                 torch.cuda.synchronize()
                 w["engine"][key] = new.last_engine + (f" ({new.last_main_loop})" if new.last_main_loop else "")
                 w["rel_l2"][key] = rel_l2(torch, y, y_ref)
                 del y
-                w["ms"][key] = timer(lambda: new(x))
-                if key == "fc3d_tf32":
-                    w["busy"][key] = timer(lambda: new(x), busy=True)
+                rot[key] = (lambda m=math_mode: lib_run(m, None))
             except Exception as e:  # recorded, the run goes on
                 w["ms"][key] = "failed"
                 w["errors"][key] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
-        del y_ref
 
         # PyTorch
-        with Precision(tf32=True):
-            w["ms"]["eager"] = timer(lambda: ref(x))
-            w["busy"]["eager"] = timer(lambda: ref(x), busy=True)
-        with Precision(tf32=False):
-            w["ms"]["eager_notf32"] = timer(lambda: ref(x))
+        def eager(tf32):
+            with Precision(tf32=tf32):
+                return ref(x)
+
+        rot["eager"] = lambda: eager(True)
+        rot["eager_notf32"] = lambda: eager(False)
+        compiled = None
         with Precision(tf32=True):
             try:
                 torch._dynamo.reset()
@@ -369,35 +392,87 @@ def bench_workload(torch, F, fc, timer, wid, label, ref_cls, new_cls, init, shap
                 compiled(x)
                 torch.cuda.synchronize()
                 w["compile_s"] = time.time() - t0
-                w["ms"]["compile"] = timer(lambda: compiled(x))
-                w["busy"]["compile"] = timer(lambda: compiled(x), busy=True)
             except Exception as e:
                 w["ms"]["compile"] = "failed"
                 w["compile_error"] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
-            compiled = None
-            cw, cb = conv.weight, conv.bias
-            args = dict(stride=conv.stride, padding=conv.padding, output_padding=conv.output_padding,
-                        groups=conv.groups, dilation=conv.dilation)
-            w["ms"]["cudnn_conv"] = timer(lambda: F.conv_transpose3d(x, cw, cb, **args))
+                compiled = None
+        if compiled is not None:
+            def run_compiled():
+                with Precision(tf32=True):
+                    return compiled(x)
+            rot["compile"] = run_compiled
+        cw, cb = conv.weight, conv.bias
+        args = dict(stride=conv.stride, padding=conv.padding, output_padding=conv.output_padding,
+                    groups=conv.groups, dilation=conv.dilation)
 
-        # the convolution alone through the library
-        for m in MATHS:
-            alone = fc.FusedConvTranspose3d(conv, math=m)
+        def cudnn_conv():
+            with Precision(tf32=True):
+                return F.conv_transpose3d(x, cw, cb, **args)
+        rot["cudnn_conv"] = cudnn_conv
+
+        keys = list(rot)
+        try:
+            for key, t in zip(keys, timer.rotate([rot[k] for k in keys])):
+                w["ms"][key] = t
+        except Exception as e:  # a run that failed inside the rotation: each system on its own, as it can
+            w["errors"]["rotation"] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
+            for key in keys:
+                try:
+                    w["ms"][key] = timer(rot[key])
+                except Exception as e2:
+                    w["ms"][key] = "failed"
+                    w["errors"][key] = f"{type(e2).__name__}: {e2}".splitlines()[0][:300]
+        # the series of their own: the GPU kept busy, and the direct engine
+        if "fc3d_tf32" in rot:
+            w["busy"]["fc3d_tf32"] = timer(rot["fc3d_tf32"], busy=True)
+        w["busy"]["eager"] = timer(rot["eager"], busy=True)
+        if "compile" in rot:
+            w["busy"]["compile"] = timer(rot["compile"], busy=True)
+        key = "fc3d_tf32_direct"
+        if w["engine"].get("fc3d_tf32") == "direct" and "fc3d_tf32" in w["ms"]:
+            w["ms"][key], w["engine"][key] = w["ms"]["fc3d_tf32"], "direct (= auto)"
+            w["rel_l2"][key] = w["rel_l2"].get("fc3d_tf32")
+        else:
             try:
-                info = alone.plan_info(x)
-                alone(x)
+                y = lib_run("tf32", "direct")
                 torch.cuda.synchronize()
-                t = timer(lambda: alone(x))
-                w["conv_alone"][m] = {"ms": t, "flops": info["flops"], "engine": alone.last_engine +
-                                      (f" ({alone.last_main_loop})" if alone.last_main_loop else "")}
-                if m == "tf32":
-                    w["conv_alone"][m]["busy_ms"] = timer(lambda: alone(x), busy=True)
+                w["engine"][key] = new.last_engine + (f" ({new.last_main_loop})" if new.last_main_loop else "")
+                w["rel_l2"][key] = rel_l2(torch, y, y_ref)
+                del y
+                w["ms"][key] = timer(lambda: lib_run("tf32", "direct"))
+            except Exception as e:
+                w["ms"][key] = "failed"
+                w["errors"][key] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
+        del y_ref
+        compiled = rot = None
+
+        # the convolution alone through the library, the math modes in one rotation
+        alone = {}
+        for m in MATHS:
+            a_m = fc.FusedConvTranspose3d(conv, math=m)
+            try:
+                info = a_m.plan_info(x)
+                a_m(x)
+                torch.cuda.synchronize()
+                w["conv_alone"][m] = {"flops": info["flops"], "engine": a_m.last_engine +
+                                      (f" ({a_m.last_main_loop})" if a_m.last_main_loop else "")}
                 if abs(info["flops"] - flops) > 1e-6 * flops:
                     w["errors"][f"conv_alone_{m}_flops"] = f"plan flops {info['flops']:.4g} != {flops:.4g}"
+                alone[m] = a_m
             except Exception as e:
                 w["conv_alone"][m] = {"ms": "failed"}
                 w["errors"][f"conv_alone_{m}"] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
-            del alone
+        ms_ = list(alone)
+        try:
+            for m, t in zip(ms_, timer.rotate([(lambda a_m=alone[m]: a_m(x)) for m in ms_])):
+                w["conv_alone"][m]["ms"] = t
+        except Exception as e:
+            w["errors"]["conv_alone_rotation"] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
+            for m in ms_:
+                w["conv_alone"][m]["ms"] = "failed"
+        if "tf32" in alone:
+            w["conv_alone"]["tf32"]["busy_ms"] = timer(lambda: alone["tf32"](x), busy=True)
+        del alone
 
         # what the chain costs beyond its convolution (TF32): the two timed alternately
         alone = fc.FusedConvTranspose3d(conv, math="tf32")
