@@ -173,6 +173,12 @@ check c_enum_args_link bash -c "'$CC' -std=c99 -Wall -Wextra -pedantic -Werror -
 
 suite plan "$B/test_plan"
 suite cpu_golden "$B/test_cpu_golden" tests/golden/data
+# bench/bench.py's timing and bookkeeping on a stand-in for torch (the bench itself needs a GPU)
+if command -v "${PYTHON:-python3}" >/dev/null 2>&1; then
+    suite bench_logic "${PYTHON:-python3}" tests/test_bench_logic.py
+else
+    skip "bench_logic (bench/bench.py on a stand-in for torch)" "no ${PYTHON:-python3} on PATH"
+fi
 
 # test_plan again, built with the host compiler's UndefinedBehaviorSanitizer: a finding stops the
 # program at once (no recovery) with UBSan's exit status, which the suite counts as a failure. A tiny
