@@ -312,8 +312,7 @@ class Timer:
 
     def pair(self, fa, fb):
         """fa and fb timed alternately (rotate; which goes first alternates): their medians."""
-        ta, tb = self.rotate([fa, fb])
-        return ta, tb
+        return tuple(self.rotate([fa, fb]))
 
 
 def least_bytes(ref, x_shape, y_shape):
@@ -332,6 +331,34 @@ def rel_l2(torch, a, ref):
     num = torch.linalg.vector_norm(a - ref, dtype=torch.float64).item()
     den = torch.linalg.vector_norm(ref, dtype=torch.float64).item()
     return num / den if den > 0 else num
+
+
+def err_text(e):
+    """One line for an exception, as the tables and the errors dict hold it."""
+    return f"{type(e).__name__}: {e}".splitlines()[0][:300]
+
+
+def engine_label(mod):
+    """The engine a drop-in's last call ran, with its main loop where it has one."""
+    return mod.last_engine + (f" ({mod.last_main_loop})" if mod.last_main_loop else "")
+
+
+def time_rotation(timer, fns, errors, what):
+    """{name: median ms} for the callables of the dict fns, timed in one rotation. Where a run fails
+    inside it, the failure is recorded under errors[what] and each is timed on its own as it can
+    ("failed" and errors[name] for those that fail again)."""
+    names = list(fns)
+    try:
+        return dict(zip(names, timer.rotate([fns[k] for k in names])))
+    except Exception as e:
+        errors[what] = err_text(e)
+    out = {}
+    for k in names:
+        try:
+            out[k] = timer(fns[k])
+        except Exception as e:
+            out[k], errors[k] = "failed", err_text(e)
+    return out
 
 
 def bench_workload(torch, F, fc, timer, wid, label, ref_cls, new_cls, init, shape, seed=1234):
@@ -360,21 +387,26 @@ def bench_workload(torch, F, fc, timer, wid, label, ref_cls, new_cls, init, shap
             new.math, new.engine = math_mode, engine
             return new(x)
 
+        def first_lib_run(key, math_mode, engine):
+            """The system's first run: its engine and its error recorded; False where it failed
+            (recorded, the run goes on)."""
+            try:
+                y = lib_run(math_mode, engine)
+                torch.cuda.synchronize()
+                w["engine"][key] = engine_label(new)
+                w["rel_l2"][key] = rel_l2(torch, y, y_ref)
+                return True
+            except Exception as e:
+                w["ms"][key], w["errors"][key] = "failed", err_text(e)
+                return False
+
         rot = {}  # system key -> callable, timed in one rotation
         for key, _ in LIB_SYSTEMS:
             if key.endswith("_direct"):
                 continue  # (below, a series of its own: one run of it outlasts a round of the others)
             math_mode = key.split("_")[1]
-            try:
-                y = lib_run(math_mode, None)
-                torch.cuda.synchronize()
-                w["engine"][key] = new.last_engine + (f" ({new.last_main_loop})" if new.last_main_loop else "")
-                w["rel_l2"][key] = rel_l2(torch, y, y_ref)
-                del y
+            if first_lib_run(key, math_mode, None):
                 rot[key] = (lambda m=math_mode: lib_run(m, None))
-            except Exception as e:  # recorded, the run goes on
-                w["ms"][key] = "failed"
-                w["errors"][key] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
 
         # PyTorch
         def eager(tf32):
@@ -394,7 +426,7 @@ def bench_workload(torch, F, fc, timer, wid, label, ref_cls, new_cls, init, shap
                 w["compile_s"] = time.time() - t0
             except Exception as e:
                 w["ms"]["compile"] = "failed"
-                w["compile_error"] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
+                w["compile_error"] = err_text(e)
                 compiled = None
         if compiled is not None:
             def run_compiled():
@@ -410,18 +442,7 @@ def bench_workload(torch, F, fc, timer, wid, label, ref_cls, new_cls, init, shap
                 return F.conv_transpose3d(x, cw, cb, **args)
         rot["cudnn_conv"] = cudnn_conv
 
-        keys = list(rot)
-        try:
-            for key, t in zip(keys, timer.rotate([rot[k] for k in keys])):
-                w["ms"][key] = t
-        except Exception as e:  # a run that failed inside the rotation: each system on its own, as it can
-            w["errors"]["rotation"] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
-            for key in keys:
-                try:
-                    w["ms"][key] = timer(rot[key])
-                except Exception as e2:
-                    w["ms"][key] = "failed"
-                    w["errors"][key] = f"{type(e2).__name__}: {e2}".splitlines()[0][:300]
+        w["ms"].update(time_rotation(timer, rot, w["errors"], "rotation"))
         # the series of their own: the GPU kept busy, and the direct engine
         if "fc3d_tf32" in rot:
             w["busy"]["fc3d_tf32"] = timer(rot["fc3d_tf32"], busy=True)
@@ -432,17 +453,11 @@ def bench_workload(torch, F, fc, timer, wid, label, ref_cls, new_cls, init, shap
         if w["engine"].get("fc3d_tf32") == "direct" and "fc3d_tf32" in w["ms"]:
             w["ms"][key], w["engine"][key] = w["ms"]["fc3d_tf32"], "direct (= auto)"
             w["rel_l2"][key] = w["rel_l2"].get("fc3d_tf32")
-        else:
+        elif first_lib_run(key, "tf32", "direct"):
             try:
-                y = lib_run("tf32", "direct")
-                torch.cuda.synchronize()
-                w["engine"][key] = new.last_engine + (f" ({new.last_main_loop})" if new.last_main_loop else "")
-                w["rel_l2"][key] = rel_l2(torch, y, y_ref)
-                del y
                 w["ms"][key] = timer(lambda: lib_run("tf32", "direct"))
             except Exception as e:
-                w["ms"][key] = "failed"
-                w["errors"][key] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
+                w["ms"][key], w["errors"][key] = "failed", err_text(e)
         del y_ref
         compiled = rot = None
 
@@ -454,22 +469,18 @@ def bench_workload(torch, F, fc, timer, wid, label, ref_cls, new_cls, init, shap
                 info = a_m.plan_info(x)
                 a_m(x)
                 torch.cuda.synchronize()
-                w["conv_alone"][m] = {"flops": info["flops"], "engine": a_m.last_engine +
-                                      (f" ({a_m.last_main_loop})" if a_m.last_main_loop else "")}
+                w["conv_alone"][m] = {"flops": info["flops"], "engine": engine_label(a_m)}
                 if abs(info["flops"] - flops) > 1e-6 * flops:
                     w["errors"][f"conv_alone_{m}_flops"] = f"plan flops {info['flops']:.4g} != {flops:.4g}"
                 alone[m] = a_m
             except Exception as e:
                 w["conv_alone"][m] = {"ms": "failed"}
-                w["errors"][f"conv_alone_{m}"] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
-        ms_ = list(alone)
-        try:
-            for m, t in zip(ms_, timer.rotate([(lambda a_m=alone[m]: a_m(x)) for m in ms_])):
-                w["conv_alone"][m]["ms"] = t
-        except Exception as e:
-            w["errors"]["conv_alone_rotation"] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
-            for m in ms_:
-                w["conv_alone"][m]["ms"] = "failed"
+                w["errors"][f"conv_alone_{m}"] = err_text(e)
+        errs = {}
+        for m, t in time_rotation(timer, {m: (lambda a_m=a_m: a_m(x)) for m, a_m in alone.items()}, errs,
+                                  "rotation").items():
+            w["conv_alone"][m]["ms"] = t
+        w["errors"].update({f"conv_alone_{k}": v for k, v in errs.items()})
         if "tf32" in alone:
             w["conv_alone"]["tf32"]["busy_ms"] = timer(lambda: alone["tf32"](x), busy=True)
         del alone
@@ -485,7 +496,7 @@ def bench_workload(torch, F, fc, timer, wid, label, ref_cls, new_cls, init, shap
             w["paired"] = {"chain": tc, "conv": ta}
         except Exception as e:
             w["paired"] = {}
-            w["errors"]["paired"] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
+            w["errors"]["paired"] = err_text(e)
         del alone
     del ref, new, x
     torch._dynamo.reset()

@@ -196,18 +196,24 @@ def new_class(auto_engine="implicit_gemm", fail_math=None, fail_from=1):
     return New
 
 
-def alone_class(fail_math=None):
+def alone_class(fail_math=None, fail_from_call=None):
+    """The convolution alone: plan_info raises in fail_math, or, with fail_from_call, its calls in
+    fail_math raise from that call on."""
     class Alone:
         def __init__(self, c, math):
             self.m = math
+            self.calls = 0
 
         def plan_info(self, x):
-            if self.m == fail_math:
+            if self.m == fail_math and fail_from_call is None:
                 raise RuntimeError("no plan")
             return {"flops": B.conv_flops((2,), 4, 1, (3, 3, 3))}
 
         def __call__(self, x):
             log.append(f"alone {self.m}")
+            self.calls += 1
+            if self.m == fail_math and fail_from_call is not None and self.calls >= fail_from_call:
+                raise RuntimeError("lost the device")
             Clock.now += {"tf32": 0.75, "fp32": 1.5, "half": 0.375}[self.m]
             self.last_engine, self.last_main_loop = "implicit_gemm", "halo"
             return Tensor((2, 4))
@@ -293,6 +299,10 @@ def test_rotation_failure():
     check("rotation_failure/others_timed", w["ms"]["fc3d_tf32"] == 1.0 and w["ms"]["eager_notf32"] == 9.0 and
           w["ms"]["cudnn_conv"] == 4.0 and w["ms"]["fc3d_half"] == "failed" and "fc3d_half" in w["errors"],
           f"ms {w['ms']}")
+    w = run_workload(new_class(), alone_class(fail_math="fp32", fail_from_call=3))
+    ca = w["conv_alone"]
+    check("rotation_failure/conv_alone", "conv_alone_rotation" in w["errors"] and "conv_alone_fp32" in w["errors"]
+          and ca["fp32"]["ms"] == "failed" and ca["tf32"]["ms"] == 0.75 and ca["half"]["ms"] == 0.375, f"{ca}")
 
 
 # ---- figures ---------------------------------------------------------------------------------------
