@@ -11,8 +11,10 @@ The fused module shares the parameters and buffers of the modules it was built f
 their train()/eval() state exactly: a BatchNorm3d in training mode normalizes with batch statistics
 and updates running_mean, running_var and num_batches_tracked as PyTorch does.
 
-The CUDA extension (fc3d_ext.cu, which includes ../../fusedconv3d.cuh) is compiled on first use by
-torch.utils.cpp_extension.load; set TORCH_EXTENSIONS_DIR to choose where the build is cached.
+The CUDA extension is compiled on first use by torch.utils.cpp_extension.load from two translation
+units, built side by side: fc3d_impl.cu (the library's implementation from ../../fusedconv3d.cuh, by
+nvcc) and fc3d_ext.cpp (the binding, by the host compiler from PyTorch's headers). Set
+TORCH_EXTENSIONS_DIR to choose where the build is cached.
 
 Supported epilogue entries, in any order (a pool only last), at most MAX_OPS of them:
     nn.ReLU, F.relu, torch.relu            nn.GELU() / nn.GELU(approximate="tanh"), F.gelu
@@ -121,7 +123,10 @@ def load_extension(verbose=False):
                 # TORCH_CUDA_ARCH_LIST already names 9.0a, nvcc builds the one image once.
                 cuda_flags += ["-gencode=arch=compute_90a,code=sm_90a", "--threads=0"]
             cuda_flags += _split_compile_flags()
-            _ext = load(name="fusedconv3d_ext", sources=[os.path.join(here, "fc3d_ext.cu")],
+            # two translation units, which ninja builds at once: the kernels (nvcc, no PyTorch
+            # header) and the binding (the host compiler, PyTorch's headers)
+            _ext = load(name="fusedconv3d_ext",
+                        sources=[os.path.join(here, "fc3d_impl.cu"), os.path.join(here, "fc3d_ext.cpp")],
                         extra_include_paths=[root], extra_cuda_cflags=cuda_flags,
                         extra_cflags=["-O2"], verbose=verbose)
         return _ext

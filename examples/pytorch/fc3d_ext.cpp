@@ -1,18 +1,21 @@
-// fc3d_ext.cu - the PyTorch extension behind fusedconv3d_torch.py. Built on first use by
-// torch.utils.cpp_extension.load; no other build step. The Python side lowers the modules to a desc
-// and keeps the plans; this side holds a plan and does a forward's per-call work in one call (the
-// epilogue tensors' checks and binding, y and the workspace, fc3d_plan_run on the current CUDA
-// stream), since that host work is inside the time a caller sees while the GPU waits for the first
-// launch. Errors come back as (code, message) so Python raises its own exception.
+// fc3d_ext.cpp - the PyTorch extension's binding, behind fusedconv3d_torch.py. Built on first use by
+// torch.utils.cpp_extension.load with fc3d_impl.cu, which carries the library's implementation;
+// no other build step. This file includes fusedconv3d.cuh for its declarations alone (plain C),
+// so the host compiler builds it from PyTorch's headers beside nvcc's build of the kernels. The
+// Python side lowers the modules to a desc and keeps the plans; this side holds a plan and does a
+// forward's per-call work in one call (the epilogue tensors' checks and binding, y and the
+// workspace, fc3d_plan_run on the current CUDA stream), since that host work is inside the time a
+// caller sees while the GPU waits for the first launch. Errors come back as (code, message) so
+// Python raises its own exception.
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <torch/extension.h>
 
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
 
-#define FUSEDCONV3D_IMPLEMENTATION
 #include "fusedconv3d.cuh"
 
 namespace py = pybind11;
