@@ -3592,6 +3592,7 @@ typedef struct _fc3d_tc_kparams {
     int bk_qt;             /* 16-position m-tiles of a W phase */
     int bk_units;          /* a block's units: rows x m-tiles x W phases */
     int bk_vec;            /* the input W is a multiple of 4: 16-byte copies (plw and wp too) */
+    int bk_f16;            /* TF32's operands held as f16, m16n8k16 MMAs (_FC3D_BK_F16) */
     int64_t bk_blocks;     /* blocks of one sample */
 } _fc3d_tc_kparams;
 
@@ -7512,7 +7513,17 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
    row's alignment allows (_fc3d_bk_store_pairs): whole sectors from one instruction;
    statistics partials are summed per lane in float over the block's units, in double across
    lanes and warps in a fixed order, one slot per (block, n, c) (the plan sizes slots by the tiled
-   loops' tiles; each block zeroes its share of the rest). */
+   loops' tiles; each block zeroes its share of the rest).
+   Where C_in is a multiple of 16 (_FC3D_BK_F16) the operands are held as f16 and the MMAs are
+   m16n8k16: a thread copies the rows of a channel pair and converts them into an f16 copy of the
+   block (cvt.rn to f16 is TF32's rounding for values in f16's normal range), as it is where the
+   block's largest magnitude lies in [2^-4, 2^15) and else at the block's own power of two; the
+   weight pieces at the weight's power of two; the epilogue's FFMA undoes both. Half the MMAs and
+   fragment loads a tap: L2/15's convolution kernel 196-197 -> 188-190 us under ncu (54.1 M ->
+   51.0 M warp instructions), its chain 0.349-0.350 -> 0.345 ms, its convolution alone 0.160 ->
+   0.160 (H200, one run, two rounds; bench/RESULTS.md fiftieth entry): the unit's loop is bound by
+   its latency and its stores more than by its MMAs. Where the f16 copy leaves too small a block
+   the f32 operands stay. */
 #ifndef _FC3D_BK_NW
 #define _FC3D_BK_NW 8 /* warps a CTA. 6 (a 3 x 3 block's 18 units of both W phases in three full
                           rounds, 164 registers) took L2/15's convolution alone 0.185 -> 0.182 ms and
@@ -7535,6 +7546,10 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
 #define _FC3D_BK_PAIRS_NS 1 /* and where it does not store (statistics only) */
 #endif
 #define _FC3D_BK_NCOPS 4 /* ops fixed by (n, c) a pass may have for them to be resolved per block */
+#ifndef _FC3D_BK_F16
+#define _FC3D_BK_F16 1 /* TF32's operands as f16 where C_in is a multiple of 16 (m16n8k16: half the MMAs and
+                          fragment loads a tap; _fc3d_bk_main's F16) */
+#endif
 /* Whether ops [b, e) of the chain compose into one map a v + b per (n, c) once their statistics are
    known (_fc3d_kind_affine_nc), at most _FC3D_BK_NCOPS of them; true for no ops. Op: fc3d_op or
    _fc3d_dev_op. */
@@ -7559,26 +7574,83 @@ static __host__ __device__ inline int _fc3d_floordiv(int a, int b) { return a >=
 
 /* Shared memory of the block loop: the weight, two input blocks, the statistics' cross-warp sums,
    two unit tables (the block's, the next block's), the block's resolved ops, the rows' tap counts and
-   the input rows' descriptors */
+   the input rows' descriptors; with f16 operands (P.bk_f16) the block's f16 copy and two words of
+   its magnitude after them */
 static __host__ __device__ inline size_t _fc3d_bk_smem(const _fc3d_tc_kparams& P, int nt8)
 {
     const size_t kt = (size_t)P.k[0] * P.k[1] * P.k[2];
-    return kt * (size_t)(P.cin_g / 8) * nt8 * 64 * 4 + 2 * (size_t)P.cin_g * P.bk_cs * 4 +
+    return kt * (size_t)(P.cin_g / (P.bk_f16 ? 16 : 8)) * nt8 * 64 * 4 + 2 * (size_t)P.cin_g * P.bk_cs * 4 +
            (size_t)_FC3D_BK_NW * nt8 * 8 * 16 + (size_t)P.bk_units * 64 +
            (size_t)_FC3D_BK_NCOPS * nt8 * 8 * sizeof(_fc3d_unit_op) + (size_t)((P.bk_bd * P.bk_bh + 3) & ~3) * 4 +
-           (size_t)P.cin_g * P.bk_ed * P.bk_eh * 16;
+           (size_t)P.cin_g * P.bk_ed * P.bk_eh * 16 + (P.bk_f16 ? (size_t)(P.cin_g / 2) * P.bk_cs * 4 + 16 : 0);
 }
 
 /* The weight [C_in][C_out][kd][kh][kw] -> [tap][k-step][n8 tile][lane][2] (per run, as the tiled
    loops' re-layout): lane (g, t) of an m16n8k8 holds B(k = t, n = g) and B(k = t + 4, n = g),
-   rounded as cuDNN's TF32; output channels past C_out are zero */
-template <int NT8>
-static __global__ void _fc3d_bk_prep_w(_fc3d_tc_kparams P, const float* __restrict__ w, float* __restrict__ wf)
+   rounded as cuDNN's TF32; output channels past C_out are zero. F16 (P.bk_f16): lane (g, t) of an
+   m16n8k16 holds the f16 pairs B(k = 2 t, 2 t + 1; n = g) and B(k = 2 t + 8, 2 t + 9; n = g), each
+   value rounded as cuDNN's TF32, then scaled by the power of two that puts the weight's largest
+   finite magnitude in [2^14, 2^15) (exact: 11 significant bits in f16's range; values under 2^-28
+   of it round to f16's subnormal step, an error of at most 2^-39 of that magnitude); that magnitude's
+   bits in the word after the pieces (_fc3d_bk_main unscales by it). Every block finds it over the
+   whole weight (the block loop's weight fits its shared memory: a few thousand values; the launch
+   has at most 16 blocks of 1024 threads, four 16-byte loads in flight a thread: at 256 threads
+   and a load at a time, L2/15's 13,824 values took 17 us, a tenth of its convolution). */
+template <int NT8, bool F16 = false>
+static __global__ void __launch_bounds__(1024) _fc3d_bk_prep_w(_fc3d_tc_kparams P, const float* __restrict__ w, float* __restrict__ wf)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
     __trap();
 #else
-    const int KS = (int)P.cin_g / 8, KT = P.k[0] * P.k[1] * P.k[2], cout = (int)P.cout;
+    const int KT = P.k[0] * P.k[1] * P.k[2], cout = (int)P.cout;
+    if (F16) {
+        __shared__ unsigned wmx[32];
+        const int64_t nw = P.cin_g * (int64_t)cout * KT; /* (a multiple of 16: C_in is) */
+        unsigned m = 0u;
+        auto take = [&](float v) {
+            const unsigned b = _fc3d_tc_round(v) & 0x7fffffffu;
+            if (b < 0x7f800000u) m = max(m, b);
+        };
+        if ((reinterpret_cast<uintptr_t>(w) & 15) == 0) { /* four 16-byte loads in flight a thread */
+            const float4* w4 = reinterpret_cast<const float4*>(w);
+            const int64_t n4 = nw / 4, st = blockDim.x;
+            int64_t i = threadIdx.x;
+            for (; i + 3 * st < n4; i += 4 * st) {
+                float4 v[4];
+#pragma unroll
+                for (int u = 0; u < 4; ++u) v[u] = w4[i + u * st];
+#pragma unroll
+                for (int u = 0; u < 4; ++u) { take(v[u].x); take(v[u].y); take(v[u].z); take(v[u].w); }
+            }
+            for (; i < n4; i += st) {
+                const float4 v = w4[i];
+                take(v.x); take(v.y); take(v.z); take(v.w);
+            }
+        } else {
+            for (int64_t i = threadIdx.x; i < nw; i += blockDim.x) take(w[i]);
+        }
+        m = _fc3d_warp_umax(m);
+        if ((threadIdx.x & 31) == 0) wmx[threadIdx.x >> 5] = m;
+        __syncthreads();
+        m = 0u;
+        for (int i = 0; i < (int)(blockDim.x >> 5); ++i) m = max(m, wmx[i]);
+        const float ws = _fc3d_hx_x3_pow2(m, 1);
+        const int KS = (int)P.cin_g / 16;
+        const int64_t total = (int64_t)KT * KS * NT8 * 64;
+        uint32_t* const wh = reinterpret_cast<uint32_t*>(wf);
+        for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += (int64_t)gridDim.x * blockDim.x) {
+            const int hi = (int)(e & 1), l = (int)((e >> 1) & 31);
+            const int64_t f = e >> 6;
+            const int j = (int)(f % NT8), kk = (int)((f / NT8) % KS), tap = (int)(f / (NT8 * KS));
+            const int ci = kk * 16 + 2 * (l & 3) + 8 * hi, co = j * 8 + (l >> 2);
+            const float v0 = co < cout ? w[((int64_t)ci * cout + co) * KT + tap] : 0.f;
+            const float v1 = co < cout ? w[((int64_t)(ci + 1) * cout + co) * KT + tap] : 0.f;
+            wh[e] = _fc3d_tc_pack<false>(__uint_as_float(_fc3d_tc_round(v0)) * ws, __uint_as_float(_fc3d_tc_round(v1)) * ws);
+        }
+        if (blockIdx.x == 0 && threadIdx.x == 0) wh[total] = m;
+        return;
+    }
+    const int KS = (int)P.cin_g / 8;
     const int64_t total = (int64_t)KT * KS * NT8 * 64;
     for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += (int64_t)gridDim.x * blockDim.x) {
         const int hi = (int)(e & 1), l = (int)((e >> 1) & 31);
@@ -7599,16 +7671,18 @@ static __device__ __forceinline__ void _fc3d_st2_if(float* p, float a, float b, 
 
 /* A pairs' epilogue value: the accumulator and the bias (bv), or, with the pass's ops (AFF), the
    accumulator through the channel's map a v + b (ab: the block's maps from the lane's first
-   channel on, each composed in double from the bias and the ops: _fc3d_bk_main) */
-template <bool AFF>
-static __device__ __forceinline__ float2 _fc3d_bk_map(float bv, const float2* ab, int k)
+   channel on, each composed in double from the bias and the ops: _fc3d_bk_main). With f16
+   operands (F16) the accumulator is first multiplied by sc, the power of two that undoes the
+   operands' scales (exact), in the same FFMA. */
+template <bool AFF, bool F16>
+static __device__ __forceinline__ float2 _fc3d_bk_map(float bv, const float2* ab, int k, float sc)
 {
-    return AFF ? ab[k] : make_float2(1.0f, bv);
+    return AFF ? (F16 ? make_float2(ab[k].x * sc, ab[k].y) : ab[k]) : make_float2(F16 ? sc : 1.0f, bv);
 }
-template <bool AFF>
+template <bool FMA>
 static __device__ __forceinline__ float _fc3d_bk_val(float acc, float2 m)
 {
-    return AFF ? fmaf(acc, m.x, m.y) : acc + m.y;
+    return FMA ? fmaf(acc, m.x, m.y) : acc + m.y;
 }
 
 /* _fc3d_bk_store_pairs for a unit whose channels are all within C_out and whose positions are all
@@ -7617,12 +7691,14 @@ static __device__ __forceinline__ float _fc3d_bk_val(float acc, float2 m)
    warp's lanes (their channels are 2 t apart), so the choice between the two store patterns is
    made once per h (par: ow = 2 q0 of channel 2 t + h is odd), the address steps by 8 channels, and
    the predicates are the lane's own: 6 stores a (j, h) pattern, 3 of them predicated. */
-template <int NT8, bool ST, bool AFF>
+template <int NT8, bool ST, bool AFF, bool F16>
 static __device__ __forceinline__ void _fc3d_bk_store_pairs_near(const float (&a0)[NT8][4], const float (&a1)[NT8][4],
-                                                                 const float (&bv)[NT8][2], const float2* ab, float* y0,
-                                                                 int64_t odhw, const unsigned (&par)[2], int lane,
-                                                                 bool lb1, float (&ssum)[NT8][2], float (&ssq)[NT8][2])
+                                                                 const float (&bv)[NT8][2], const float2* ab, float sc,
+                                                                 float* y0, int64_t odhw, const unsigned (&par)[2],
+                                                                 int lane, bool lb1, float (&ssum)[NT8][2],
+                                                                 float (&ssq)[NT8][2])
 {
+    constexpr bool FMA = AFF || F16;
     const int g = lane >> 2, src = (lane + 4) & 31;
     const bool g0 = g == 0, gl7 = g < 7, g7b = g == 7 && lb1;
 #pragma unroll
@@ -7631,9 +7707,9 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs_near(const float (&a
         if (!par[h]) {
 #pragma unroll
             for (int j = 0; j < NT8; ++j, p += 8 * odhw) {
-                const float2 m = _fc3d_bk_map<AFF>(bv[j][h], ab, 8 * j + h);
-                const float v00 = _fc3d_bk_val<AFF>(a0[j][h], m), v01 = _fc3d_bk_val<AFF>(a0[j][2 + h], m);
-                const float v10 = _fc3d_bk_val<AFF>(a1[j][h], m), v11 = _fc3d_bk_val<AFF>(a1[j][2 + h], m);
+                const float2 m = _fc3d_bk_map<AFF, F16>(bv[j][h], ab, 8 * j + h, sc);
+                const float v00 = _fc3d_bk_val<FMA>(a0[j][h], m), v01 = _fc3d_bk_val<FMA>(a0[j][2 + h], m);
+                const float v10 = _fc3d_bk_val<FMA>(a1[j][h], m), v11 = _fc3d_bk_val<FMA>(a1[j][2 + h], m);
                 _fc3d_st2_if(p, v00, v10, true);
                 _fc3d_st2_if(p + 16, v01, v11, lb1);
                 _fc3d_st_if(p + 16, v01, !lb1);
@@ -7646,9 +7722,9 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs_near(const float (&a
         } else {
 #pragma unroll
             for (int j = 0; j < NT8; ++j, p += 8 * odhw) {
-                const float2 m = _fc3d_bk_map<AFF>(bv[j][h], ab, 8 * j + h);
-                const float v00 = _fc3d_bk_val<AFF>(a0[j][h], m), v01 = _fc3d_bk_val<AFF>(a0[j][2 + h], m);
-                const float v10 = _fc3d_bk_val<AFF>(a1[j][h], m), v11 = _fc3d_bk_val<AFF>(a1[j][2 + h], m);
+                const float2 m = _fc3d_bk_map<AFF, F16>(bv[j][h], ab, 8 * j + h, sc);
+                const float v00 = _fc3d_bk_val<FMA>(a0[j][h], m), v01 = _fc3d_bk_val<FMA>(a0[j][2 + h], m);
+                const float v10 = _fc3d_bk_val<FMA>(a1[j][h], m), v11 = _fc3d_bk_val<FMA>(a1[j][2 + h], m);
                 const float nA = __shfl_sync(0xffffffffu, v00, src), nB = __shfl_sync(0xffffffffu, v01, src);
                 _fc3d_st_if(p, v00, g0);
                 _fc3d_st2_if(p + 1, v10, gl7 ? nA : nB, true);
@@ -7674,13 +7750,14 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs_near(const float (&a
    with 2 q0 (g = 0) and the unit's last odd position (g = 7's second) alone. Every element once; the
    sums as the one-phase epilogue's, over the valid values. A pass that stores nothing takes the
    sums alone (where the unit is full, with the last position's test only). */
-template <int NT8, bool AFF>
+template <int NT8, bool AFF, bool F16>
 static __device__ __forceinline__ void _fc3d_bk_store_pairs(const _fc3d_tc_kparams& P, const float (&a0)[NT8][4],
                                                             const float (&a1)[NT8][4], const float (&bv)[NT8][2],
-                                                            const float2* ab, float* yn, int4 uc,
+                                                            const float2* ab, float sc, float* yn, int4 uc,
                                                             int64_t odhw, int lane, float (&ssum)[NT8][2],
                                                             float (&ssq)[NT8][2])
 {
+    constexpr bool FMA = AFF || F16;
     const int g = lane >> 2, t = lane & 3;
     const int od = uc.x, oh = uc.y, q0 = uc.z, Qa = uc.w & 0xffff, Qb = uc.w >> 16;
     const bool a_0 = q0 + g < Qa, a_1 = q0 + g + 8 < Qa, b_0 = q0 + g < Qb, b_1 = q0 + g + 8 < Qb;
@@ -7690,8 +7767,8 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs(const _fc3d_tc_kpara
         unsigned par[2];
         par[0] = (unsigned)(reinterpret_cast<uintptr_t>(y0 - 2 * g) >> 2) & 1u;
         par[1] = par[0] ^ (unsigned)(odhw & 1);
-        if (P.stats) _fc3d_bk_store_pairs_near<NT8, true, AFF>(a0, a1, bv, ab, y0, odhw, par, lane, b_1, ssum, ssq);
-        else _fc3d_bk_store_pairs_near<NT8, false, AFF>(a0, a1, bv, ab, y0, odhw, par, lane, b_1, ssum, ssq);
+        if (P.stats) _fc3d_bk_store_pairs_near<NT8, true, AFF, F16>(a0, a1, bv, ab, sc, y0, odhw, par, lane, b_1, ssum, ssq);
+        else _fc3d_bk_store_pairs_near<NT8, false, AFF, F16>(a0, a1, bv, ab, sc, y0, odhw, par, lane, b_1, ssum, ssq);
         return;
     }
     if (!P.store && P.cout >= 8 * NT8 && q0 + 16 <= Qa && q0 + 15 <= Qb) { /* the sums alone, of a full unit */
@@ -7700,9 +7777,9 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs(const _fc3d_tc_kpara
             for (int j = 0; j < NT8; ++j)
 #pragma unroll
                 for (int h = 0; h < 2; ++h) {
-                    const float2 m = _fc3d_bk_map<AFF>(bv[j][h], ab, 8 * j + h);
-                    const float v00 = _fc3d_bk_val<AFF>(a0[j][h], m), v01 = _fc3d_bk_val<AFF>(a0[j][2 + h], m);
-                    const float v10 = _fc3d_bk_val<AFF>(a1[j][h], m), v11 = _fc3d_bk_val<AFF>(a1[j][2 + h], m);
+                    const float2 m = _fc3d_bk_map<AFF, F16>(bv[j][h], ab, 8 * j + h, sc);
+                    const float v00 = _fc3d_bk_val<FMA>(a0[j][h], m), v01 = _fc3d_bk_val<FMA>(a0[j][2 + h], m);
+                    const float v10 = _fc3d_bk_val<FMA>(a1[j][h], m), v11 = _fc3d_bk_val<FMA>(a1[j][2 + h], m);
                     const float s3 = b_1 ? v11 : 0.f;
                     ssum[j][h] += (v00 + v01) + (v10 + s3);
                     ssq[j][h] += (v00 * v00 + v01 * v01) + (v10 * v10 + s3 * s3);
@@ -7715,9 +7792,9 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs(const _fc3d_tc_kpara
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             const bool cok = 8 * j + 2 * t + h < P.cout;
-            const float2 m = _fc3d_bk_map<AFF>(bv[j][h], ab, 8 * j + h);
-            const float v00 = _fc3d_bk_val<AFF>(a0[j][h], m), v01 = _fc3d_bk_val<AFF>(a0[j][2 + h], m);
-            const float v10 = _fc3d_bk_val<AFF>(a1[j][h], m), v11 = _fc3d_bk_val<AFF>(a1[j][2 + h], m);
+            const float2 m = _fc3d_bk_map<AFF, F16>(bv[j][h], ab, 8 * j + h, sc);
+            const float v00 = _fc3d_bk_val<FMA>(a0[j][h], m), v01 = _fc3d_bk_val<FMA>(a0[j][2 + h], m);
+            const float v10 = _fc3d_bk_val<FMA>(a1[j][h], m), v11 = _fc3d_bk_val<FMA>(a1[j][2 + h], m);
             float* const p = y0 + (int64_t)(8 * j + h) * odhw;
             if (P.store) {
                 const float* const row = p - 2 * g; /* ow = 2 q0 of this lane's channel */
@@ -7791,7 +7868,10 @@ static __host__ __device__ inline int _fc3d_bk_pair_pattern(const _fc3d_tc_kpara
 
 /* One tap of one k-step of a unit's W phase: the A fragment from the input block at xa (lane (g, t):
    positions g and g + 8 of channels t and t + 4 of the k-step), the NT8 B fragments from the weight at
-   wb, NT8 m16n8k8 MMAs into acc */
+   wb, NT8 m16n8k8 MMAs into acc. F16: the block's f16 copy holds a word per channel pair and
+   position where the f32 block holds a float per channel and position (the same offsets), so the
+   same loads give lane (g, t) the pairs (2 t, 2 t + 1) and (2 t + 8, 2 t + 9) of a 16-channel
+   k-step, and NT8 m16n8k16 MMAs take them (_fc3d_bk_prep_w's pieces). */
 static __device__ __forceinline__ void _fc3d_bk_a_frag(uint32_t (&a)[4], const float* xa, int kk, int CS)
 {
     a[0] = __float_as_uint(xa[kk * 8 * CS]);
@@ -7799,23 +7879,24 @@ static __device__ __forceinline__ void _fc3d_bk_a_frag(uint32_t (&a)[4], const f
     a[2] = __float_as_uint(xa[(kk * 8 + 4) * CS]);
     a[3] = __float_as_uint(xa[(kk * 8 + 4) * CS + 8]);
 }
-template <int NT8>
+template <int NT8, bool F16>
 static __device__ __forceinline__ void _fc3d_bk_b_mmas(float (&acc)[NT8][4], const uint32_t (&a)[4], const float* wb, int kk)
 {
 #pragma unroll
     for (int j = 0; j < NT8; ++j) {
         const float2 bb = *reinterpret_cast<const float2*>(wb + (kk * NT8 + j) * 64);
         const uint32_t bf[2] = {__float_as_uint(bb.x), __float_as_uint(bb.y)};
-        _fc3d_tc_mma_tf32(acc[j], a, bf);
+        if (F16) _fc3d_tc_mma_k16<false>(acc[j], a, bf);
+        else _fc3d_tc_mma_tf32(acc[j], a, bf);
     }
 }
-template <int NT8>
+template <int NT8, bool F16>
 static __device__ __forceinline__ void _fc3d_bk_tap_step(float (&acc)[NT8][4], const float* xa, const float* wb, int kk,
                                                          int CS)
 {
     uint32_t a[4];
     _fc3d_bk_a_frag(a, xa, kk, CS);
-    _fc3d_bk_b_mmas<NT8>(acc, a, wb, kk);
+    _fc3d_bk_b_mmas<NT8, F16>(acc, a, wb, kk);
 }
 
 /* A unit of both W phases whose W tap counts (N0 for phase 0, N1 for phase 1) and k-steps (KS) are
@@ -7830,7 +7911,7 @@ static __device__ __forceinline__ void _fc3d_bk_tap_step(float (&acc)[NT8][4], c
    pattern and k-step count: _fc3d_bk_run::pairs). Behind one run-time dispatch among the eight,
    each unit's zeroed accumulators went through about 60 register moves before its taps (ncu's
    SASS of L2/15's convolution alone), which took 0.171 ms against 0.167 with its own kernel. */
-template <int NT8, int KS, int N0, int N1, int SH = 0>
+template <int NT8, int KS, int N0, int N1, int SH, bool F16>
 static __device__ __forceinline__ void _fc3d_bk_pair_taps(float (&a0)[NT8][4], float (&a1)[NT8][4], const float* x0,
                                                           const float* x1, const float* w0, const float* w1, int xw0,
                                                           int xw1, int ww0, int ww1, int ntd, int nth, int xd, int xh,
@@ -7844,15 +7925,15 @@ static __device__ __forceinline__ void _fc3d_bk_pair_taps(float (&a0)[NT8][4], f
                 for (int kk = 0; kk < KS; ++kk) {
                     uint32_t as[4], ab[4];
                     _fc3d_bk_a_frag(as, xa0, kk, CS); /* phase 0's first tap */
-                    _fc3d_bk_b_mmas<NT8>(a0, as, wb0, kk);
+                    _fc3d_bk_b_mmas<NT8, F16>(a0, as, wb0, kk);
                     if (SH == 2) { /* (2, 1): phase 0's second tap, phase 1's one */
                         _fc3d_bk_a_frag(ab, xa0 - xw0, kk, CS);
-                        _fc3d_bk_b_mmas<NT8>(a0, ab, wb0 + ww0, kk);
-                        _fc3d_bk_b_mmas<NT8>(a1, as, wb1, kk);
+                        _fc3d_bk_b_mmas<NT8, F16>(a0, ab, wb0 + ww0, kk);
+                        _fc3d_bk_b_mmas<NT8, F16>(a1, as, wb1, kk);
                     } else { /* (1, 2): phase 1's first tap, then its second */
                         _fc3d_bk_a_frag(ab, xa1, kk, CS);
-                        _fc3d_bk_b_mmas<NT8>(a1, ab, wb1, kk);
-                        _fc3d_bk_b_mmas<NT8>(a1, as, wb1 + ww1, kk);
+                        _fc3d_bk_b_mmas<NT8, F16>(a1, ab, wb1, kk);
+                        _fc3d_bk_b_mmas<NT8, F16>(a1, as, wb1 + ww1, kk);
                     }
                 }
             } else {
@@ -7860,17 +7941,32 @@ static __device__ __forceinline__ void _fc3d_bk_pair_taps(float (&a0)[NT8][4], f
                 for (int jw = 0; jw < (N0 > N1 ? N0 : N1); ++jw)
 #pragma unroll
                     for (int kk = 0; kk < KS; ++kk) {
-                        if (jw < N0) _fc3d_bk_tap_step<NT8>(a0, xa0 - jw * xw0, wb0 + jw * ww0, kk, CS);
-                        if (jw < N1) _fc3d_bk_tap_step<NT8>(a1, xa1 - jw * xw1, wb1 + jw * ww1, kk, CS);
+                        if (jw < N0) _fc3d_bk_tap_step<NT8, F16>(a0, xa0 - jw * xw0, wb0 + jw * ww0, kk, CS);
+                        if (jw < N1) _fc3d_bk_tap_step<NT8, F16>(a1, xa1 - jw * xw1, wb1 + jw * ww1, kk, CS);
                     }
             }
         }
     }
 }
 
-/* The block loop's kernel. PT: 0, or the k-steps x 16 + the W tap pattern (_fc3d_bk_pair_pattern)
-   of a run whose units of both W phases it runs unrolled (_fc3d_bk_pair_taps) */
-template <int NT8, int PH, typename Epi, bool AFF = false, int PT = 0>
+/* The exponent s of the power of two 2^s that puts a largest finite magnitude (its bits m) in
+   [2^14, 2^15), as _fc3d_hx_x3_pow2; 0 for m = 0 */
+static __device__ __forceinline__ int _fc3d_bk_sexp(unsigned m)
+{
+    int e = (int)(m >> 23) - 127;
+    e = e < -100 ? -100 : e;
+    return m ? 14 - e : 0;
+}
+/* 2^k for k in [-126, 127] */
+static __device__ __forceinline__ float _fc3d_bk_p2(int k) { return __uint_as_float((unsigned)(127 + k) << 23); }
+
+/* The block loop's kernel. PT: 0, or C_in / 8 x 16 + the W tap pattern (_fc3d_bk_pair_pattern)
+   of a run whose units of both W phases it runs unrolled (_fc3d_bk_pair_taps). F16 (P.bk_f16):
+   TF32's operands held as f16 (the weight from _fc3d_bk_prep_w's pieces, the input block converted
+   once staged, below), m16n8k16 MMAs: 16-channel k-steps, half the MMAs and fragment loads of
+   m16n8k8's 8-channel ones, into the same FP32 accumulators; the sums multiplied back by the
+   scales (powers of two) in the epilogue's FFMA. */
+template <int NT8, int PH, typename Epi, bool AFF = false, int PT = 0, bool F16 = false>
 static __global__ void __launch_bounds__(_FC3D_BK_NT, _FC3D_BK_CTAS)
 _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __restrict__ wf,
               const float* __restrict__ bias, float* __restrict__ y, Epi epi)
@@ -7880,7 +7976,8 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
 #else
     constexpr int NW = _FC3D_BK_NW, NT = _FC3D_BK_NT, CO = 8 * NT8;
     extern __shared__ __align__(16) unsigned char _fc3d_bk_sm[];
-    const int KS = (int)P.cin_g / 8, WT = KS * NT8 * 64; /* k-steps; floats of one tap's weight */
+    const int KS = (int)P.cin_g / (F16 ? 16 : 8), WT = KS * NT8 * 64; /* k-steps; words of one tap's weight */
+    constexpr int KD = F16 ? 2 : 1; /* (C_in / 8 over the k-steps) */
     const int KT = P.k[0] * P.k[1] * P.k[2], CIN = (int)P.cin_g, CS = P.bk_cs;
     const int U = P.bk_units;
     float* Ws = reinterpret_cast<float*>(_fc3d_bk_sm);
@@ -7908,6 +8005,12 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
         }
 
     const int BD = P.bk_bd, BH = P.bk_bh, ED = P.bk_ed, EH = P.bk_eh, WP = P.bk_wp, PLW = P.bk_plw, QT = P.bk_qt;
+    /* F16: the block's f16 copy (a word per channel pair and position, at the f32 block's offsets) and
+       two words of the block's largest magnitude (one per buffer), after the input rows' descriptors;
+       the weight's largest magnitude after its pieces */
+    float* const X2 = reinterpret_cast<float*>(Cd + CIN * ED * EH);
+    unsigned* const MX = reinterpret_cast<unsigned*>(X2 + (CIN / 2) * CS);
+    const unsigned wmag = F16 ? reinterpret_cast<const unsigned*>(wf)[KT * WT] : 0u;
     const int s0 = P.s[0], s1 = P.s[1], s2 = P.s[2];
     const int64_t bps = P.bk_blocks, nblk = bps * P.n;
     /* block b: sample, first output rows, first input rows */
@@ -7931,12 +8034,17 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
        convolution alone, bench/RESULTS.md forty-second entry). `round`: the same elements, rounded
        in place once this thread's copies have landed. */
     const int EDH = ED * EH, nrow = CIN * EDH;
+    /* F16: a row step copies the rows of a channel pair (2 p, 2 p + 1) at once, so that the thread
+       that copied them converts them (their f16 pairs), as the f32 path rounds its own rows */
+    const int nrw = F16 ? nrow / 2 : nrow;
+    const int64_t XCS = (int64_t)P.in[0] * P.in[1] * P.in[2]; /* (x's channel stride) */
     const bool vec = P.bk_vec && (reinterpret_cast<uintptr_t>(x) & 15) == 0;
     const int CW = P.in[2] / 4, RPW = vec && CW < 32 ? 32 / CW : 1;
     const int lr = vec && CW < 32 ? lane / CW : 0, lc = vec && CW < 32 ? lane % CW : lane;
     const bool lact = !vec || CW >= 32 || lane < RPW * CW;
-    for (int rr = tid; rr < nrow; rr += NT) {
-        const int ci = rr / EDH, rem = rr - ci * EDH, dd = rem / EH, hh = rem - dd * EH;
+    for (int rr = tid; rr < nrw; rr += NT) {
+        const int q = F16 ? rr / EDH * 2 * EDH + rr % EDH : rr; /* (F16: the row of channel 2 p) */
+        const int ci = q / EDH, rem = q - ci * EDH, dd = rem / EH, hh = rem - dd * EH;
         const int64_t so = ((int64_t)ci * P.in[0] + dd) * ((int64_t)P.in[1] * P.in[2]) + (int64_t)hh * P.in[2];
         Cd[rr] = make_int4((int)(uint32_t)(uint64_t)so, (int)(uint32_t)((uint64_t)so >> 32), dd | hh << 16,
                            ci * CS + (dd * EH + hh) * WP);
@@ -7947,30 +8055,38 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
         origin(b, &n, &od0, &oh0, &id0, &ih0);
         if (!lact) return;
         const int64_t bo = ((n * P.cin * P.in[0] + id0) * P.in[1] + ih0) * P.in[2]; /* (n, 0, id0, ih0, 0) */
-        for (int rr = warp * RPW + lr; rr < nrow; rr += NW * RPW) {
+        for (int rr = warp * RPW + lr; rr < nrw; rr += NW * RPW) {
             const int4 cd = Cd[rr];
             const int id = id0 + (cd.z & 0xffff), ih = ih0 + (cd.z >> 16);
             const bool rok = (unsigned)id < (unsigned)P.in[0] && (unsigned)ih < (unsigned)P.in[1];
             const float* src = rok ? x + (bo + (int64_t)((uint64_t)(uint32_t)cd.y << 32 | (uint32_t)cd.x)) : x;
             float* dst = xs + cd.w;
+            float* h = F16 ? X2 + (cd.w - rr / EDH * CS) : nullptr; /* (F16: the pair's f16 row) */
             if (vec) {
-                for (int c = lc; c < CW; c += CW < 32 ? CW : 32) per(std::integral_constant<int, 4>(), dst + PLW + 4 * c, src + 4 * c, rok);
+                for (int c = lc; c < CW; c += CW < 32 ? CW : 32)
+                    per(std::integral_constant<int, 4>(), dst + PLW + 4 * c, src + 4 * c, rok, h + (F16 ? PLW + 4 * c : 0));
             } else {
                 for (int col = lane; col < WP; col += 32) {
                     const int iw = col - PLW;
-                    per(std::integral_constant<int, 1>(), dst + col, src + iw, rok && (unsigned)iw < (unsigned)P.in[2]);
+                    per(std::integral_constant<int, 1>(), dst + col, src + iw, rok && (unsigned)iw < (unsigned)P.in[2],
+                        h + (F16 ? col : 0));
                 }
             }
         }
     };
     auto load = [&](int64_t b, float* xs) {
-        rows_of(b, xs, [&](auto vt, float* d, const float* s, bool ok) {
-            if (decltype(vt)::value == 4) _fc3d_tc_cp16(d, ok ? s : x, ok);
-            else _fc3d_tc_cp4(d, ok ? s : x, ok);
+        rows_of(b, xs, [&](auto vt, float* d, const float* s, bool ok, float*) {
+            if (decltype(vt)::value == 4) {
+                _fc3d_tc_cp16(d, ok ? s : x, ok);
+                if (F16) _fc3d_tc_cp16(d + CS, ok ? s + XCS : x, ok);
+            } else {
+                _fc3d_tc_cp4(d, ok ? s : x, ok);
+                if (F16) _fc3d_tc_cp4(d + CS, ok ? s + XCS : x, ok);
+            }
         });
     };
     auto round = [&](int64_t b, float* xs) {
-        rows_of(b, xs, [&](auto vt, float* d, const float*, bool) {
+        rows_of(b, xs, [&](auto vt, float* d, const float*, bool, float*) {
             if (decltype(vt)::value == 4) {
                 float4 v = *reinterpret_cast<float4*>(d);
                 v.x = __uint_as_float(_fc3d_tc_round(v.x)); v.y = __uint_as_float(_fc3d_tc_round(v.y));
@@ -7981,8 +8097,54 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
             }
         });
     };
+    /* F16: the pairs of channel rows this thread copied (f32 in xs) into X2 as f16 pairs of channels
+       (2 p, 2 p + 1) a word, multiplied by xsc (1, or the block's power of two). cvt.rn to f16
+       rounds a value in f16's normal range to 11 significant bits, to nearest, ties to even:
+       TF32's rounding (and of the scaled value, the scaled TF32 value); under 2^-14 to f16's
+       subnormal step, an error of at most 2^-25. Returns the largest |value| the thread converted
+       (NaN left out, infinity kept: the caller then takes the finite largest, finite_max) where
+       `track`. */
+    auto convert = [&](int64_t b, float* xs, float xsc, bool track) {
+        float m = 0.f;
+        rows_of(b, xs, [&](auto vt, float* d, const float*, bool, float* h) {
+            if (decltype(vt)::value == 4) {
+                float4 a = *reinterpret_cast<const float4*>(d), c = *reinterpret_cast<const float4*>(d + CS);
+                if (track)
+                    m = fmaxf(fmaxf(fmaxf(m, fabsf(a.x)), fmaxf(fabsf(a.y), fabsf(a.z))),
+                              fmaxf(fmaxf(fabsf(a.w), fabsf(c.x)), fmaxf(fabsf(c.y), fmaxf(fabsf(c.z), fabsf(c.w)))));
+                if (xsc != 1.f) {
+                    a.x *= xsc; a.y *= xsc; a.z *= xsc; a.w *= xsc;
+                    c.x *= xsc; c.y *= xsc; c.z *= xsc; c.w *= xsc;
+                }
+                uint4 o;
+                o.x = _fc3d_tc_pack<false>(a.x, c.x); o.y = _fc3d_tc_pack<false>(a.y, c.y);
+                o.z = _fc3d_tc_pack<false>(a.z, c.z); o.w = _fc3d_tc_pack<false>(a.w, c.w);
+                *reinterpret_cast<uint4*>(h) = o;
+            } else {
+                const float a = d[0], c = d[CS];
+                if (track) m = fmaxf(m, fmaxf(fabsf(a), fabsf(c)));
+                *reinterpret_cast<uint32_t*>(h) = _fc3d_tc_pack<false>(a * xsc, c * xsc);
+            }
+        });
+        return __float_as_uint(m);
+    };
+    const int XV = EDH * WP; /* (a channel's positions in a block) */
+    /* the largest finite |value| of the block in xs (the thread's share), where it holds an infinity */
+    auto finite_max = [&](const float* xs) {
+        unsigned m = 0u;
+        for (int f = tid; f < CIN * XV; f += NT) {
+            const int ci = f / XV, i = f - ci * XV;
+            const unsigned bb = __float_as_uint(xs[ci * CS + i]) & 0x7fffffffu;
+            if (bb < 0x7f800000u) m = max(m, bb);
+        }
+        return m;
+    };
     /* the padding columns stay zero: both buffers zeroed once, before any copy into them */
     for (int i = tid; i < 2 * CIN * CS / 4; i += NT) reinterpret_cast<float4*>(Xs)[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+    if (F16) { /* and the f16 copy's (no conversion writes them) */
+        for (int i = tid; i < CIN / 2 * CS / 4; i += NT) reinterpret_cast<float4*>(X2)[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+        if (tid < 4) MX[tid] = 0u;
+    }
     /* Block b's unit table into Ut, built by the calling threads (every thread of the CTA, all, or
        one warp, i0 its lane and step 32): its rows' (d, h) tap counts (Rk), then the units, the
        rows ranked by them (_fc3d_bk_row_rank), then m-tile, the W phase fastest (consecutive warps
@@ -8075,8 +8237,46 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
             }
         _fc3d_tc_wait<1>();
         float* xs = Xs + buf * CIN * CS;
-        round(b, xs);
+        if (F16) {
+            /* as it is first; its largest magnitude into MX[buf] (a warp's maximum an atomic) */
+            const unsigned m = _fc3d_warp_umax(convert(b, xs, 1.f, true));
+            if (lane == 0 && m) atomicMax(MX + buf, m);
+        } else {
+            round(b, xs);
+        }
         __syncthreads();
+        /* F16: the block's x held as it is where its largest finite magnitude lies in [2^-4, 2^15)
+           (_fc3d_hx_x_as_is: TF32's rule on the haloed loop), else converted again at the power of
+           two that puts it in [2^14, 2^15) (uniform over the CTA: every thread reads the one word);
+           sc undoes both scales in the epilogue's FFMA, or, where 2^-(x's + the weight's exponents)
+           is not a normal float (extreme magnitudes), sc1 = 2^-(x's) first and sc = 2^-(the
+           weight's). MX[buf ^ 1], which the block before read before its last barrier, is zeroed for
+           the next block. */
+        float sc = 1.f, sc1 = 1.f;
+        bool two = false;
+        if (F16) {
+            unsigned mx = MX[buf];
+            if (mx >= 0x7f800000u) { /* an infinity: the largest finite magnitude instead, in MX[2] */
+                __syncthreads();
+                if (tid == 0) MX[2] = 0u;
+                __syncthreads();
+                const unsigned m = _fc3d_warp_umax(finite_max(xs));
+                if (lane == 0 && m) atomicMax(MX + 2, m);
+                __syncthreads();
+                mx = MX[2];
+            }
+            if (tid == 0) MX[buf ^ 1] = 0u;
+            const bool asis = _fc3d_hx_x_as_is(mx);
+            if (!asis) {
+                convert(b, xs, _fc3d_hx_x3_pow2(mx, 1), false);
+                __syncthreads();
+            }
+            const int ex = asis ? 0 : _fc3d_bk_sexp(mx), ew = _fc3d_bk_sexp(wmag), et = ex + ew;
+            two = et > 126 || et < -127;
+            sc = _fc3d_bk_p2(two ? -ew : -et);
+            sc1 = _fc3d_bk_p2(-ex);
+        }
+        const float* const xf = F16 ? X2 : xs; /* the fragments' block */
         const int4* const Ut = Ut0 + buf * 2 * U; /* this block's table (the next one's: the other) */
         float ssum[NT8][2], ssq[NT8][2];
 #pragma unroll
@@ -8094,7 +8294,7 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
 #pragma unroll
                 for (int j = 0; j < NT8; ++j) accp[p][j][0] = accp[p][j][1] = accp[p][j][2] = accp[p][j][3] = 0.f;
             bool done = false;
-            if (PH == 2 && (KS == 2 || KS == 4)) {
+            if (PH == 2 && (KS == 2 / KD || KS == 4 / KD)) {
                 /* both W phases tapped with a W tap pattern of the fixed ones: _fc3d_bk_pair_taps
                    (the W taps are the same for every unit of a run: the branch is uniform) */
                 const int4 u0 = Ut[2 * PH * u], u1 = Ut[2 * PH * u + 1];
@@ -8106,26 +8306,26 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                               *e0 = P.hx_dt[2][u0.w >> 16], *e1 = P.hx_dt[2][u1.w >> 16];
                     const int xd = ed[4] * EH * WP, xh = eh[4] * WP;
                     const int wd = ed[2] * P.k[1] * P.k[2] * WT, wh = eh[2] * P.k[2] * WT;
-                    const float *x0 = xs + u0.x + g + t * CS, *x1 = xs + u1.x + g + t * CS;
+                    const float *x0 = xf + u0.x + g + t * CS, *x1 = xf + u1.x + g + t * CS;
                     const float *w0 = Ws + u0.y + 2 * lane, *w1 = Ws + u1.y + 2 * lane;
                     const int xw0 = e0[4], xw1 = e1[4], ww0 = e0[2] * WT, ww1 = e1[2] * WT;
                     /* a pattern's kernel shares phase 0's first input column (_fc3d_bk_pair_pattern) */
                     constexpr int sh = (PT & 15) == 6 ? 1 : (PT & 15) == 9 ? 2 : 0;
 #define _FC3D_BK_PT(ks, a, b_)                                                                            \
-    _fc3d_bk_pair_taps<NT8, ks, a, b_, sh>(accp[0], accp[PH - 1], x0, x1, w0, w1, xw0, xw1, ww0, ww1, ntd, nth, \
+    _fc3d_bk_pair_taps<NT8, ks, a, b_, sh, F16>(accp[0], accp[PH - 1], x0, x1, w0, w1, xw0, xw1, ww0, ww1, ntd, nth, \
                                        xd, xh, wd, wh, CS)
                     if constexpr (PT != 0)
-                        _FC3D_BK_PT((PT >> 4 & 15), (PT >> 2 & 3), (PT & 3));
-                    else if (KS == 2) {
-                        if (pat == 6) _FC3D_BK_PT(2, 1, 2);
-                        else if (pat == 9) _FC3D_BK_PT(2, 2, 1);
-                        else if (pat == 10) _FC3D_BK_PT(2, 2, 2);
-                        else _FC3D_BK_PT(2, 1, 1);
+                        _FC3D_BK_PT((PT >> 4 & 15) / KD, (PT >> 2 & 3), (PT & 3));
+                    else if (KS == 2 / KD) {
+                        if (pat == 6) _FC3D_BK_PT(2 / KD, 1, 2);
+                        else if (pat == 9) _FC3D_BK_PT(2 / KD, 2, 1);
+                        else if (pat == 10) _FC3D_BK_PT(2 / KD, 2, 2);
+                        else _FC3D_BK_PT(2 / KD, 1, 1);
                     } else {
-                        if (pat == 6) _FC3D_BK_PT(4, 1, 2);
-                        else if (pat == 9) _FC3D_BK_PT(4, 2, 1);
-                        else if (pat == 10) _FC3D_BK_PT(4, 2, 2);
-                        else _FC3D_BK_PT(4, 1, 1);
+                        if (pat == 6) _FC3D_BK_PT(4 / KD, 1, 2);
+                        else if (pat == 9) _FC3D_BK_PT(4 / KD, 2, 1);
+                        else if (pat == 10) _FC3D_BK_PT(4 / KD, 2, 2);
+                        else _FC3D_BK_PT(4 / KD, 1, 1);
                     }
 #undef _FC3D_BK_PT
                     done = true;
@@ -8142,7 +8342,7 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                     /* per tap step: input-block offset and weight offset */
                     const int xd = ed[4] * EH * WP, xh = eh[4] * WP, xw = ew[4];
                     const int wd = ed[2] * P.k[1] * P.k[2] * WT, wh = eh[2] * P.k[2] * WT, ww = ew[2] * WT;
-                    const float* xd0 = xs + ua.x + g + t * CS;
+                    const float* xd0 = xf + ua.x + g + t * CS;
                     const float* wd0 = Ws + ua.y + 2 * lane;
                     for (int jd = 0; jd < ntd; ++jd, xd0 -= xd, wd0 += wd) {
                         const float* xh0 = xd0;
@@ -8154,16 +8354,23 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
 #pragma unroll
                                 for (int kk = 0; kk < 4; ++kk) {
                                     if (kk >= KS) break;
-                                    _fc3d_bk_tap_step<NT8>(acc, xa, wb, kk, CS);
+                                    _fc3d_bk_tap_step<NT8, F16>(acc, xa, wb, kk, CS);
                                 }
                             }
                         }
                     }
                 }
             }
+            if (F16 && two) /* (extreme magnitudes: sc1 first, then sc in the epilogue) */
+#pragma unroll
+                for (int p = 0; p < PH; ++p)
+#pragma unroll
+                    for (int j = 0; j < NT8; ++j)
+#pragma unroll
+                        for (int r = 0; r < 4; ++r) accp[p][j][r] *= sc1;
             if (PH == 2) { /* both W phases (W stride 2; no ops, or AFF): written as 8-byte pairs */
-                _fc3d_bk_store_pairs<NT8, AFF>(P, accp[0], accp[PH - 1], bv, Uab + 2 * t, yn, uc, odhw, lane,
-                                               ssum, ssq);
+                _fc3d_bk_store_pairs<NT8, AFF, F16>(P, accp[0], accp[PH - 1], bv, Uab + 2 * t, sc, yn, uc, odhw,
+                                                    lane, ssum, ssq);
                 continue;
             }
             float(&acc)[NT8][4] = accp[0];
@@ -8180,7 +8387,8 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
 #pragma unroll
                     for (int h = 0; h < 2; ++h) {
                         const bool cok = 8 * j + 2 * t + h < cout;
-                        const float v0 = acc[j][h] + bv[j][h], v1 = acc[j][2 + h] + bv[j][h];
+                        const float v0 = F16 ? fmaf(acc[j][h], sc, bv[j][h]) : acc[j][h] + bv[j][h],
+                                    v1 = F16 ? fmaf(acc[j][2 + h], sc, bv[j][h]) : acc[j][2 + h] + bv[j][h];
                         if (P.store) {
                             float* const p = y0 + (int64_t)(8 * j + h) * odhw;
                             _fc3d_st_if(p, v0, ok0 && cok);
@@ -8201,7 +8409,8 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                 for (int h = 0; h < 2; ++h) {
                     const int c = 8 * j + 2 * t + h;
                     if (c >= cout) continue;
-                    float v[2] = {acc[j][h] + bv[j][h], acc[j][2 + h] + bv[j][h]};
+                    float v[2] = {F16 ? fmaf(acc[j][h], sc, bv[j][h]) : acc[j][h] + bv[j][h],
+                                  F16 ? fmaf(acc[j][2 + h], sc, bv[j][h]) : acc[j][2 + h] + bv[j][h]};
                     if (resolved) {
                         for (int o = 0; o < nops; ++o) _fc3d_apply_unit_op_regs(Uo[o * CO + c], v);
                     } else if (generic) {
@@ -8705,12 +8914,18 @@ static void _fc3d_bk_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     if (tp->bk_why) return;
     const int nt8 = P.cout <= 32 ? 4 : 8;
     _fc3d_tc_kparams Q = P;
+    Q.bk_f16 = _FC3D_BK_F16 && P.cin % 16 == 0;
+    if (Q.bk_f16 && !(_fc3d_bk_geometry(&Q, nt8) && Q.bk_blocks <= tp->tiles_per_sample)) {
+        Q = P; /* (the f16 copy's shared memory leaves too small a block: f32 operands) */
+        Q.bk_f16 = 0;
+    }
     if (!_fc3d_bk_geometry(&Q, nt8)) tp->bk_why = _FC3D_BK_NO_GEOMETRY;
     else if (Q.bk_blocks > tp->tiles_per_sample) tp->bk_why = _FC3D_BK_NO_TILES;
     if (tp->bk_why) return;
     P = Q;
     tp->bk_nt8 = nt8;
-    tp->bk_wbytes = (size_t)P.k[0] * P.k[1] * P.k[2] * (size_t)(P.cin / 8) * nt8 * 64 * 4;
+    tp->bk_wbytes = (size_t)P.k[0] * P.k[1] * P.k[2] * (size_t)(P.cin / (P.bk_f16 ? 16 : 8)) * nt8 * 64 * 4 +
+                    (P.bk_f16 ? 16 : 0); /* (F16: the weight's magnitude after the pieces) */
     tp->bk_ok = 1;
 }
 
@@ -8844,7 +9059,9 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
         s = _fc3d_add_step(pr, _FC3D_STEP_TC_PREP, 0, -1);
         s->variant = tp->math;
         s->block = 256;
-        s->grid = (unsigned)((wn + 255) / 256 < 4096 ? (wn + 255) / 256 : 4096);
+        const int64_t cap = tp->bk_ok && tp->kp.bk_f16 ? 16 : 4096; /* (_fc3d_bk_run::prep) */
+        s->block = tp->bk_ok && tp->kp.bk_f16 ? 1024 : 256;
+        s->grid = (unsigned)((wn + s->block - 1) / s->block < cap ? (wn + s->block - 1) / s->block : cap);
     }
     const unsigned rowmask = tp->kp.row_ok ? _fc3d_tc_rowops(p) : 0u;
     for (i = 0; i < p->num_passes; i++) {
@@ -10538,15 +10755,22 @@ template <>
 struct _fc3d_bk_run<float> {
     static cudaError_t prep(const _fc3d_tc_plan* tp, const float* w, float* wf, cudaStream_t st) {
         const int64_t n = (int64_t)(tp->bk_wbytes / 4);
-        const unsigned grid = (unsigned)((n + 255) / 256 < 4096 ? (n + 255) / 256 : 4096);
-        if (tp->bk_nt8 == 4) _fc3d_bk_prep_w<4><<<grid, 256, 0, st>>>(tp->kp, w, wf);
-        else _fc3d_bk_prep_w<8><<<grid, 256, 0, st>>>(tp->kp, w, wf);
+        const int64_t cap = tp->kp.bk_f16 ? 16 : 4096; /* (F16: every block reads the whole weight) */
+        const int nt = tp->kp.bk_f16 ? 1024 : 256;
+        const unsigned grid = (unsigned)((n + nt - 1) / nt < cap ? (n + nt - 1) / nt : cap);
+        if (tp->kp.bk_f16) {
+            if (tp->bk_nt8 == 4) _fc3d_bk_prep_w<4, true><<<grid, nt, 0, st>>>(tp->kp, w, wf);
+            else _fc3d_bk_prep_w<8, true><<<grid, nt, 0, st>>>(tp->kp, w, wf);
+        } else {
+            if (tp->bk_nt8 == 4) _fc3d_bk_prep_w<4><<<grid, 256, 0, st>>>(tp->kp, w, wf);
+            else _fc3d_bk_prep_w<8><<<grid, 256, 0, st>>>(tp->kp, w, wf);
+        }
         return cudaPeekAtLastError();
     }
-    template <int NT8, int PH, bool AFF = false, int PT = 0>
+    template <int NT8, int PH, bool AFF = false, int PT = 0, bool F16 = false>
     static cudaError_t conv_as(const _fc3d_tc_kparams& P, const float* x, const float* w, const float* bias, float* y,
                                const _fc3d_tc_epi& e, cudaStream_t st) {
-        auto kern = _fc3d_bk_main<NT8, PH, _fc3d_tc_epi, AFF, PT>;
+        auto kern = _fc3d_bk_main<NT8, PH, _fc3d_tc_epi, AFF, PT, F16>;
         const size_t smem = _fc3d_bk_smem(P, NT8);
         cudaError_t err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
         if (err != cudaSuccess) return err;
@@ -10559,34 +10783,42 @@ struct _fc3d_bk_run<float> {
         kern<<<grid, _FC3D_BK_NT, smem, st>>>(P, x, w, bias, y, e);
         return cudaPeekAtLastError();
     }
-    /* units of both W phases: a kernel per W tap pattern and k-step count of _fc3d_bk_pair_taps
-       (PT = k-steps x 16 + the pattern), the one that dispatches among them where none applies */
-    template <bool AFF>
+    /* units of both W phases: a kernel per W tap pattern and C_in of _fc3d_bk_pair_taps (PT = C_in / 8
+       x 16 + the pattern: C_in 16 or 32, whose operands are f16 where _FC3D_BK_F16), the one that
+       dispatches among them where none applies */
+    template <bool AFF, bool F16>
     static cudaError_t pairs(const _fc3d_tc_kparams& P, const float* x, const float* w, const float* bias, float* y,
                              const _fc3d_tc_epi& e, cudaStream_t st) {
+        constexpr bool H = _FC3D_BK_F16 != 0;
         const int pat = _fc3d_bk_pair_pattern(P);
-        switch (pat == 0 ? 0 : (int)P.cin_g / 8 * 16 + pat) {
-        case 0x25: return conv_as<4, 2, AFF, 0x25>(P, x, w, bias, y, e, st);
-        case 0x26: return conv_as<4, 2, AFF, 0x26>(P, x, w, bias, y, e, st);
-        case 0x29: return conv_as<4, 2, AFF, 0x29>(P, x, w, bias, y, e, st);
-        case 0x2a: return conv_as<4, 2, AFF, 0x2a>(P, x, w, bias, y, e, st);
-        case 0x45: return conv_as<4, 2, AFF, 0x45>(P, x, w, bias, y, e, st);
-        case 0x46: return conv_as<4, 2, AFF, 0x46>(P, x, w, bias, y, e, st);
-        case 0x49: return conv_as<4, 2, AFF, 0x49>(P, x, w, bias, y, e, st);
-        case 0x4a: return conv_as<4, 2, AFF, 0x4a>(P, x, w, bias, y, e, st);
-        default: return conv_as<4, 2, AFF>(P, x, w, bias, y, e, st);
+        switch (pat == 0 || P.bk_f16 != (int)H ? 0 : (int)P.cin_g / 8 * 16 + pat) {
+        case 0x25: return conv_as<4, 2, AFF, 0x25, H>(P, x, w, bias, y, e, st);
+        case 0x26: return conv_as<4, 2, AFF, 0x26, H>(P, x, w, bias, y, e, st);
+        case 0x29: return conv_as<4, 2, AFF, 0x29, H>(P, x, w, bias, y, e, st);
+        case 0x2a: return conv_as<4, 2, AFF, 0x2a, H>(P, x, w, bias, y, e, st);
+        case 0x45: return conv_as<4, 2, AFF, 0x45, H>(P, x, w, bias, y, e, st);
+        case 0x46: return conv_as<4, 2, AFF, 0x46, H>(P, x, w, bias, y, e, st);
+        case 0x49: return conv_as<4, 2, AFF, 0x49, H>(P, x, w, bias, y, e, st);
+        case 0x4a: return conv_as<4, 2, AFF, 0x4a, H>(P, x, w, bias, y, e, st);
+        default: return conv_as<4, 2, AFF, 0, F16>(P, x, w, bias, y, e, st);
         }
+    }
+    template <bool F16>
+    static cudaError_t conv_of(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& P, const float* x, const float* w,
+                               const float* bias, float* y, const _fc3d_tc_epi& e, cudaStream_t st) {
+        if (tp->bk_nt8 == 8) return conv_as<8, 1, false, 0, F16>(P, x, w, bias, y, e, st);
+        /* W stride 2 and no ops or one affine map per (n, c): a warp's unit takes both W phases
+           (8-byte stores; a pass that stores nothing, the sums alone) */
+        if (_fc3d_bk_pairs(tp->bk_nt8, P.s[2], P.store != 0, _fc3d_bk_ops_affine(e.chain.ops, e.op_begin, e.op_end)))
+            return e.op_begin == e.op_end ? pairs<false, F16>(P, x, w, bias, y, e, st)
+                                          : pairs<true, F16>(P, x, w, bias, y, e, st);
+        return conv_as<4, 1, false, 0, F16>(P, x, w, bias, y, e, st);
     }
     static cudaError_t conv(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp, const float* x, const float* w,
                             const float* bias, float* y, const _fc3d_tc_epi& e, cudaStream_t st) {
         _fc3d_tc_kparams P = kp;
         P.hx_parts = tp->tiles_per_sample; /* the statistics slots: the plan sizes them by the tiled loops' tiles */
-        if (tp->bk_nt8 == 8) return conv_as<8, 1>(P, x, w, bias, y, e, st);
-        /* W stride 2 and no ops or one affine map per (n, c): a warp's unit takes both W phases
-           (8-byte stores; a pass that stores nothing, the sums alone) */
-        if (_fc3d_bk_pairs(tp->bk_nt8, P.s[2], P.store != 0, _fc3d_bk_ops_affine(e.chain.ops, e.op_begin, e.op_end)))
-            return e.op_begin == e.op_end ? pairs<false>(P, x, w, bias, y, e, st) : pairs<true>(P, x, w, bias, y, e, st);
-        return conv_as<4, 1>(P, x, w, bias, y, e, st);
+        return P.bk_f16 ? conv_of<true>(tp, P, x, w, bias, y, e, st) : conv_of<false>(tp, P, x, w, bias, y, e, st);
     }
 };
 

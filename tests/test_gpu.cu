@@ -757,6 +757,10 @@ static int prep_wide_b = 0; /* compare_engines: plan b's prep step forced onto i
 /* compare_engines binds y this many bytes (a multiple of the element size) past its allocation's
    start in both runs (0: y as allocated) */
 static int cmp_y_shift = 0;
+/* compare_engines where the input holds an infinity: a value non-finite in one output must be
+   non-finite in the other (as a count: cmp_nonfinite_seen), the rel-L2 is taken over the rest */
+static int cmp_nonfinite = 0;
+static int64_t cmp_nonfinite_seen = 0;
 static int compare_engines(const char* name, host_case* hc, fc3d_engine ea, fc3d_engine eb, double bound,
                            fc3d_main_loop la = FC3D_MAIN_LOOP_AUTO, fc3d_main_loop lb = FC3D_MAIN_LOOP_AUTO) {
     fc3d_plan pl[2];
@@ -810,7 +814,19 @@ static int compare_engines(const char* name, host_case* hc, fc3d_engine ea, fc3d
     static const char* const loop_name[5] = {"", "/mma.sync", "/wgmma", "/halo", "/block"};
     const int la_run = fc3d_plan_main_loop(&pl[0]), lb_run = fc3d_plan_main_loop(&pl[1]);
     const int same = pl[0].engine == pl[1].engine && la_run == lb_run;
-    const double err = rel_l2(out[1], out[0], n);
+    int64_t nf_mismatch = 0;
+    if (cmp_nonfinite) { /* the non-finite positions of both alike, then left out (zeroed in both) */
+        cmp_nonfinite_seen = 0;
+        for (int64_t i = 0; i < n; i++) {
+            const int f0 = isfinite(out[0][i]), f1 = isfinite(out[1][i]);
+            if (f0 != f1) nf_mismatch++;
+            if (!f0 || !f1) {
+                cmp_nonfinite_seen++;
+                out[0][i] = out[1][i] = 0.0;
+            }
+        }
+    }
+    const double err = nf_mismatch ? INFINITY : rel_l2(out[1], out[0], n);
     const int ok = same ? memcmp(out[0], out[1], (size_t)n * sizeof(double)) == 0 : err <= bound;
     check(ok, name, "%s%s vs %s%s: rel-L2 %.3g, bound %s", fc3d_engine_name(pl[0].engine),
           la_run >= 1 && la_run <= 4 ? loop_name[la_run] : "", fc3d_engine_name(pl[1].engine),
@@ -1280,6 +1296,97 @@ static void test_halo_prep_wide(void) {
         host_case_free(&hc);
     }
     check(runs == 5, "halo_prep_wide.exercised", "%d of 5 cases agreed bitwise on the haloed loop", runs);
+}
+
+/* ---- 3a''c. the block loop's f16 operands at extreme magnitudes -------------------------------- */
+/* The block loop holds TF32's operands as f16 where C_in is a multiple of 16 (_FC3D_BK_F16): the
+   weight scaled by a power of two per run, each input block as it is where its largest magnitude
+   lies in [2^-4, 2^15) (_fc3d_hx_x_as_is) and else converted again at its own power of two, the
+   sums multiplied back in the epilogue (in two products where one would leave float's range). On
+   L2/15's pattern at a small size (kernel 3, stride 2, padding 1; 2 samples of 4 x 6 x 16, 32
+   output channels; C_in 16, and 32 at kernel 2 without padding, on f16; 8 on TF32's own operands), TF32 forced onto the block
+   loop: x in [0, 4e5) (every block converted again), [0, 1e-6) with weights near 1e-6, x and weights
+   near 1e-15 (the two products), the ends of the range held as it is ([0, 1.2e4) and [-0.07, 0.07)
+   as they are, [0, 4e4) and [0, 0.05) converted again), one sample in [0, 0.05) and the other in
+   [0, 1) (blocks of both kinds in one run, sample 0's values a twentieth of sample 1's: a scale
+   left in either shows), a bias or none, the convolution alone, with a training BatchNorm after
+   it (the statistics from the unscaled sums) and with an affine chain (the pairs' maps); and x in
+   [0, 1) with one +infinity in sample 1 (that block's largest finite magnitude found apart: the
+   outputs it reaches non-finite in both engines, the rest compared). Each against the direct
+   engine within twice TF32's bound (y poisoned before every run). */
+static void test_block_loop_range(void) {
+    static const double xr[8][2] = {{0.0, 4e5}, {0.0, 1e-6}, {-1e-15, 1e-15}, {0.0, 1.2e4},
+                                    {-0.07, 0.07}, {0.0, 4e4}, {0.0, 0.05}, {0.0, 1.0}};
+    static const double wsc[8] = {1.0, 1e-6 * 20.0, 1e-15 * 20.0, 1.0, 1.0, 1.0, 1.0, 1.0};
+    int runs = 0, f16 = 0;
+    for (int k = 0; k < 12; k++) {
+        host_case hc;
+        memset(&hc, 0, sizeof hc);
+        fc3d_plan_desc* d = &hc.desc;
+        const int j = k < 8 ? k : 7, mixed = k == 7 || k == 9, inf = k == 10;
+        d->conv.batch = 2;
+        d->conv.in_channels = k == 8 ? 32 : k == 11 ? 8 : 16;
+        d->conv.out_channels = 32;
+        for (int i = 0; i < 3; i++) {
+            d->conv.in_size[i] = i == 0 ? 4 : i == 1 ? 6 : 16;
+            d->conv.kernel[i] = k == 8 ? 2 : 3;
+            d->conv.stride[i] = 2;
+            d->conv.padding[i] = k == 8 ? 0 : 1;
+            d->conv.dilation[i] = 1;
+        }
+        d->conv.bias = k % 2 == 0;
+        d->math = FC3D_MATH_TF32;
+        if (k == 8 || k == 9) { /* a training BatchNorm: statistics from the unscaled sums */
+            d->ops[0].kind = FC3D_OP_BATCHNORM_TRAIN;
+            d->ops[0].flags = FC3D_OP_AFFINE;
+            d->num_ops = 1;
+        } else if (k == 11 || k == 6) { /* an affine chain: the pairs' maps */
+            d->ops[0].kind = FC3D_OP_SCALE;
+            d->ops[0].value = 2.0f;
+            d->ops[1].kind = FC3D_OP_SUB_SPATIAL_MEAN;
+            d->num_ops = 2;
+        }
+        d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        d->main_loop = FC3D_MAIN_LOOP_BLOCK;
+        char name[200];
+        snprintf(name, sizeof name, "block_loop_range.%d.cin%d.x%.2g_%.2g%s.w%.0e%s%s%s", k, d->conv.in_channels,
+                 xr[j][0], xr[j][1], mixed ? ".mixed" : "", wsc[j], d->conv.bias ? ".bias" : "",
+                 d->num_ops == 1 ? ".bn_train" : d->num_ops == 2 ? ".affine" : "", inf ? ".inf" : "");
+        if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) {
+            check(0, name, "plan: %s", hc.plan.message);
+            continue;
+        }
+        d->main_loop = FC3D_MAIN_LOOP_AUTO;
+        const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)hc.plan._private.engine_data.bytes;
+        const int want_f16 = _FC3D_BK_F16 && d->conv.in_channels % 16 == 0;
+        check(tp->bk_ok && tp->kp.bk_f16 == want_f16, name, "the block loop takes it (%d), f16 operands %d (want %d)",
+              tp->bk_ok, tp->kp.bk_f16, want_f16);
+        f16 += tp->bk_ok && tp->kp.bk_f16;
+        const fc3d_plan* p = &hc.plan;
+        hc.x = alloc_fill(p->x_elements, xr[j][0], xr[j][1], d->dtype);
+        const int64_t per = p->x_elements / d->conv.batch;
+        if (mixed)
+            for (int64_t i = 0; i < per; i++) hc.x[i] = (double)(float)(hc.x[i] * 0.05); /* sample 0 in [0, 0.05) */
+        if (inf) hc.x[per + per / 2 + 5] = INFINITY;
+        const double bound = 1.0 / sqrt((double)p->weight_elements / d->conv.in_channels + 1.0) * wsc[j];
+        hc.w = alloc_fill(p->weight_elements, -bound, bound, d->dtype);
+        if (d->conv.bias) hc.b = alloc_fill(d->conv.out_channels, -bound * xr[j][1], bound * xr[j][1], d->dtype);
+        random_op_tensors(&hc);
+        cmp_nonfinite = inf;
+        const int r = compare_engines(name, &hc, FC3D_ENGINE_DIRECT, FC3D_ENGINE_IMPLICIT_GEMM,
+                                      2.0 * bound_for(FC3D_MATH_TF32, FC3D_DTYPE_F32), FC3D_MAIN_LOOP_AUTO,
+                                      FC3D_MAIN_LOOP_BLOCK);
+        cmp_nonfinite = 0;
+        if (inf)
+            check(cmp_nonfinite_seen > 0 && cmp_nonfinite_seen < p->y_elements / 4, name,
+                  "%lld of %lld outputs non-finite (the infinity's reach, in both engines)",
+                  (long long)cmp_nonfinite_seen, (long long)p->y_elements);
+        if (r == -1) check(0, name, "a plan refused the desc");
+        runs += r != -1;
+        host_case_free(&hc);
+    }
+    check(runs == 12 && f16 == (_FC3D_BK_F16 ? 11 : 0), "block_loop_range.exercised",
+          "%d of 12 cases ran on the block loop, %d with f16 operands", runs, f16);
 }
 
 /* ---- 3a'''. plane-row tiles of the haloed loop ------------------------------------------------ */
@@ -2369,6 +2476,7 @@ int main(int argc, char** argv) {
     test_row_pass_vec();
     test_halo_x3_rows();
     test_block_loop(quick ? 8 : 48);
+    test_block_loop_range();
     test_linear_sums();
     test_graph_capture();
     if (!quick) test_pending_error(); /* it plants a failing cudaMalloc, which memcheck reports */
