@@ -1314,7 +1314,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      W position and channel of them; the input rows a block reads come by cp.async into one of
      two buffers while the other computes, and a warp's unit (16 positions of one W phase x every
      output channel) runs its taps as m16n8k8 MMAs read straight from the input block: no gather,
-     no table, no staging. AUTO takes it, unless the haloed loop takes the plan, for TF32 math on
+     no table, no staging (f16 operands and m16n8k16 where C_in is a multiple of 16, below). AUTO
+     takes it, unless the haloed loop takes the plan, for TF32 math on
      float32 NCDHW tensors with groups 1, in_channels a multiple of 8 up to 32 and out_channels up
      to 64, where the weight fits beside two input blocks (L2/15: 55 KB, blocks of 3 x 3 output
      rows). Measured (H100, TF32, one run each, bench/RESULTS.md sixteenth entry): L2/15's
@@ -1394,7 +1395,12 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      the same for every residue) computed once per CTA instead of per unit from P.hx_dt, 0.160 ->
      0.165 ms (six registers held across the unit loop at the 128 cap), and with the generic loop
      behind one test of done and the k-steps from PT as well, 0.161 -> 0.167 (ptxas spills 4 to
-     16 bytes in pattern kernels; bench/RESULTS.md forty-fourth entry). Its ops
+     16 bytes in pattern kernels; bench/RESULTS.md forty-fourth entry). Where C_in is a multiple
+     of 16 the operands are f16 (the TF32 values, exact there; each input block as it is or at its
+     own power of two, the weight at its own) and the MMAs m16n8k16 (_FC3D_BK_F16; >>block-loop):
+     half the MMAs and fragment loads, the kernel 196-197 -> 188-190 us under ncu, the chain
+     0.349-0.350 -> 0.345 ms, the convolution alone 0.160 either way (H200, bench/RESULTS.md
+     fiftieth entry): its MMAs do not bound it. Its ops
      fixed by (n, c) are resolved once per block and channel; recomputing (two convolution passes,
      one W phase a unit: 0.216 ms for the statistics without a store, 0.423 for the chain's ops and
      the store) measured 0.655 ms against 0.371 materialising (H200, bench/RESULTS.md thirty-third
