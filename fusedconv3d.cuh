@@ -5236,12 +5236,17 @@ static __host__ __device__ inline size_t _fc3d_hx_wbytes(const _fc3d_tc_kparams&
 static __host__ __device__ inline unsigned* _fc3d_hx_x3_scales(const _fc3d_tc_kparams& P, const void* wp) {
     return (unsigned*)((char*)const_cast<void*>(wp) + P.hx_sc_at);
 }
-/* 2^(sign * s) for the largest finite magnitude's bits m (s as above; 1 for m = 0) */
-static __device__ __forceinline__ float _fc3d_hx_x3_pow2(unsigned m, int sign) {
+/* s (as above) for the largest finite magnitude's bits m; 0 for m = 0 */
+static __device__ __forceinline__ int _fc3d_hx_x3_sexp(unsigned m) {
     int e = (int)(m >> 23) - 127;
     e = e < -100 ? -100 : e;
-    const int s = m ? 14 - e : 0;
-    return __uint_as_float((unsigned)(127 + sign * s) << 23);
+    return m ? 14 - e : 0;
+}
+/* 2^k for k in [-126, 127] */
+static __device__ __forceinline__ float _fc3d_p2(int k) { return __uint_as_float((unsigned)(127 + k) << 23); }
+/* 2^(sign * s) for the largest finite magnitude's bits m (s as above; 1 for m = 0) */
+static __device__ __forceinline__ float _fc3d_hx_x3_pow2(unsigned m, int sign) {
+    return _fc3d_p2(sign * _fc3d_hx_x3_sexp(m));
 }
 /* Whether the haloed kernels of configuration math scale x and the weight (3xTF32's parts, TF32
    on the f16 path: kp.hx_t32) */
@@ -7580,8 +7585,8 @@ static __host__ __device__ inline int _fc3d_floordiv(int a, int b) { return a >=
 
 /* Shared memory of the block loop: the weight, two input blocks, the statistics' cross-warp sums,
    two unit tables (the block's, the next block's), the block's resolved ops, the rows' tap counts and
-   the input rows' descriptors; with f16 operands (P.bk_f16) the block's f16 copy and two words of
-   its magnitude after them */
+   the input rows' descriptors; with f16 operands (P.bk_f16) the block's f16 copy and four words
+   of its magnitude after them */
 static __host__ __device__ inline size_t _fc3d_bk_smem(const _fc3d_tc_kparams& P, int nt8)
 {
     const size_t kt = (size_t)P.k[0] * P.k[1] * P.k[2];
@@ -7596,7 +7601,8 @@ static __host__ __device__ inline size_t _fc3d_bk_smem(const _fc3d_tc_kparams& P
    rounded as cuDNN's TF32; output channels past C_out are zero. F16 (P.bk_f16): lane (g, t) of an
    m16n8k16 holds the f16 pairs B(k = 2 t, 2 t + 1; n = g) and B(k = 2 t + 8, 2 t + 9; n = g), each
    value rounded as cuDNN's TF32, then scaled by the power of two that puts the weight's largest
-   finite magnitude in [2^14, 2^15) (exact: 11 significant bits in f16's range; values under 2^-28
+   finite magnitude in [2^14, 2^15) (the haloed loop's rule, _fc3d_hx_x3_pow2: the rounded values
+   stay within 2^15; exact: 11 significant bits in f16's range; values under 2^-28
    of it round to f16's subnormal step, an error of at most 2^-39 of that magnitude); that magnitude's
    bits in the word after the pieces (_fc3d_bk_main unscales by it). Every block finds it over the
    whole weight (the block loop's weight fits its shared memory: a few thousand values; the launch
@@ -7611,31 +7617,8 @@ static __global__ void __launch_bounds__(1024) _fc3d_bk_prep_w(_fc3d_tc_kparams 
     const int KT = P.k[0] * P.k[1] * P.k[2], cout = (int)P.cout;
     if (F16) {
         __shared__ unsigned wmx[32];
-        const int64_t nw = P.cin_g * (int64_t)cout * KT; /* (a multiple of 16: C_in is) */
-        unsigned m = 0u;
-        auto take = [&](float v) {
-            const unsigned b = _fc3d_tc_round(v) & 0x7fffffffu;
-            if (b < 0x7f800000u) m = max(m, b);
-        };
-        if ((reinterpret_cast<uintptr_t>(w) & 15) == 0) { /* four 16-byte loads in flight a thread */
-            const float4* w4 = reinterpret_cast<const float4*>(w);
-            const int64_t n4 = nw / 4, st = blockDim.x;
-            int64_t i = threadIdx.x;
-            for (; i + 3 * st < n4; i += 4 * st) {
-                float4 v[4];
-#pragma unroll
-                for (int u = 0; u < 4; ++u) v[u] = w4[i + u * st];
-#pragma unroll
-                for (int u = 0; u < 4; ++u) { take(v[u].x); take(v[u].y); take(v[u].z); take(v[u].w); }
-            }
-            for (; i < n4; i += st) {
-                const float4 v = w4[i];
-                take(v.x); take(v.y); take(v.z); take(v.w);
-            }
-        } else {
-            for (int64_t i = threadIdx.x; i < nw; i += blockDim.x) take(w[i]);
-        }
-        m = _fc3d_warp_umax(m);
+        const int64_t nw = P.cin_g * (int64_t)cout * KT;
+        unsigned m = _fc3d_warp_umax(_fc3d_hx_sweep_max(w, nw, threadIdx.x, blockDim.x));
         if ((threadIdx.x & 31) == 0) wmx[threadIdx.x >> 5] = m;
         __syncthreads();
         m = 0u;
@@ -7955,17 +7938,6 @@ static __device__ __forceinline__ void _fc3d_bk_pair_taps(float (&a0)[NT8][4], f
     }
 }
 
-/* The exponent s of the power of two 2^s that puts a largest finite magnitude (its bits m) in
-   [2^14, 2^15), as _fc3d_hx_x3_pow2; 0 for m = 0 */
-static __device__ __forceinline__ int _fc3d_bk_sexp(unsigned m)
-{
-    int e = (int)(m >> 23) - 127;
-    e = e < -100 ? -100 : e;
-    return m ? 14 - e : 0;
-}
-/* 2^k for k in [-126, 127] */
-static __device__ __forceinline__ float _fc3d_bk_p2(int k) { return __uint_as_float((unsigned)(127 + k) << 23); }
-
 /* The block loop's kernel. PT: 0, or C_in / 8 x 16 + the W tap pattern (_fc3d_bk_pair_pattern)
    of a run whose units of both W phases it runs unrolled (_fc3d_bk_pair_taps). F16 (P.bk_f16):
    TF32's operands held as f16 (the weight from _fc3d_bk_prep_w's pieces, the input block converted
@@ -8012,8 +7984,9 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
 
     const int BD = P.bk_bd, BH = P.bk_bh, ED = P.bk_ed, EH = P.bk_eh, WP = P.bk_wp, PLW = P.bk_plw, QT = P.bk_qt;
     /* F16: the block's f16 copy (a word per channel pair and position, at the f32 block's offsets) and
-       two words of the block's largest magnitude (one per buffer), after the input rows' descriptors;
-       the weight's largest magnitude after its pieces */
+       the block's largest magnitude (MX[0], MX[1]: one per buffer; MX[2]: the finite one where the
+       block holds an infinity), after the input rows' descriptors; the weight's largest magnitude
+       after its pieces */
     float* const X2 = reinterpret_cast<float*>(Cd + CIN * ED * EH);
     unsigned* const MX = reinterpret_cast<unsigned*>(X2 + (CIN / 2) * CS);
     const unsigned wmag = F16 ? reinterpret_cast<const unsigned*>(wf)[KT * WT] : 0u;
@@ -8277,10 +8250,10 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                 convert(b, xs, _fc3d_hx_x3_pow2(mx, 1), false);
                 __syncthreads();
             }
-            const int ex = asis ? 0 : _fc3d_bk_sexp(mx), ew = _fc3d_bk_sexp(wmag), et = ex + ew;
+            const int ex = asis ? 0 : _fc3d_hx_x3_sexp(mx), ew = _fc3d_hx_x3_sexp(wmag), et = ex + ew;
             two = et > 126 || et < -127;
-            sc = _fc3d_bk_p2(two ? -ew : -et);
-            sc1 = _fc3d_bk_p2(-ex);
+            sc = _fc3d_p2(two ? -ew : -et);
+            sc1 = _fc3d_p2(-ex);
         }
         const float* const xf = F16 ? X2 : xs; /* the fragments' block */
         const int4* const Ut = Ut0 + buf * 2 * U; /* this block's table (the next one's: the other) */
