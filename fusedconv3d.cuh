@@ -322,7 +322,8 @@ typedef enum fc3d_main_loop {
                                     zero-fills the others, >>engine-implicit-gemm) */
     FC3D_MAIN_LOOP_BLOCK = 4,    /* the block loop for short K at small channel counts (>>block-loop): the
                                     whole weight and each block's input rows in shared memory, mma.sync
-                                    with no gathers (sm_80 and up). TF32 math, float32 NCDHW tensors,
+                                    with no gathers (sm_80 and up). TF32 math (HALF where in_channels
+                                    is a multiple of 16: its f16 operands), float32 NCDHW tensors,
                                     groups 1, in_channels a multiple of 8 up to 32, out_channels up to
                                     64, a weight that fits beside two input blocks; no LayerNorm over W.
                                     AUTO takes it where it can and the haloed loop is not taken */
@@ -1315,7 +1316,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      two buffers while the other computes, and a warp's unit (16 positions of one W phase x every
      output channel) runs its taps as m16n8k8 MMAs read straight from the input block: no gather,
      no table, no staging (f16 operands and m16n8k16 where C_in is a multiple of 16, below). AUTO
-     takes it, unless the haloed loop takes the plan, for TF32 math on
+     takes it, unless the haloed loop takes the plan, for TF32 math (and HALF through the f16
+     operands, where C_in is a multiple of 16: they are HALF's operands) on
      float32 NCDHW tensors with groups 1, in_channels a multiple of 8 up to 32 and out_channels up
      to 64, where the weight fits beside two input blocks (L2/15: 55 KB, blocks of 3 x 3 output
      rows). Measured (H100, TF32, one run each, bench/RESULTS.md sixteenth entry): L2/15's
@@ -7534,7 +7536,11 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
    51.0 M warp instructions), its chain 0.349-0.350 -> 0.345 ms, its convolution alone 0.160 ->
    0.160 (H200, one run, two rounds; bench/RESULTS.md fiftieth entry): the unit's loop is bound by
    its latency and its stores more than by its MMAs. Where the f16 copy leaves too small a block
-   the f32 operands stay. */
+   the f32 operands stay. HALF math on float32 tensors takes the same f16 path (the same kernels,
+   bitwise the same result as TF32 there: an f16 operand rounded to 11 significant bits, its range
+   kept by the powers of two, is HALF's operand), and the block loop refuses HALF where the f16 path
+   does not apply: L2/15 in half math 0.564 ms on the tiled wgmma loop before (bench/RESULTS.md
+   fiftieth entry). */
 #ifndef _FC3D_BK_NW
 #define _FC3D_BK_NW 8 /* warps a CTA. 6 (a 3 x 3 block's 18 units of both W phases in three full
                           rounds, 164 registers) took L2/15's convolution alone 0.185 -> 0.182 ms and
@@ -7559,7 +7565,8 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
 #define _FC3D_BK_NCOPS 4 /* ops fixed by (n, c) a pass may have for them to be resolved per block */
 #ifndef _FC3D_BK_F16
 #define _FC3D_BK_F16 1 /* TF32's operands as f16 where C_in is a multiple of 16 (m16n8k16: half the MMAs and
-                          fragment loads a tap; _fc3d_bk_main's F16) */
+                          fragment loads a tap; _fc3d_bk_main's F16); HALF math takes the block loop
+                          only through it */
 #endif
 /* Whether ops [b, e) of the chain compose into one map a v + b per (n, c) once their statistics are
    known (_fc3d_kind_affine_nc), at most _FC3D_BK_NCOPS of them; true for no ops. Op: fc3d_op or
@@ -8854,8 +8861,9 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
 }
 
 /* Whether the run takes the block loop (tp->bk_ok, else tp->bk_why): desc.main_loop AUTO (where the
-   haloed loop is not taken) or BLOCK, TF32 math, float32 NCDHW tensors, groups 1, in_channels a
-   multiple of 8 up to 32, out_channels up to 64, no whole-row passes, a weight and two input
+   haloed loop is not taken) or BLOCK, TF32 math (or HALF where in_channels is a multiple of 16 and
+   the f16 operands fit), float32 NCDHW tensors, groups 1, in_channels a multiple of 8 up to 32,
+   out_channels up to 64, no whole-row passes, a weight and two input
    blocks within _FC3D_BK_SMEM, no more blocks a sample than the tiled loops' tiles (the
    statistics slots are sized by theirs). Sets the block fields of tp->kp. */
 enum { _FC3D_BK_NO_LOOP = 1, _FC3D_BK_NO_HALO, _FC3D_BK_NO_MATH, _FC3D_BK_NO_DTYPE, _FC3D_BK_NO_LAYOUT,
@@ -8864,7 +8872,7 @@ static const char* _fc3d_bk_why_text(int why) {
     switch (why) {
     case _FC3D_BK_NO_LOOP: return "desc.main_loop forces another loop";
     case _FC3D_BK_NO_HALO: return "the haloed loop takes the plan";
-    case _FC3D_BK_NO_MATH: return "it runs TF32 math only";
+    case _FC3D_BK_NO_MATH: return "it runs TF32 math, and half math only where in_channels is a multiple of 16 (f16 operands)";
     case _FC3D_BK_NO_DTYPE: return "16-bit tensors run on the tiled loops";
     case _FC3D_BK_NO_LAYOUT: return "NDHWC runs on the tiled loops";
     case _FC3D_BK_NO_GROUPS: return "groups other than 1 run on the tiled loops";
@@ -8880,11 +8888,13 @@ static const char* _fc3d_bk_why_text(int why) {
 static void _fc3d_bk_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     const int loop = _fc3d_enum_int(&p->desc.main_loop);
     _fc3d_tc_kparams& P = tp->kp;
+    /* HALF: the f16 operands of TF32's path, or none (the f32 operands would be TF32 math) */
+    const bool half = tp->math == _FC3D_TC_HALF;
     tp->bk_ok = 0;
     tp->bk_why = 0;
     if (loop != FC3D_MAIN_LOOP_AUTO && loop != FC3D_MAIN_LOOP_BLOCK) tp->bk_why = _FC3D_BK_NO_LOOP;
     else if (tp->hx_ok) tp->bk_why = _FC3D_BK_NO_HALO;
-    else if (tp->math != _FC3D_TC_TF32) tp->bk_why = _FC3D_BK_NO_MATH;
+    else if (tp->math != _FC3D_TC_TF32 && !(half && _FC3D_BK_F16 && P.cin % 16 == 0)) tp->bk_why = _FC3D_BK_NO_MATH;
     else if (_fc3d_enum_int(&p->desc.dtype) != FC3D_DTYPE_F32) tp->bk_why = _FC3D_BK_NO_DTYPE;
     else if (P.layout != 1) tp->bk_why = _FC3D_BK_NO_LAYOUT;
     else if (P.groups != 1) tp->bk_why = _FC3D_BK_NO_GROUPS;
@@ -8894,7 +8904,7 @@ static void _fc3d_bk_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     const int nt8 = P.cout <= 32 ? 4 : 8;
     _fc3d_tc_kparams Q = P;
     Q.bk_f16 = _FC3D_BK_F16 && P.cin % 16 == 0;
-    if (Q.bk_f16 && !(_fc3d_bk_geometry(&Q, nt8) && Q.bk_blocks <= tp->tiles_per_sample)) {
+    if (Q.bk_f16 && !half && !(_fc3d_bk_geometry(&Q, nt8) && Q.bk_blocks <= tp->tiles_per_sample)) {
         Q = P; /* (the f16 copy's shared memory leaves too small a block: f32 operands) */
         Q.bk_f16 = 0;
     }
@@ -10059,6 +10069,10 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                       "each reading %d x %d input rows of %d padded W; %d-channel units, %d a block\n",
                       _fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_BLOCK ? " (forced)" : "", K.bk_bd, K.bk_bh,
                       (long long)K.bk_blocks, K.bk_ed, K.bk_eh, K.bk_wp, 8 * tp->bk_nt8, K.bk_units);
+            if (K.bk_f16)
+                _FC3D_PUT("  operands as f16 (m16n8k16): x rounded as TF32 and held as f16 per block (at the block's own "
+                          "power of two where its magnitudes need it), the weight at its own%s\n",
+                          tp->math == _FC3D_TC_HALF ? "; half math's operands" : "");
         } else if (p->main_loop == FC3D_MAIN_LOOP_WGMMA)
             _FC3D_PUT("main loop: wgmma%s\n", _fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_WGMMA
                                                  ? " (forced: a run without sm_90a code for its device fails)"

@@ -202,6 +202,7 @@ static int wide_hint = -1;
    64, kernels to 3); 2: as 1 at sizes with several blocks a sample */
 static int block_hint = 0;
 static int block_taps_hint = 0; /* with block_hint 3: the unrolled W taps and the near-full epilogue, not drawn */
+static int block_half_hint = 0; /* with block_hint: half math (the block loop's f16 operands) */
 static int random_conv(fc3d_conv_desc* c, int big_plane) {
     memset(c, 0, sizeof *c);
     const int g = rng_int(1, 3);
@@ -472,10 +473,10 @@ static void make_random_case(host_case* hc, int big_plane) {
             hc->desc.dtype = FC3D_DTYPE_F32;
             hc->desc.math = maths[rng_int(0, row_hint ? 1 : 2)];
         }
-        if (block_hint) { /* what the block loop takes: float32 NCDHW tensors, TF32 math */
+        if (block_hint) { /* what the block loop takes: float32 NCDHW tensors, TF32 math (or half) */
             hc->desc.dtype = FC3D_DTYPE_F32;
             hc->desc.layout = FC3D_LAYOUT_NCDHW;
-            hc->desc.math = FC3D_MATH_TF32;
+            hc->desc.math = block_half_hint ? FC3D_MATH_HALF : FC3D_MATH_TF32;
         }
         hc->desc.engine = engine_under_test;
         const fc3d_result r = fc3d_plan_init(&hc->plan, &hc->desc);
@@ -761,6 +762,7 @@ static int cmp_y_shift = 0;
    non-finite in the other (as a count: cmp_nonfinite_seen), the rel-L2 is taken over the rest */
 static int cmp_nonfinite = 0;
 static int64_t cmp_nonfinite_seen = 0;
+static int cmp_math_b = -1; /* >= 0: the second plan in that math mode (the same loop: still bitwise) */
 static int compare_engines(const char* name, host_case* hc, fc3d_engine ea, fc3d_engine eb, double bound,
                            fc3d_main_loop la = FC3D_MAIN_LOOP_AUTO, fc3d_main_loop lb = FC3D_MAIN_LOOP_AUTO) {
     fc3d_plan pl[2];
@@ -770,6 +772,7 @@ static int compare_engines(const char* name, host_case* hc, fc3d_engine ea, fc3d
         fc3d_plan_desc d = hc->desc;
         d.engine = e[k];
         d.main_loop = l[k];
+        if (k == 1 && cmp_math_b >= 0) d.math = (fc3d_math)cmp_math_b;
         if (fc3d_plan_init(&pl[k], &d) != FC3D_SUCCESS) return -1;
         if (k == 1 && prep_wide_b && pl[1].engine == FC3D_ENGINE_IMPLICIT_GEMM)
             ((_fc3d_tc_plan*)pl[1]._private.engine_data.bytes)->kp.hx_wide = 1;
@@ -1313,12 +1316,13 @@ static void test_halo_prep_wide(void) {
    it (the statistics from the unscaled sums) and with an affine chain (the pairs' maps); and x in
    [0, 1) with one +infinity in sample 1 (that block's largest finite magnitude found apart: the
    outputs it reaches non-finite in both engines, the rest compared). Each against the direct
-   engine within twice TF32's bound (y poisoned before every run). */
+   engine within twice TF32's bound (y poisoned before every run); each case on f16 operands also
+   in half math on the block loop, bitwise TF32's result (the same operands and kernels). */
 static void test_block_loop_range(void) {
     static const double xr[8][2] = {{0.0, 4e5}, {0.0, 1e-6}, {-1e-15, 1e-15}, {0.0, 1.2e4},
                                     {-0.07, 0.07}, {0.0, 4e4}, {0.0, 0.05}, {0.0, 1.0}};
     static const double wsc[8] = {1.0, 1e-6 * 20.0, 1e-15 * 20.0, 1.0, 1.0, 1.0, 1.0, 1.0};
-    int runs = 0, f16 = 0;
+    int runs = 0, f16 = 0, halves = 0;
     for (int k = 0; k < 12; k++) {
         host_case hc;
         memset(&hc, 0, sizeof hc);
@@ -1383,10 +1387,23 @@ static void test_block_loop_range(void) {
                   (long long)cmp_nonfinite_seen, (long long)p->y_elements);
         if (r == -1) check(0, name, "a plan refused the desc");
         runs += r != -1;
+        if (tp->bk_ok && tp->kp.bk_f16) { /* half math on the same f16 operands: bitwise TF32's result */
+            char hname[240];
+            snprintf(hname, sizeof hname, "%s.half_bitwise_tf32", name);
+            cmp_math_b = FC3D_MATH_HALF;
+            cmp_nonfinite = inf;
+            const int rh = compare_engines(hname, &hc, FC3D_ENGINE_IMPLICIT_GEMM, FC3D_ENGINE_IMPLICIT_GEMM, 0.0,
+                                           FC3D_MAIN_LOOP_BLOCK, FC3D_MAIN_LOOP_BLOCK);
+            cmp_math_b = -1;
+            cmp_nonfinite = 0;
+            if (rh == -1) check(0, hname, "half math refused on the block loop");
+            halves += rh != -1;
+        }
         host_case_free(&hc);
     }
-    check(runs == 12 && f16 == (_FC3D_BK_F16 ? 11 : 0), "block_loop_range.exercised",
-          "%d of 12 cases ran on the block loop, %d with f16 operands", runs, f16);
+    check(runs == 12 && f16 == (_FC3D_BK_F16 ? 11 : 0) && halves == f16, "block_loop_range.exercised",
+          "%d of 12 cases ran on the block loop, %d with f16 operands, %d of them in half math as well", runs, f16,
+          halves);
 }
 
 /* ---- 3a'''. plane-row tiles of the haloed loop ------------------------------------------------ */
@@ -1882,12 +1899,13 @@ static void test_halo_x3_rows(void) {
 static void test_block_loop(int cases) {
     const fc3d_engine keep = engine_under_test;
     engine_under_test = FC3D_ENGINE_IMPLICIT_GEMM;
-    int gathered = 0, multi = 0, pairs = 0, fixed = 0, near = 0, pairs_ops = 0, pairs_ns = 0;
+    int gathered = 0, multi = 0, pairs = 0, fixed = 0, near = 0, pairs_ops = 0, pairs_ns = 0, halfc = 0;
     for (int k = 0; k < cases; k++) {
         host_case hc;
         char desc[200], name[300];
         block_hint = k % 4 == 3 ? 2 : (k % 4 == 1 ? 3 : 1);
         block_taps_hint = k % 8 == 1; /* so that --quick's 8 cases hold one */
+        block_half_hint = _FC3D_BK_F16 && k % 3 == 2; /* half math (C_in 8 or 24 refused: drawn again) */
         const int want_pairs = block_hint == 3;
         loop_hint = FC3D_MAIN_LOOP_BLOCK;
         chain_hint = k % 8 == 5 ? 1 : k % 16 == 9 ? 0 : -1;
@@ -1897,6 +1915,8 @@ static void test_block_loop(int cases) {
         chain_hint = npre_hint = strategy_hint = -1;
         block_hint = 0;
         block_taps_hint = 0;
+        const int is_half = block_half_hint;
+        block_half_hint = 0;
         loop_hint = -1;
         if (fc3d_plan_main_loop(&hc.plan) != FC3D_MAIN_LOOP_BLOCK) { /* refused: drawn again */
             host_case_free(&hc);
@@ -1937,21 +1957,24 @@ static void test_block_loop(int cases) {
         describe_case(&hc, desc, sizeof desc);
         snprintf(name, sizeof name, "block_loop.%03d.%s", k, desc);
         const int r = compare_engines(name, &hc, FC3D_ENGINE_DIRECT, FC3D_ENGINE_IMPLICIT_GEMM,
-                                      2.0 * bound_for(FC3D_MATH_TF32, FC3D_DTYPE_F32), FC3D_MAIN_LOOP_AUTO,
+                                      2.0 * bound_for(hc.desc.math, FC3D_DTYPE_F32), FC3D_MAIN_LOOP_AUTO,
                                       FC3D_MAIN_LOOP_BLOCK);
         if (r == -1) check(0, name, "a plan refused the desc");
+        halfc += is_half && tp->kp.bk_f16;
         snprintf(name, sizeof name, "block_loop.%03d.bitwise_twice", k);
         compare_engines(name, &hc, FC3D_ENGINE_IMPLICIT_GEMM, FC3D_ENGINE_IMPLICIT_GEMM, 0.0, FC3D_MAIN_LOOP_BLOCK,
                         FC3D_MAIN_LOOP_BLOCK);
         host_case_free(&hc);
     }
     check(gathered >= cases / 8 && multi >= cases / 8 && pairs >= cases / 8 && fixed >= 1 && near >= 1 &&
-              pairs_ops >= (cases > 5 ? 1 : 0) && pairs_ns >= (cases > 9 ? 1 : 0),
+              pairs_ops >= (cases > 5 ? 1 : 0) && pairs_ns >= (cases > 9 ? 1 : 0) &&
+              halfc >= (_FC3D_BK_F16 ? cases / 3 : 0),
           "block_loop.exercised",
           "%d of %d cases gathered statistics in the block loop's epilogue, %d had several blocks a sample, %d ran "
           "units of both W phases, %d of them on the unrolled W taps, %d with units of the near-full epilogue, %d "
-          "with ops (one map per (n, c)); %d passes of such units stored nothing (statistics only)",
-          gathered, cases, multi, pairs, fixed, near, pairs_ops, pairs_ns);
+          "with ops (one map per (n, c)); %d passes of such units stored nothing (statistics only); %d in half "
+          "math (f16 operands)",
+          gathered, cases, multi, pairs, fixed, near, pairs_ops, pairs_ns, halfc);
     engine_under_test = keep;
 }
 

@@ -798,7 +798,8 @@ static void test_main_loops(void) {
             const int rowfp32 = w == 6 && m == FC3D_MATH_FP32; /* L2/34's LayerNorm over W in FP32 at W stride 1 */
             const int halo_auto = (w >= 1 && w <= 4) || rowfp32;
             const int halo_ok = halo_auto;
-            const int block_auto = w == 0 && m == FC3D_MATH_TF32; /* L2/15 in TF32: the block loop */
+            /* L2/15 in TF32, and in half math on its f16 operands (C_in 16): the block loop */
+            const int block_auto = w == 0 && (m == FC3D_MATH_TF32 || (m == FC3D_MATH_HALF && _FC3D_BK_F16));
             fc3d_result r = fc3d_plan_init(&p, &d);
             fc3d_plan_describe(&p, text, sizeof text);
             snprintf(name, sizeof name, "main_loop.auto_%d_math%d", w, m);
@@ -927,7 +928,8 @@ static void test_main_loops(void) {
     }
     {
         /* the block loop: L2/15 forced onto it in TF32 (its weight re-laid in mma.sync's fragment
-           order by the prep step); refused, naming the reason, for half math, 16-bit tensors, NDHWC,
+           order by the prep step), and in half math on its f16 operands; refused, naming the reason,
+           for half math at C_in 8 and 24 (no f16 operands), 16-bit tensors, NDHWC,
            groups, L2/61's 64 input channels, L2/34's LayerNorm over W (row tiles) and L1/77's
            weight (32 x 64 x 27 floats: past its shared memory) */
         fc3d_plan_desc d;
@@ -942,8 +944,20 @@ static void test_main_loops(void) {
                   strstr(text, "main loop: block (mma.sync) (forced)") != NULL && strstr(text, "weight re-layout") != NULL &&
                   strstr(text, "231 a sample") != NULL,
               "main_loop.block_l2_15", "result %d (%s): %s", (int)r, p.message, text);
-        d.math = FC3D_MATH_HALF;
-        expect_invalid("main_loop.block_half", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = block", "TF32 math only");
+        d.math = FC3D_MATH_HALF; /* half math: on the f16 operands (C_in 16), refused at C_in 8 or 24 */
+        r = fc3d_plan_init(&p, &d);
+        fc3d_plan_describe(&p, text, sizeof text);
+        if (_FC3D_BK_F16)
+            check(r == FC3D_SUCCESS && fc3d_plan_main_loop(&p) == FC3D_MAIN_LOOP_BLOCK &&
+                      strstr(text, "operands as f16 (m16n8k16)") != NULL && strstr(text, "half math's operands") != NULL,
+                  "main_loop.block_half_f16", "result %d (%s): %s", (int)r, p.message, text);
+        for (int cin = 8; cin <= 24; cin += 16) {
+            char nm[64];
+            d.conv.in_channels = cin;
+            snprintf(nm, sizeof nm, "main_loop.block_half_cin%d", cin);
+            expect_invalid(nm, &d, FC3D_ERROR_MAIN_LOOP, "main_loop = block", "half math only where in_channels is a multiple of 16");
+        }
+        d.conv.in_channels = 16;
         d.math = FC3D_MATH_TF32;
         d.dtype = FC3D_DTYPE_BF16;
         expect_invalid("main_loop.block_bf16", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = block", "16-bit tensors");
