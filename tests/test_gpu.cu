@@ -1318,7 +1318,8 @@ static void test_halo_prep_wide(void) {
    outputs it reaches non-finite in both engines, the rest compared). Each against the direct
    engine within twice TF32's bound (y poisoned before every run); each case on f16 operands also
    in half math on the block loop, bitwise TF32's result (the same operands and kernels; a chain's
-   statistics from the moments in both, the linear statistics rounding x as each mode does). */
+   strategy and statistics plan TF32's, per op where that was linear: the linear statistics round x
+   as each mode does). */
 static void test_block_loop_range(void) {
     static const double xr[8][2] = {{0.0, 4e5}, {0.0, 1e-6}, {-1e-15, 1e-15}, {0.0, 1.2e4},
                                     {-0.07, 0.07}, {0.0, 4e4}, {0.0, 0.05}, {0.0, 1.0}};
@@ -1389,13 +1390,18 @@ static void test_block_loop_range(void) {
         if (r == -1) check(0, name, "a plan refused the desc");
         runs += r != -1;
         if (tp->bk_ok && tp->kp.bk_f16) {
-            /* half math on the same f16 operands: bitwise TF32's result. The statistics from the
-               convolution's moments in both: the linear statistics (box sums of x) round x and the
-               weight as each mode's operands on every engine, f16 as it is in half math */
+            /* half math on the same f16 operands: bitwise TF32's result. Both plans on the TF32
+               plan's strategy and statistics plan, per op where that was linear: the linear
+               statistics (box sums of x) round x and the weight as each mode's operands on every
+               engine, f16 as it is in half math */
             char hname[240];
             snprintf(hname, sizeof hname, "%s.half_bitwise_tf32", name);
             const fc3d_stats_plan keep_sp = d->stats_plan;
-            if (d->num_ops) d->stats_plan = FC3D_STATS_PLAN_MOMENTS;
+            const fc3d_strategy keep_st = d->strategy;
+            if (d->num_ops) {
+                d->strategy = hc.plan.strategy;
+                d->stats_plan = hc.plan.stats_plan == FC3D_STATS_PLAN_LINEAR ? FC3D_STATS_PLAN_PER_OP : hc.plan.stats_plan;
+            }
             cmp_math_b = FC3D_MATH_HALF;
             cmp_nonfinite = inf;
             const int rh = compare_engines(hname, &hc, FC3D_ENGINE_IMPLICIT_GEMM, FC3D_ENGINE_IMPLICIT_GEMM, 0.0,
@@ -1403,6 +1409,7 @@ static void test_block_loop_range(void) {
             cmp_math_b = -1;
             cmp_nonfinite = 0;
             d->stats_plan = keep_sp;
+            d->strategy = keep_st;
             if (rh == -1) check(0, hname, "half math refused on the block loop");
             halves += rh != -1;
         }
