@@ -1402,7 +1402,9 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      own power of two, the weight at its own) and the MMAs m16n8k16 (_FC3D_BK_F16; >>block-loop):
      half the MMAs and fragment loads, the kernel 196-197 -> 188-190 us under ncu, the chain
      0.349-0.350 -> 0.345 ms, the convolution alone 0.160 either way (H200, bench/RESULTS.md
-     fiftieth entry): its MMAs do not bound it. Its ops
+     fiftieth entry): its MMAs do not bound it. HALF takes the same f16 operands (bitwise TF32's
+     result there): L2/15 in half math 0.564 -> 0.345 ms against the tiled wgmma loop (fifty-first
+     entry). Its ops
      fixed by (n, c) are resolved once per block and channel; recomputing (two convolution passes,
      one W phase a unit: 0.216 ms for the statistics without a store, 0.423 for the chain's ops and
      the store) measured 0.655 ms against 0.371 materialising (H200, bench/RESULTS.md thirty-third
@@ -7539,8 +7541,9 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
    the f32 operands stay. HALF math on float32 tensors takes the same f16 path (the same kernels,
    bitwise the same result as TF32 there: an f16 operand rounded to 11 significant bits, its range
    kept by the powers of two, is HALF's operand), and the block loop refuses HALF where the f16 path
-   does not apply: L2/15 in half math 0.564 ms on the tiled wgmma loop before (bench/RESULTS.md
-   fiftieth entry). */
+   does not apply. L2/15 in half math (`make bench`, H200): its chain 0.564 -> 0.345 ms, its
+   convolution alone 0.353 -> 0.160 (the tiled wgmma loop before; bench/RESULTS.md fiftieth and
+   fifty-first entries). */
 #ifndef _FC3D_BK_NW
 #define _FC3D_BK_NW 8 /* warps a CTA. 6 (a 3 x 3 block's 18 units of both W phases in three full
                           rounds, 164 registers) took L2/15's convolution alone 0.185 -> 0.182 ms and
