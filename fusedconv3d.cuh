@@ -1402,8 +1402,9 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      own power of two, the weight at its own) and the MMAs m16n8k16 (_FC3D_BK_F16; >>block-loop):
      half the MMAs and fragment loads, the kernel 196-197 -> 188-190 us under ncu, the chain
      0.349-0.350 -> 0.345 ms, the convolution alone 0.160 either way (H200, bench/RESULTS.md
-     fiftieth entry): its MMAs do not bound it. HALF takes the same f16 operands (bitwise TF32's
-     result there): L2/15 in half math 0.564 -> 0.345 ms against the tiled wgmma loop (fifty-first
+     fiftieth entry): its MMAs do not bound it. HALF runs the same kernels on x and the weight
+     rounded to f16 as they are (no powers of two: half math as the other loops have it): L2/15 in
+     half math 0.564 -> 0.345 ms against the tiled wgmma loop (fifty-first
      entry). Its ops
      fixed by (n, c) are resolved once per block and channel; recomputing (two convolution passes,
      one W phase a unit: 0.216 ms for the statistics without a store, 0.423 for the chain's ops and
@@ -3603,6 +3604,7 @@ typedef struct _fc3d_tc_kparams {
     int bk_units;          /* a block's units: rows x m-tiles x W phases */
     int bk_vec;            /* the input W is a multiple of 4: 16-byte copies (plw and wp too) */
     int bk_f16;            /* TF32's operands held as f16, m16n8k16 MMAs (_FC3D_BK_F16) */
+    int bk_half;           /* with bk_f16: half math, x and the weight rounded to f16 as they are (no scales) */
     int64_t bk_blocks;     /* blocks of one sample */
 } _fc3d_tc_kparams;
 
@@ -7538,10 +7540,13 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
    51.0 M warp instructions), its chain 0.349-0.350 -> 0.345 ms, its convolution alone 0.160 ->
    0.160 (H200, one run, two rounds; bench/RESULTS.md fiftieth entry): the unit's loop is bound by
    its latency and its stores more than by its MMAs. Where the f16 copy leaves too small a block
-   the f32 operands stay. HALF math on float32 tensors takes the same f16 path (the same kernels,
-   bitwise the same result as TF32 there: an f16 operand rounded to 11 significant bits, its range
-   kept by the powers of two, is HALF's operand), and the block loop refuses HALF where the f16 path
-   does not apply. L2/15 in half math (`make bench`, H200): its chain 0.564 -> 0.345 ms, its
+   the f32 operands stay. HALF math on float32 tensors runs the same kernels with x and the weight
+   rounded to f16 as they are (P.bk_half: no powers of two, the weight not rounded to TF32 first;
+   half math's operands on the direct engine and the tiled and haloed loops alike: past 65504 a
+   value is infinite, under 2^-14 it keeps f16's subnormal step), so that a plan's half math means
+   one thing whichever loop runs it; where every operand lies in f16's normal range its result is
+   TF32's on this path. The block loop refuses HALF where the f16 path does not apply. L2/15 in
+   half math (`make bench`, H200): its chain 0.564 -> 0.345 ms, its
    convolution alone 0.353 -> 0.160 (the tiled wgmma loop before; bench/RESULTS.md fiftieth and
    fifty-first entries). */
 #ifndef _FC3D_BK_NW
@@ -7617,7 +7622,9 @@ static __host__ __device__ inline size_t _fc3d_bk_smem(const _fc3d_tc_kparams& P
    bits in the word after the pieces (_fc3d_bk_main unscales by it). Every block finds it over the
    whole weight (the block loop's weight fits its shared memory: a few thousand values; the launch
    has at most 16 blocks of 1024 threads, four 16-byte loads in flight a thread: at 256 threads
-   and a load at a time, L2/15's 13,824 values took 17 us, a tenth of its convolution). */
+   and a load at a time, L2/15's 13,824 values took 17 us, a tenth of its convolution). In half
+   math (P.bk_half) the values are rounded to f16 as they are, unscaled, and the word is 2^14's
+   bits (a scale exponent of 0): no sweep. */
 template <int NT8, bool F16 = false>
 static __global__ void __launch_bounds__(1024) _fc3d_bk_prep_w(_fc3d_tc_kparams P, const float* __restrict__ w, float* __restrict__ wf)
 {
@@ -7628,12 +7635,17 @@ static __global__ void __launch_bounds__(1024) _fc3d_bk_prep_w(_fc3d_tc_kparams 
     if (F16) {
         __shared__ unsigned wmx[32];
         const int64_t nw = P.cin_g * (int64_t)cout * KT;
-        unsigned m = _fc3d_warp_umax(_fc3d_hx_sweep_max(w, nw, threadIdx.x, blockDim.x));
-        if ((threadIdx.x & 31) == 0) wmx[threadIdx.x >> 5] = m;
-        __syncthreads();
-        m = 0u;
-        for (int i = 0; i < (int)(blockDim.x >> 5); ++i) m = max(m, wmx[i]);
+        /* half math: the weight as it is, its magnitude word 2^14's bits (a scale exponent of 0) */
+        unsigned m = 0x46800000u;
+        if (!P.bk_half) {
+            m = _fc3d_warp_umax(_fc3d_hx_sweep_max(w, nw, threadIdx.x, blockDim.x));
+            if ((threadIdx.x & 31) == 0) wmx[threadIdx.x >> 5] = m;
+            __syncthreads();
+            m = 0u;
+            for (int i = 0; i < (int)(blockDim.x >> 5); ++i) m = max(m, wmx[i]);
+        }
         const float ws = _fc3d_hx_x3_pow2(m, 1);
+        const bool rnd = !P.bk_half;
         const int KS = (int)P.cin_g / 16;
         const int64_t total = (int64_t)KT * KS * NT8 * 64;
         uint32_t* const wh = reinterpret_cast<uint32_t*>(wf);
@@ -7644,7 +7656,8 @@ static __global__ void __launch_bounds__(1024) _fc3d_bk_prep_w(_fc3d_tc_kparams 
             const int ci = kk * 16 + 2 * (l & 3) + 8 * hi, co = j * 8 + (l >> 2);
             const float v0 = co < cout ? w[((int64_t)ci * cout + co) * KT + tap] : 0.f;
             const float v1 = co < cout ? w[((int64_t)(ci + 1) * cout + co) * KT + tap] : 0.f;
-            wh[e] = _fc3d_tc_pack<false>(__uint_as_float(_fc3d_tc_round(v0)) * ws, __uint_as_float(_fc3d_tc_round(v1)) * ws);
+            wh[e] = rnd ? _fc3d_tc_pack<false>(__uint_as_float(_fc3d_tc_round(v0)) * ws, __uint_as_float(_fc3d_tc_round(v1)) * ws)
+                        : _fc3d_tc_pack<false>(v0, v1);
         }
         if (blockIdx.x == 0 && threadIdx.x == 0) wh[total] = m;
         return;
@@ -8227,14 +8240,15 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
         _fc3d_tc_wait<1>();
         float* xs = Xs + buf * CIN * CS;
         if (F16) {
-            /* as it is first; its largest magnitude into MX[buf] (a warp's maximum an atomic) */
-            const unsigned m = _fc3d_warp_umax(convert(b, xs, 1.f, true));
+            /* as it is first; its largest magnitude into MX[buf] (a warp's maximum an atomic; half
+               math: as it is, no magnitude) */
+            const unsigned m = _fc3d_warp_umax(convert(b, xs, 1.f, !P.bk_half));
             if (lane == 0 && m) atomicMax(MX + buf, m);
         } else {
             round(b, xs);
         }
         __syncthreads();
-        /* F16: the block's x held as it is where its largest finite magnitude lies in [2^-4, 2^15)
+        /* F16: the block's x held as it is (always in half math, P.bk_half) where its largest finite magnitude lies in [2^-4, 2^15)
            (_fc3d_hx_x_as_is: TF32's rule on the haloed loop), else converted again at the power of
            two that puts it in [2^14, 2^15) (uniform over the CTA: every thread reads the one word);
            sc undoes both scales in the epilogue's FFMA, or, where 2^-(x's + the weight's exponents)
@@ -8245,7 +8259,7 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
         bool two = false;
         if (F16) {
             unsigned mx = MX[buf];
-            if (mx >= 0x7f800000u) { /* an infinity: the largest finite magnitude instead, in MX[2] */
+            if (mx >= 0x7f800000u && !P.bk_half) { /* an infinity: the largest finite magnitude instead, in MX[2] */
                 __syncthreads();
                 if (tid == 0) MX[2] = 0u;
                 __syncthreads();
@@ -8255,7 +8269,7 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                 mx = MX[2];
             }
             if (tid == 0) MX[buf ^ 1] = 0u;
-            const bool asis = _fc3d_hx_x_as_is(mx);
+            const bool asis = P.bk_half || _fc3d_hx_x_as_is(mx);
             if (!asis) {
                 convert(b, xs, _fc3d_hx_x3_pow2(mx, 1), false);
                 __syncthreads();
@@ -8891,7 +8905,8 @@ static const char* _fc3d_bk_why_text(int why) {
 static void _fc3d_bk_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     const int loop = _fc3d_enum_int(&p->desc.main_loop);
     _fc3d_tc_kparams& P = tp->kp;
-    /* HALF: the f16 operands of TF32's path, or none (the f32 operands would be TF32 math) */
+    /* HALF: the f16 path's kernels on x and the weight as they are (bk_half), or none (the f32
+       operands would be TF32 math) */
     const bool half = tp->math == _FC3D_TC_HALF;
     tp->bk_ok = 0;
     tp->bk_why = 0;
@@ -8914,6 +8929,7 @@ static void _fc3d_bk_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     if (!_fc3d_bk_geometry(&Q, nt8)) tp->bk_why = _FC3D_BK_NO_GEOMETRY;
     else if (Q.bk_blocks > tp->tiles_per_sample) tp->bk_why = _FC3D_BK_NO_TILES;
     if (tp->bk_why) return;
+    Q.bk_half = half;
     P = Q;
     tp->bk_nt8 = nt8;
     tp->bk_wbytes = (size_t)P.k[0] * P.k[1] * P.k[2] * (size_t)(P.cin / (P.bk_f16 ? 16 : 8)) * nt8 * 64 * 4 +
@@ -10072,10 +10088,11 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                       "each reading %d x %d input rows of %d padded W; %d-channel units, %d a block\n",
                       _fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_BLOCK ? " (forced)" : "", K.bk_bd, K.bk_bh,
                       (long long)K.bk_blocks, K.bk_ed, K.bk_eh, K.bk_wp, 8 * tp->bk_nt8, K.bk_units);
-            if (K.bk_f16)
+            if (K.bk_f16 && K.bk_half)
+                _FC3D_PUT("  operands as f16 (m16n8k16): x and the weight rounded to f16 as they are (half math)\n");
+            else if (K.bk_f16)
                 _FC3D_PUT("  operands as f16 (m16n8k16): x rounded as TF32 and held as f16 per block (at the block's own "
-                          "power of two where its magnitudes need it), the weight at its own%s\n",
-                          tp->math == _FC3D_TC_HALF ? "; half math's operands" : "");
+                          "power of two where its magnitudes need it), the weight at its own\n");
         } else if (p->main_loop == FC3D_MAIN_LOOP_WGMMA)
             _FC3D_PUT("main loop: wgmma%s\n", _fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_WGMMA
                                                  ? " (forced: a run without sm_90a code for its device fails)"

@@ -949,7 +949,7 @@ static void test_main_loops(void) {
         fc3d_plan_describe(&p, text, sizeof text);
         if (_FC3D_BK_F16)
             check(r == FC3D_SUCCESS && fc3d_plan_main_loop(&p) == FC3D_MAIN_LOOP_BLOCK &&
-                      strstr(text, "operands as f16 (m16n8k16)") != NULL && strstr(text, "half math's operands") != NULL,
+                      strstr(text, "operands as f16 (m16n8k16): x and the weight rounded to f16 as they are (half math)") != NULL,
                   "main_loop.block_half_f16", "result %d (%s): %s", (int)r, p.message, text);
         for (int cin = 8; cin <= 24; cin += 16) {
             char nm[64];
