@@ -323,7 +323,7 @@ typedef enum fc3d_main_loop {
     FC3D_MAIN_LOOP_BLOCK = 4,    /* the block loop for short K at small channel counts (>>block-loop): the
                                     whole weight and each block's input rows in shared memory, mma.sync
                                     with no gathers (sm_80 and up). TF32 math (HALF where in_channels
-                                    is a multiple of 16: its f16 operands), float32 NCDHW tensors,
+                                    is a multiple of 16: its f16 kernels), float32 NCDHW tensors,
                                     groups 1, in_channels a multiple of 8 up to 32, out_channels up to
                                     64, a weight that fits beside two input blocks; no LayerNorm over W.
                                     AUTO takes it where it can and the haloed loop is not taken */
@@ -1316,8 +1316,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      two buffers while the other computes, and a warp's unit (16 positions of one W phase x every
      output channel) runs its taps as m16n8k8 MMAs read straight from the input block: no gather,
      no table, no staging (f16 operands and m16n8k16 where C_in is a multiple of 16, below). AUTO
-     takes it, unless the haloed loop takes the plan, for TF32 math (and HALF through the f16
-     operands, where C_in is a multiple of 16: they are HALF's operands) on
+     takes it, unless the haloed loop takes the plan, for TF32 math (and HALF on the f16 kernels,
+     where C_in is a multiple of 16) on
      float32 NCDHW tensors with groups 1, in_channels a multiple of 8 up to 32 and out_channels up
      to 64, where the weight fits beside two input blocks (L2/15: 55 KB, blocks of 3 x 3 output
      rows). Measured (H100, TF32, one run each, bench/RESULTS.md sixteenth entry): L2/15's
@@ -1404,8 +1404,7 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      0.349-0.350 -> 0.345 ms, the convolution alone 0.160 either way (H200, bench/RESULTS.md
      fiftieth entry): its MMAs do not bound it. HALF runs the same kernels on x and the weight
      rounded to f16 as they are (no powers of two: half math as the other loops have it): L2/15 in
-     half math 0.564 -> 0.345 ms against the tiled wgmma loop (fifty-first
-     entry). Its ops
+     half math 0.564 -> 0.345 ms against the tiled wgmma loop (fifty-first entry). Its ops
      fixed by (n, c) are resolved once per block and channel; recomputing (two convolution passes,
      one W phase a unit: 0.216 ms for the statistics without a store, 0.423 for the chain's ops and
      the store) measured 0.655 ms against 0.371 materialising (H200, bench/RESULTS.md thirty-third
