@@ -988,7 +988,8 @@ def check_main_loop_reported():
     device (the extension is built with sm_90a code there), mma.sync elsewhere, in the TF32 and the
     FP32 (3xTF32) mode alike; and the TF32 output matches the FP32 mode's within TF32's bound. With
     in_channels 64 and 1728 products an output, both modes run the haloed loop there; at L2/15's
-    shape (in_channels 16, out_channels 32), TF32 runs the block loop."""
+    shape (in_channels 16, out_channels 32), TF32 runs the block loop, and half math too (its f16
+    kernels, x and the weight rounded to f16 as they are)."""
     torch.manual_seed(SEED)
     conv = nn.ConvTranspose3d(32, 24, 3, stride=2, padding=1).to(DEV)
     x = torch.rand(2, 32, 5, 6, 7, device=DEV)
@@ -1015,18 +1016,22 @@ def check_main_loop_reported():
     require(m32.last_main_loop == ("halo" if sm90 else "mma.sync"),
             f"fp32, C_in 64: last_main_loop {m32.last_main_loop!r}")
     require_close(y, y32, bound_for("tf32", x.dtype), "tf32 (haloed loop) against fp32", "tf32")
-    # L2/15's shape (in_channels 16, out_channels 32, k3 s2 p1): TF32 takes the block loop on every
-    # sm_80+ device (FP32 math stays on wgmma / mma.sync)
+    # L2/15's shape (in_channels 16, out_channels 32, k3 s2 p1): TF32 and half math take the block
+    # loop on every sm_80+ device (FP32 math stays on wgmma / mma.sync)
     conv = nn.ConvTranspose3d(16, 32, 3, stride=2, padding=1).to(DEV)
     x = torch.rand(2, 16, 5, 6, 7, device=DEV)
     m = fc.FusedConvTranspose3d(conv, nn.ReLU(), math="tf32")
+    mh = fc.FusedConvTranspose3d(conv, nn.ReLU(), math="half")
     m32 = fc.FusedConvTranspose3d(conv, nn.ReLU(), math="fp32")
     with torch.no_grad():
         y = m(x)
+        yh = mh(x)
         y32 = m32(x)
     require(m.last_main_loop == "block", f"tf32, L2/15's shape: last_main_loop {m.last_main_loop!r}")
+    require(mh.last_main_loop == "block", f"half, L2/15's shape: last_main_loop {mh.last_main_loop!r}")
     require(m32.last_main_loop == want, f"fp32, L2/15's shape: last_main_loop {m32.last_main_loop!r}")
     require_close(y, y32, bound_for("tf32", x.dtype), "tf32 (block loop) against fp32", "tf32")
+    require_close(yh, y32, bound_for("half", x.dtype), "half (block loop) against fp32", "half")
 
 
 # ---- 9. engines -----------------------------------------------------------------------------------
