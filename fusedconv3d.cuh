@@ -1404,7 +1404,7 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      0.349-0.350 -> 0.345 ms, the convolution alone 0.160 either way (H200, bench/RESULTS.md
      fiftieth entry): its MMAs do not bound it. HALF runs the same kernels on x and the weight
      rounded to f16 as they are (no powers of two: half math as the other loops have it): L2/15 in
-     half math 0.564 -> 0.345 ms against the tiled wgmma loop (fifty-first entry). Its ops
+     half math 0.564 -> 0.344-0.345 ms against the tiled wgmma loop (fifty-first entry). Its ops
      fixed by (n, c) are resolved once per block and channel; recomputing (two convolution passes,
      one W phase a unit: 0.216 ms for the statistics without a store, 0.423 for the chain's ops and
      the store) measured 0.655 ms against 0.371 materialising (H200, bench/RESULTS.md thirty-third
@@ -7545,9 +7545,9 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
    value is infinite, under 2^-14 it keeps f16's subnormal step), so that a plan's half math means
    one thing whichever loop runs it; where every operand lies in f16's normal range its result is
    TF32's on this path. The block loop refuses HALF where the f16 path does not apply. L2/15 in
-   half math (`make bench`, H200): its chain 0.564 -> 0.345 ms, its
-   convolution alone 0.353 -> 0.160 (the tiled wgmma loop before; bench/RESULTS.md fiftieth and
-   fifty-first entries). */
+   half math (`make bench`, H200): its chain 0.564 -> 0.344-0.345 ms, its convolution alone 0.353
+   -> 0.160-0.163 (the tiled wgmma loop before; bench/RESULTS.md fiftieth and fifty-first
+   entries). */
 #ifndef _FC3D_BK_NW
 #define _FC3D_BK_NW 8 /* warps a CTA. 6 (a 3 x 3 block's 18 units of both W phases in three full
                           rounds, 164 registers) took L2/15's convolution alone 0.185 -> 0.182 ms and
