@@ -8249,13 +8249,13 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
             round(b, xs);
         }
         __syncthreads();
-        /* F16: the block's x held as it is (always in half math, P.bk_half) where its largest finite magnitude lies in [2^-4, 2^15)
-           (_fc3d_hx_x_as_is: TF32's rule on the haloed loop), else converted again at the power of
-           two that puts it in [2^14, 2^15) (uniform over the CTA: every thread reads the one word);
-           sc undoes both scales in the epilogue's FFMA, or, where 2^-(x's + the weight's exponents)
-           is not a normal float (extreme magnitudes), sc1 = 2^-(x's) first and sc = 2^-(the
-           weight's). MX[buf ^ 1], which the block before read before its last barrier, is zeroed for
-           the next block. */
+        /* F16: the block's x held as it is (always in half math, P.bk_half) where its largest finite
+           magnitude lies in [2^-4, 2^15) (_fc3d_hx_x_as_is: TF32's rule on the haloed loop), else
+           converted again at the power of two that puts it in [2^14, 2^15) (uniform over the CTA:
+           every thread reads the one word); sc undoes both scales in the epilogue's FFMA, or, where
+           2^-(x's + the weight's exponents) is not a normal float (extreme magnitudes), sc1 =
+           2^-(x's) first and sc = 2^-(the weight's). MX[buf ^ 1], which the block before read
+           before its last barrier, is zeroed for the next block. */
         float sc = 1.f, sc1 = 1.f;
         bool two = false;
         if (F16) {
