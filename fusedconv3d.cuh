@@ -1211,29 +1211,35 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      only: L2/34's chain 1.180 -> 1.116 ms TF32, 1.062 -> 1.000 half, its convolution alone
      0.882 -> 0.872 / 0.651 -> 0.645 (H200, bench/chain_loops.cu EXTRA 0 and 6, two rounds; the
      same affine copied in the kernel's prologue, before the register split, made ptxas spill
-     ~450 bytes in the epilogue). Measured and not kept: the producer warpgroup's three idle
-     warps as epilogue warps too (seven warps at 80 registers: 140-240 bytes spilled, the
-     convolution alone 0.97 ms, the chain 1.40; again with the row program of the thirty-seventh
-     entry, the W-affine from shared memory: 204-284 bytes spilled, chain 0.987 -> 1.246 ms,
-     convolution alone 0.665 -> 0.723), a fifth warpgroup for the epilogue (it cannot get its
-     registers: setmaxnreg moves them only within the launch's allocation, 640 threads x 96 =
-     61,440 against the 64,512 of consumers at 176, producer at 24 and two epilogue warpgroups at
-     64, and the consumers' increase waits forever), the row's centring folded into its scaling
-     (fmaf(fmaf(v, s, -m s), a, b), 16 FADDs a job fewer: chain 0.983 -> 0.991-0.994 ms, thirty-
-     seventh entry), consumers at 168 registers for 88 in the
-     epilogue (consumers spill: convolution alone 0.98 ms, chain 1.13), TF32 units of 16 channels
-     for 4 or 8 weight slots (convolution alone 1.055 ms: a K step of four wgmmas), 8 weight slots
-     in half (0.651 -> 0.653: the slots are not what bounds half); then (H200, same commands,
-     against 1.114-1.117 / 0.997-1.001 ms chain, 0.869-0.873 / 0.644-0.646 convolution alone): the
-     consumer warpgroups taking the last 8 of a tile's 56 row groups after their staging (ptxas
-     spilled 412-460 bytes into their tap loop: chain 1.41 ms, convolution alone 1.27), two jobs
+     ~450 bytes in the epilogue). Measured and not kept: the producer warpgroup's three idle warps
+     as epilogue warps too (seven warps at 80 registers: 140-240 bytes spilled, the convolution
+     alone 0.97 ms, the chain 1.40; again with the row program of the thirty-seventh entry, the
+     W-affine from shared memory: 204-284 bytes spilled, chain 0.987 -> 1.246 ms, convolution alone
+     0.665 -> 0.723; and with a row on 8 lanes, 8 values a lane, seven warps at 88 registers beside
+     consumers at 168 or at 80 beside consumers at 176: chain 0.857 -> 1.078 / 1.157 ms, convolution
+     alone 0.485 -> 0.563 / 0.531, where the same source built for four warps, its epilogue's
+     setmaxnreg under a test of the warp, ran 1.003 / 0.521 with ptxas spilling 84 / 344 bytes
+     against 64 / 200: bench/RESULTS.md fifty-second entry), a fifth warpgroup for the epilogue (it
+     cannot get its registers: setmaxnreg moves them only within the launch's allocation, 640
+     threads x 96 = 61,440 against the 64,512 of consumers at 176, producer at 24 and two epilogue
+     warpgroups at 64, and the consumers' increase waits forever), the row's centring folded into
+     its scaling (fmaf(fmaf(v, s, -m s), a, b), 16 FADDs a job fewer: chain 0.983 -> 0.991-0.994 ms,
+     thirty-seventh entry), consumers at 168 registers for 88 in the epilogue (consumers spill:
+     convolution alone 0.98 ms, chain 1.13), TF32 units of 16 channels for 4 or 8 weight slots
+     (convolution alone 1.055 ms: a K step of four wgmmas), 8 weight slots in half (0.651 -> 0.653:
+     the slots are not what bounds half); then (H200, same commands, against 1.114-1.117 /
+     0.997-1.001 ms chain, 0.869-0.873 / 0.644-0.646 convolution alone): the consumer warpgroups
+     taking the last 8 of a tile's 56 row groups after their staging (ptxas spilled 412-460 bytes
+     into their tap loop: chain 1.41 ms, convolution alone 1.27), two jobs
      a lane at once in the row program (chain 1.125 TF32, 0.986 half; every convolution alone
      1.4-2.8 % slower: the kernel is one function and the epilogue's path moved the consumers'
      allocation), three (204 bytes spilled, chain 1.91), and one kernel a kind (copy, row
      program: all four figures 0.3-3 % slower). Again on the row program of pairs (H200,
      bench/RESULTS.md forty-first entry; against 0.853-0.860 ms chain, 0.480-0.486 convolution
      alone, TF32): two jobs a lane at once 0.940 (the GELUs still one value after another in the
-     epilogue's 136 registers; the W-affine from shared memory 0.915), consumers at 168
+     epilogue's 136 registers; the W-affine from shared memory 0.915; two rows a lane on 8 lanes
+     each, 8 values a lane for each row, the W-affine in 16 registers: 0.860 -> 1.161, ptxas's
+     spills unchanged, fifty-second entry), consumers at 168
      registers for 152 in the epilogue 0.860, the consumers taking 2, 4 or 6 of each epilogue
      warp's 14 row iterations 0.895-0.966 (ptxas spilling 196-328 bytes in their code: every
      convolution alone 0.553-0.561). With TF32 on the f16 path (its convolution alone
