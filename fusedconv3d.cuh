@@ -1245,14 +1245,18 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      convolution alone 0.553-0.561). With TF32 on the f16 path (its convolution alone
      0.688 ms) the row program bounds L2/34's chain (1.044 ms): the GELU costs 0.25 ms of it, the
      LayerNorm 0.10 (bench/chain_loops.cu EXTRA 4, 2, 6); ncu: 469 instructions a job, its warps
-     issuing on 32 % of their samples. Measured and not kept (bench/RESULTS.md, twenty-ninth
-     entry): the staging unswizzled (no FSEL in the epilogue, conflicts in the staging: chain
-     1.092 ms), the rows centred by the consumers after their staging (the epilogue only scaling:
-     chain 1.225; the staging step is serial with both). What the rest of the kernel allows
-     (H200, bench/chain_loops.cu, two rounds; bench/RESULTS.md thirty-fourth entry): with the row
-     program given half its rows (timing only) the chain takes 1.012-1.015 -> 0.674-0.675 ms TF32,
-     its convolution alone 0.658, so four epilogue warps bound it and twice their rate would bring
-     it near the convolution. Compact tiles were built for that and not kept: 4 rows of 33 at
+     issuing on 32 % of their samples. On the kernel of now (H200, fifty-second entry) the same
+     split reads convolution alone 0.483 ms, with the LayerNorm 0.627, with the GELU too 0.857: the
+     GELU's 14 instructions a value are 0.23 ms of the chain's 0.374 over the convolution, and the
+     consumers wait for the staging's empty barrier in 24 % of ncu's samples. Measured and not kept
+     (bench/RESULTS.md, twenty-ninth entry): the staging unswizzled (no FSEL in the epilogue,
+     conflicts in the staging: chain 1.092 ms), the rows centred by the consumers after their
+     staging (the epilogue only scaling: chain 1.225; the staging step is serial with both). What
+     the rest of the kernel allows (H200, bench/chain_loops.cu, two rounds; bench/RESULTS.md
+     thirty-fourth entry): with the row program given half its rows (timing only) the chain takes
+     1.012-1.015 -> 0.674-0.675 ms TF32, its convolution alone 0.658, so four epilogue warps bound
+     it and twice their rate would bring it near the convolution. Compact tiles were built for that
+     and not kept: 4 rows of 33 at
      n136 (a consumer's 68 accumulators fit the launch's 128 registers, so no setmaxnreg split),
      the producer warpgroup's three idle warps in the epilogue (seven warps), the tiles past the
      tiled loops' count allowed for a chain without statistics: 1.017-1.021 -> 1.043-1.045 ms TF32,
