@@ -1248,7 +1248,20 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      issuing on 32 % of their samples. On the kernel of now (H200, fifty-second entry) the same
      split reads convolution alone 0.483 ms, with the LayerNorm 0.627, with the GELU too 0.857: the
      GELU's 14 instructions a value are 0.23 ms of the chain's 0.374 over the convolution, and the
-     consumers wait for the staging's empty barrier in 24 % of ncu's samples. Measured and not kept
+     consumers wait for the staging's empty barrier in 24 % of ncu's samples. ncu's source page then
+     showed the GELU's sixteen values interleaved (its warps issuing, 'selected', in 36 % of the row
+     loop's samples) and 9 % of the samples at the tests of the ops' kinds and the jumps between
+     their code, 7 % more waiting for instructions at the jumps' targets: the row loop is now
+     compiled for the program's shape (rows_of: an affine LayerNorm over W, then GELU, ReLU or
+     nothing; any other program read from rp per row as before). L2/34's chain 0.853 -> 0.793-0.799
+     ms TF32, 0.831 -> 0.773-0.777 half, the LayerNorm alone 0.624 -> 0.592-0.598, the convolution
+     alone 0.480 -> 0.482-0.487 (H200, bench/chain_loops.cu EXTRA 0, 2, 6; two rounds in each of two
+     calls, bench/RESULTS.md fifty-third entry); with the GELU's form alone compiled the chain ran
+     0.786 and the LayerNorm alone 0.638 (its loop the generic one). Beside it, measured and not
+     kept: the GELU's reciprocal replaced by an FMA (timing only) 0.858 -> 0.836, so its two MUFUs
+     are not what bounds it; its polynomial in Estrin's form (a level shorter, a multiply more)
+     0.858 -> 0.907; the row count per tile taken through a shuffle (ptxas reloads it from the
+     constant bank per row, 4.5 % of the loop's samples) 0.798 -> 0.795. Measured and not kept
      (bench/RESULTS.md, twenty-ninth entry): the staging unswizzled (no FSEL in the epilogue,
      conflicts in the staging: chain 1.092 ms), the rows centred by the consumers after their
      staging (the epilogue only scaling: chain 1.225; the staging step is serial with both). What
@@ -7409,62 +7422,77 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
             aw[kq] = affr ? reinterpret_cast<const float4*>(AF)[kq * L + sub] : make_float4(0.f, 0.f, 0.f, 0.f);
             ab[kq] = affr ? reinterpret_cast<const float4*>(AF + 128)[kq * L + sub] : make_float4(0.f, 0.f, 0.f, 0.f);
         }
-        tiles([&](int64_t n, int64_t cbase, int nvalid, int rod, int roh) {
-            /* the row program: a row (channel c, row rr) in a group of L lanes as
-               _fc3d_tc_rows_out's FULL rows hold it (lane sub: quads k L + sub), G rows a warp at
-               once (the next rows' quads loaded ahead spilled and measured slower); the warp's
-               jobs (ci rpt + rr, ci its ci-th channel) are grp + G i, (ci, rr) stepped without a
-               division */
-            const int rpt = P.hx_rpt, jobs = 16 * rpt, ew = warp - 12, dc = G / rpt, dr = G - dc * rpt;
-            const int roffl = rod >= 0 ? (rod * P.out[1] + roh) * wout : -1; /* row `lane`'s offset in a slab */
-            float* const yc0 = reinterpret_cast<float*>(y) + (n * P.cout + cbase) * P.odhw;
-            int ci = grp / rpt, rr = grp - ci * rpt;
-            for (int j0 = 0; j0 < jobs; j0 += G) {
-                float v[_FC3D_TC_ROW_EPL];
-                const int c = 8 * (ci >> 1) + 2 * ew + (ci & 1);
-                const bool act = ci < 16 && c < nvalid;
-                const float* vr = Cs + c * CS + rr * wout;
-                const int xr = _fc3d_hx_ws_xr(rr, wout);
-#pragma unroll
-                for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq) {
-                    const int pq = 2 * ((kq * L + sub) ^ xr);
-                    const float2 a = act ? *reinterpret_cast<const float2*>(vr + pq) : make_float2(0.f, 0.f);
-                    const float2 b = act ? *reinterpret_cast<const float2*>(vr + hw + pq) : make_float2(0.f, 0.f);
-                    v[4 * kq] = a.x; v[4 * kq + 1] = b.x; v[4 * kq + 2] = a.y; v[4 * kq + 3] = b.y;
-                }
-                const int ro = __shfl_sync(0xffffffffu, roffl, rr);
-                if (affr) { /* the W-affine from registers; the same arithmetic as _fc3d_row_affine */
-                    const float is = epi.template row_centre<true>(v, wout, sub, L, grp * L, false, rp.eps);
+        /* The row loop for one shape of program, fixed at compile time where it is a common one:
+           PK >= 0 a LayerNorm over W with its W-affine, then the one op of kind PK (FC3D_OP_NONE:
+           none); PK < 0 the program as rp holds it, its ops' kinds tested per row. */
+        auto rows_of = [&](auto pk) {
+            constexpr int PK = decltype(pk)::value;
+            tiles([&](int64_t n, int64_t cbase, int nvalid, int rod, int roh) {
+                /* the row program: a row (channel c, row rr) in a group of L lanes as
+                   _fc3d_tc_rows_out's FULL rows hold it (lane sub: quads k L + sub), G rows a warp at
+                   once (the next rows' quads loaded ahead spilled and measured slower); the warp's
+                   jobs (ci rpt + rr, ci its ci-th channel) are grp + G i, (ci, rr) stepped without a
+                   division */
+                const int rpt = P.hx_rpt, jobs = 16 * rpt, ew = warp - 12, dc = G / rpt, dr = G - dc * rpt;
+                const int roffl = rod >= 0 ? (rod * P.out[1] + roh) * wout : -1; /* row `lane`'s offset in a slab */
+                float* const yc0 = reinterpret_cast<float*>(y) + (n * P.cout + cbase) * P.odhw;
+                int ci = grp / rpt, rr = grp - ci * rpt;
+                for (int j0 = 0; j0 < jobs; j0 += G) {
+                    float v[_FC3D_TC_ROW_EPL];
+                    const int c = 8 * (ci >> 1) + 2 * ew + (ci & 1);
+                    const bool act = ci < 16 && c < nvalid;
+                    const float* vr = Cs + c * CS + rr * wout;
+                    const int xr = _fc3d_hx_ws_xr(rr, wout);
 #pragma unroll
                     for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq) {
-                        const float4 a = aw[kq], b = ab[kq];
-                        v[4 * kq] = v[4 * kq] * is * a.x + b.x;
-                        v[4 * kq + 1] = v[4 * kq + 1] * is * a.y + b.y;
-                        v[4 * kq + 2] = v[4 * kq + 2] * is * a.z + b.z;
-                        v[4 * kq + 3] = v[4 * kq + 3] * is * a.w + b.w;
+                        const int pq = 2 * ((kq * L + sub) ^ xr);
+                        const float2 a = act ? *reinterpret_cast<const float2*>(vr + pq) : make_float2(0.f, 0.f);
+                        const float2 b = act ? *reinterpret_cast<const float2*>(vr + hw + pq) : make_float2(0.f, 0.f);
+                        v[4 * kq] = a.x; v[4 * kq + 1] = b.x; v[4 * kq + 2] = a.y; v[4 * kq + 3] = b.y;
                     }
+                    const int ro = __shfl_sync(0xffffffffu, roffl, rr);
+                    if (PK >= 0 || affr) { /* the W-affine from registers; the same arithmetic as _fc3d_row_affine */
+                        const float is = epi.template row_centre<true>(v, wout, sub, L, grp * L, false, rp.eps);
 #pragma unroll
-                    for (int i = 0; i < 2; ++i) {
-                        if (i >= (int)((rp.code >> 2) & 3u)) break;
-                        _fc3d_straight_op_regs((int)((rp.code >> (4 + 4 * i)) & 15u), rp.value[i], v);
+                        for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq) {
+                            const float4 a = aw[kq], b = ab[kq];
+                            v[4 * kq] = v[4 * kq] * is * a.x + b.x;
+                            v[4 * kq + 1] = v[4 * kq + 1] * is * a.y + b.y;
+                            v[4 * kq + 2] = v[4 * kq + 2] * is * a.z + b.z;
+                            v[4 * kq + 3] = v[4 * kq + 3] * is * a.w + b.w;
+                        }
+                        if (PK > 0) {
+                            _fc3d_straight_op_regs(PK, rp.value[0], v);
+                        } else if (PK < 0) {
+#pragma unroll
+                            for (int i = 0; i < 2; ++i) {
+                                if (i >= (int)((rp.code >> 2) & 3u)) break;
+                                _fc3d_straight_op_regs((int)((rp.code >> (4 + 4 * i)) & 15u), rp.value[i], v);
+                            }
+                        }
+                    } else {
+                        epi.template apply_row_prog<true>(v, wout, sub, L, grp * L, rp); /* (every lane: shuffles) */
                     }
-                } else {
-                    epi.template apply_row_prog<true>(v, wout, sub, L, grp * L, rp); /* (every lane: shuffles) */
-                }
-                if (act && ro >= 0) {
-                    float4* yq = reinterpret_cast<float4*>(yc0 + (int64_t)c * P.odhw + ro) + sub;
+                    if (act && ro >= 0) {
+                        float4* yq = reinterpret_cast<float4*>(yc0 + (int64_t)c * P.odhw + ro) + sub;
 #pragma unroll
-                    for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq, yq += L)
-                        *yq = make_float4(v[4 * kq], v[4 * kq + 1], v[4 * kq + 2], v[4 * kq + 3]);
+                        for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq, yq += L)
+                            *yq = make_float4(v[4 * kq], v[4 * kq + 1], v[4 * kq + 2], v[4 * kq + 3]);
+                    }
+                    ci += dc;
+                    rr += dr;
+                    if (rr >= rpt) {
+                        rr -= rpt;
+                        ++ci;
+                    }
                 }
-                ci += dc;
-                rr += dr;
-                if (rr >= rpt) {
-                    rr -= rpt;
-                    ++ci;
-                }
-            }
-        });
+            });
+        };
+        const unsigned nops = (rp.code >> 2) & 3u, k0 = (rp.code >> 4) & 15u;
+        if (affr && nops == 1u && k0 == (unsigned)FC3D_OP_GELU) rows_of(std::integral_constant<int, FC3D_OP_GELU>());
+        else if (affr && nops == 1u && k0 == (unsigned)FC3D_OP_RELU) rows_of(std::integral_constant<int, FC3D_OP_RELU>());
+        else if (affr && nops == 0u) rows_of(std::integral_constant<int, FC3D_OP_NONE>());
+        else rows_of(std::integral_constant<int, -1>());
     } else {
         /* a row (channel c, row rr of the tile) is wout / 4 quads, a lane each, JW rows a warp
            instruction; warp ew takes channels ew + 4 i. Per group of JW rows (the lane's row rr,

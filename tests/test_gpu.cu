@@ -1558,7 +1558,7 @@ static void test_halo_rows_store(void) {
 /* A LayerNorm over W (flags: its affine or none) as ops[o], then the ops `after` names, and
    num_ops: L2/34's chain and the variations of the row tests. */
 enum { LN_AFTER_NONE, LN_AFTER_RELU, LN_AFTER_TANH_X2_RELU, LN_AFTER_GELU, LN_AFTER_GELU_X1, LN_AFTER_ADD,
-       LN_AFTER_LN_GELU };
+       LN_AFTER_LN_GELU, LN_AFTER_TANH };
 static void ln_w_chain(fc3d_plan_desc* d, int o, unsigned flags, int after) {
     d->ops[o].kind = FC3D_OP_LAYERNORM;
     d->ops[o].norm_dims = 1;
@@ -1579,6 +1579,7 @@ static void ln_w_chain(fc3d_plan_desc* d, int o, unsigned flags, int after) {
         break;
     case LN_AFTER_ADD: d->ops[o++].kind = FC3D_OP_ADD_CHANNEL; break;
     case LN_AFTER_LN_GELU: ln_w_chain(d, o, FC3D_OP_AFFINE, LN_AFTER_GELU); return;
+    case LN_AFTER_TANH: d->ops[o++].kind = FC3D_OP_GELU_TANH; break;
     default: break;
     }
     d->num_ops = o;
@@ -1587,27 +1588,30 @@ static void ln_w_chain(fc3d_plan_desc* d, int o, unsigned flags, int after) {
 /* The row epilogue resolves a pass whose first op is a LayerNorm over W, followed by at most two
    ops that read nothing of (n, c), once per tile (_fc3d_tc_epi::row_prog), with the convolution's
    bias left out (the LayerNorm cancels it); any other chain walks its ops per row and adds the
-   bias. Cases on both sides of that line, each forced onto the haloed loop, with bias, against
-   the direct engine within twice the math mode's bound (y poisoned before every run): L2/34's
-   chain (LayerNorm with affine, GELU, x 1.0), affine-less LayerNorm and ReLU in half, three ops
-   after the LayerNorm (GELU tanh, x 2, ReLU: the walk), a scale before it (the walk, the bias
-   added), W = 128 (groups of 8 lanes), an odd W (57: rows not a multiple of the lanes' values),
-   NDHWC, the LayerNorm alone, rows of 16 floats (L2/34's chain at W 8 -> 16), rows of 32 with 40
-   channels (a part tile) and no affine, L2/34's chain with y 4 bytes past a 16-byte boundary, and
-   an AddChannel of 1000 + [-0.5, 0.5) before the LayerNorm (rows whose mean is ~1000 times their
-   spread: the row's statistics must be taken relative to the row, not to zero; the walk).
-   The row programs on NCDHW rows of 16 to 128 floats (cases 0, 1, 4, 7, 8, 9) run on the
-   warp-specialized row tiles (_fc3d_hx_ws_kind 2), the rest on _fc3d_hx_main's, case 10 too (its
-   plan is the first one's, whose y the warp-specialized kernel refuses at run time for its 16-byte
-   stores) and case 11 (its ops walked: the AddChannel first). */
+   bias. Cases on both sides of that line, each forced onto the haloed loop, with bias, against the
+   direct engine within twice the math mode's bound (y poisoned before every run): L2/34's chain
+   (LayerNorm with affine, GELU, x 1.0), affine-less LayerNorm and ReLU in half, three ops after the
+   LayerNorm (GELU tanh, x 2, ReLU: the walk), a scale before it (the walk, the bias added), W = 128
+   (groups of 8 lanes), an odd W (57: rows not a multiple of the lanes' values), NDHWC, the
+   LayerNorm alone, rows of 16 floats (L2/34's chain at W 8 -> 16), rows of 32 with 40 channels (a
+   part tile) and no affine, L2/34's chain with y 4 bytes past a 16-byte boundary, and an AddChannel
+   of 1000 + [-0.5, 0.5) before the LayerNorm (rows whose mean is ~1000 times their spread: the
+   row's statistics must be taken relative to the row, not to zero; the walk), the LayerNorm with
+   its affine and ReLU, and with its affine and the tanh GELU in half on rows of 32. The
+   warp-specialized kernel compiles its row loop for the common programs (an affine LayerNorm then
+   GELU, ReLU or nothing: cases 0, 4, 8, 12, 7) and reads any other from the plan per row (cases 1,
+   9, 13). The row programs on NCDHW rows of 16 to 128 floats (cases 0, 1, 4, 7, 8, 9, 12, 13) run
+   on the warp-specialized row tiles (_fc3d_hx_ws_kind 2), the rest on _fc3d_hx_main's, case 10 too
+   (its plan is the first one's, whose y the warp-specialized kernel refuses at run time for its
+   16-byte stores) and case 11 (its ops walked: the AddChannel first). */
 static void test_halo_row_prog(void) {
     if (no_halo("halo_row_prog")) return;
-    static const char* const what[12] = {"ln_gelu_x1", "ln_noaff_relu", "ln_3ops", "scale_ln_gelu",
+    static const char* const what[14] = {"ln_gelu_x1", "ln_noaff_relu", "ln_3ops", "scale_ln_gelu",
                                          "w128_ln_gelu", "w57_ln_gelu", "ndhwc_ln_gelu", "ln_alone",
                                          "w16_ln_gelu_x1", "w32_c40_ln_noaff_gelu", "ln_gelu_x1_y_off4",
-                                         "add1000_ln_gelu"};
+                                         "add1000_ln_gelu", "ln_relu", "w32_ln_tanh"};
     int runs = 0;
-    for (int k = 0; k < 12; k++) {
+    for (int k = 0; k < 14; k++) {
         host_case hc;
         memset(&hc, 0, sizeof hc);
         fc3d_plan_desc* d = &hc.desc;
@@ -1616,7 +1620,7 @@ static void test_halo_row_prog(void) {
         d->conv.in_channels = 32;
         d->conv.out_channels = k == 9 ? 40 : k % 2 && k != 10 ? 96 : 64;
         for (int i = 0; i < 3; i++) {
-            d->conv.in_size[i] = i == 2 ? (k == 4 ? 64 : odd ? 29 : k == 8 ? 8 : k == 9 ? 16 : 32) : 3 + i;
+            d->conv.in_size[i] = i == 2 ? (k == 4 ? 64 : odd ? 29 : k == 8 ? 8 : k == 9 || k == 13 ? 16 : 32) : 3 + i;
             d->conv.kernel[i] = odd ? 3 : 4;
             d->conv.stride[i] = 2;
             d->conv.padding[i] = 1;
@@ -1624,7 +1628,7 @@ static void test_halo_row_prog(void) {
             d->conv.dilation[i] = 1;
         }
         d->conv.bias = 1;
-        d->math = k == 1 || k == 7 ? FC3D_MATH_HALF : FC3D_MATH_TF32;
+        d->math = k == 1 || k == 7 || k == 13 ? FC3D_MATH_HALF : FC3D_MATH_TF32;
         d->layout = k == 6 ? FC3D_LAYOUT_NDHWC : FC3D_LAYOUT_NCDHW;
         int o = 0;
         if (k == 3) {
@@ -1633,8 +1637,8 @@ static void test_halo_row_prog(void) {
         }
         if (k == 11) d->ops[o++].kind = FC3D_OP_ADD_CHANNEL;
         ln_w_chain(d, o, k == 1 || k == 5 || k == 9 ? 0u : (unsigned)FC3D_OP_AFFINE,
-                   k == 1 ? LN_AFTER_RELU : k == 2 ? LN_AFTER_TANH_X2_RELU : k == 7 ? LN_AFTER_NONE
-                   : k == 0 || k == 8 || k == 10 ? LN_AFTER_GELU_X1 : LN_AFTER_GELU);
+                   k == 1 || k == 12 ? LN_AFTER_RELU : k == 2 ? LN_AFTER_TANH_X2_RELU : k == 7 ? LN_AFTER_NONE
+                   : k == 13 ? LN_AFTER_TANH : k == 0 || k == 8 || k == 10 ? LN_AFTER_GELU_X1 : LN_AFTER_GELU);
         d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
         d->main_loop = FC3D_MAIN_LOOP_HALO;
         char name[160];
@@ -1648,7 +1652,7 @@ static void test_halo_row_prog(void) {
         const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)hc.plan._private.engine_data.bytes;
         check(tp->kp.hx_rows && uses_row_tiles(&hc.plan), name, "the haloed row tiles with the row epilogue: hx_rows %d",
               tp->kp.hx_rows);
-        if (k == 0 || k == 1 || k == 4 || (k >= 7 && k <= 10)) /* a row program on NCDHW rows of 16 to 128 (the plan's) */
+        if (k == 0 || k == 1 || k == 4 || (k >= 7 && k <= 10) || k >= 12) /* a row program on NCDHW rows of 16 to 128 (the plan's) */
             check(_fc3d_hx_ws_takes(tp), name, "the warp-specialized row tiles take it");
         cmp_y_shift = k == 10 ? 4 : 0;
         op_bias_offset = k == 11 ? 1000.0 : 0.0;
@@ -1657,7 +1661,7 @@ static void test_halo_row_prog(void) {
         op_bias_offset = 0.0;
         host_case_free(&hc);
     }
-    check(runs == 12, "halo_row_prog.exercised", "%d of 12 cases ran on the haloed loop", runs);
+    check(runs == 14, "halo_row_prog.exercised", "%d of 14 cases ran on the haloed loop", runs);
 }
 
 /* ---- 3a'''. FP32 row norms: the haloed loop without row tiles, then a row read-back ------------- */
