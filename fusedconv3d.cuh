@@ -1253,17 +1253,20 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      loop's samples) and 9 % of the samples at the tests of the ops' kinds and the jumps between
      their code, 7 % more waiting for instructions at the jumps' targets: the row loop is now
      compiled for the program's shape (rows_of: an affine LayerNorm over W, then GELU, ReLU or
-     nothing; any other program read from rp per row as before). L2/34's chain 0.853 -> 0.793-0.799
-     ms TF32, 0.831 -> 0.773-0.777 half, the LayerNorm alone 0.624 -> 0.592-0.598, the convolution
-     alone 0.480 -> 0.482-0.487 (H200, bench/chain_loops.cu EXTRA 0, 2, 6; two rounds in each of two
-     calls, bench/RESULTS.md fifty-third entry); with the GELU's form alone compiled the chain ran
-     0.786 and the LayerNorm alone 0.638 (its loop the generic one). Beside it, measured and not
-     kept: the GELU's reciprocal replaced by an FMA (timing only) 0.858 -> 0.836, so its two MUFUs
-     are not what bounds it; its polynomial in Estrin's form (a level shorter, a multiply more)
-     0.858 -> 0.907; the row count per tile taken through a shuffle (ptxas reloads it from the
-     constant bank per row, 4.5 % of the loop's samples) 0.798 -> 0.795. Measured and not kept
-     (bench/RESULTS.md, twenty-ninth entry): the staging unswizzled (no FSEL in the epilogue,
-     conflicts in the staging: chain 1.092 ms), the rows centred by the consumers after their
+     nothing; any other program read from rp per row as before; a LayerNorm without its affine takes
+     them with 1 and 0 in the affine's registers). L2/34's chain 0.853 -> 0.793-0.799 ms TF32, 0.831
+     -> 0.773-0.777 half, the LayerNorm alone 0.624 -> 0.592-0.598, the convolution alone 0.480 ->
+     0.482-0.487 (H200, bench/chain_loops.cu EXTRA 0, 2, 6; two rounds in each of two calls,
+     bench/RESULTS.md fifty-third entry); with the GELU's form alone compiled the chain ran 0.786
+     and the LayerNorm alone 0.638 (its loop the generic one). Beside it, measured and not kept: the
+     GELU's reciprocal replaced by an FMA (timing only) 0.858 -> 0.836, so its two MUFUs are not
+     what bounds it; its polynomial in Estrin's form (a level shorter, a multiply more) 0.858 ->
+     0.907; the row count per tile taken through a shuffle (ptxas reloads it from the constant bank
+     per row, 4.5 % of the loop's samples) 0.798 -> 0.795. The LayerNorm without its affine on the
+     compiled loops (it took apply_row_prog's general branch before): that chain alone 0.647 ->
+     0.596-0.597 ms, L2/34's chain 0.795-0.796 -> 0.787 (TF32, one call, two rounds). Measured and
+     not kept (bench/RESULTS.md, twenty-ninth entry): the staging unswizzled (no FSEL in the
+     epilogue, conflicts in the staging: chain 1.092 ms), the rows centred by the consumers after their
      staging (the epilogue only scaling: chain 1.225; the staging step is serial with both). What
      the rest of the kernel allows (H200, bench/chain_loops.cu, two rounds; bench/RESULTS.md
      thirty-fourth entry): with the row program given half its rows (timing only) the chain takes
@@ -7419,12 +7422,14 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
            loads (_fc3d_hx_ws_cs), its values in W order */
 #pragma unroll
         for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq) {
-            aw[kq] = affr ? reinterpret_cast<const float4*>(AF)[kq * L + sub] : make_float4(0.f, 0.f, 0.f, 0.f);
+            aw[kq] = affr ? reinterpret_cast<const float4*>(AF)[kq * L + sub] : make_float4(1.f, 1.f, 1.f, 1.f);
             ab[kq] = affr ? reinterpret_cast<const float4*>(AF + 128)[kq * L + sub] : make_float4(0.f, 0.f, 0.f, 0.f);
         }
         /* The row loop for one shape of program, fixed at compile time where it is a common one:
-           PK >= 0 a LayerNorm over W with its W-affine, then the one op of kind PK (FC3D_OP_NONE:
-           none); PK < 0 the program as rp holds it, its ops' kinds tested per row. */
+           PK >= 0 a LayerNorm over W with its W-affine or none (then 1 and 0 in aw and ab: a
+           scaled value of -0 leaves as +0 there, as -0 from apply_row_prog), then the one op of
+           kind PK (FC3D_OP_NONE: none); PK < 0 the program as rp holds it, its ops' kinds tested
+           per row. */
         auto rows_of = [&](auto pk) {
             constexpr int PK = decltype(pk)::value;
             tiles([&](int64_t n, int64_t cbase, int nvalid, int rod, int roh) {
@@ -7489,9 +7494,10 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
             });
         };
         const unsigned nops = (rp.code >> 2) & 3u, k0 = (rp.code >> 4) & 15u;
-        if (affr && nops == 1u && k0 == (unsigned)FC3D_OP_GELU) rows_of(std::integral_constant<int, FC3D_OP_GELU>());
-        else if (affr && nops == 1u && k0 == (unsigned)FC3D_OP_RELU) rows_of(std::integral_constant<int, FC3D_OP_RELU>());
-        else if (affr && nops == 0u) rows_of(std::integral_constant<int, FC3D_OP_NONE>());
+        const bool ln = (rp.code & 1u) == 0u; /* a LayerNorm (its affine or 1 and 0), not a mean subtraction */
+        if (ln && nops == 1u && k0 == (unsigned)FC3D_OP_GELU) rows_of(std::integral_constant<int, FC3D_OP_GELU>());
+        else if (ln && nops == 1u && k0 == (unsigned)FC3D_OP_RELU) rows_of(std::integral_constant<int, FC3D_OP_RELU>());
+        else if (ln && nops == 0u) rows_of(std::integral_constant<int, FC3D_OP_NONE>());
         else rows_of(std::integral_constant<int, -1>());
     } else {
         /* a row (channel c, row rr of the tile) is wout / 4 quads, a lane each, JW rows a warp
