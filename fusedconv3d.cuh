@@ -7427,9 +7427,10 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
         }
         /* The row loop for one shape of program, fixed at compile time where it is a common one:
            PK >= 0 a LayerNorm over W with its W-affine or none (then 1 and 0 in aw and ab: a
-           scaled value of -0 leaves as +0 there, as -0 from apply_row_prog), then the one op of
-           kind PK (FC3D_OP_NONE: none); PK < 0 the program as rp holds it, its ops' kinds tested
-           per row. */
+           scaled value of -0 leaves as +0), then the one op of kind PK (FC3D_OP_NONE: none); PK <
+           0 the program as rp holds it, its ops' kinds tested per row: a LayerNorm on the same
+           registers' affine, a mean subtraction over W through apply_row_prog. */
+        const bool ln = (rp.code & 1u) == 0u; /* a LayerNorm (its affine or 1 and 0), not a mean subtraction */
         auto rows_of = [&](auto pk) {
             constexpr int PK = decltype(pk)::value;
             tiles([&](int64_t n, int64_t cbase, int nvalid, int rod, int roh) {
@@ -7456,7 +7457,7 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                         v[4 * kq] = a.x; v[4 * kq + 1] = b.x; v[4 * kq + 2] = a.y; v[4 * kq + 3] = b.y;
                     }
                     const int ro = __shfl_sync(0xffffffffu, roffl, rr);
-                    if (PK >= 0 || affr) { /* the W-affine from registers; the same arithmetic as _fc3d_row_affine */
+                    if (PK >= 0 || ln) { /* the W-affine from registers; the same arithmetic as _fc3d_row_affine */
                         const float is = epi.template row_centre<true>(v, wout, sub, L, grp * L, false, rp.eps);
 #pragma unroll
                         for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq) {
@@ -7494,7 +7495,6 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
             });
         };
         const unsigned nops = (rp.code >> 2) & 3u, k0 = (rp.code >> 4) & 15u;
-        const bool ln = (rp.code & 1u) == 0u; /* a LayerNorm (its affine or 1 and 0), not a mean subtraction */
         if (ln && nops == 1u && k0 == (unsigned)FC3D_OP_GELU) rows_of(std::integral_constant<int, FC3D_OP_GELU>());
         else if (ln && nops == 1u && k0 == (unsigned)FC3D_OP_RELU) rows_of(std::integral_constant<int, FC3D_OP_RELU>());
         else if (ln && nops == 0u) rows_of(std::integral_constant<int, FC3D_OP_NONE>());
@@ -7699,10 +7699,13 @@ static __global__ void __launch_bounds__(1024) _fc3d_bk_prep_w(_fc3d_tc_kparams 
             const int64_t f = e >> 6;
             const int j = (int)(f % NT8), kk = (int)((f / NT8) % KS), tap = (int)(f / (NT8 * KS));
             const int ci = kk * 16 + 2 * (l & 3) + 8 * hi, co = j * 8 + (l >> 2);
-            const float v0 = co < cout ? w[((int64_t)ci * cout + co) * KT + tap] : 0.f;
-            const float v1 = co < cout ? w[((int64_t)(ci + 1) * cout + co) * KT + tap] : 0.f;
-            wh[e] = rnd ? _fc3d_tc_pack<false>(__uint_as_float(_fc3d_tc_round(v0)) * ws, __uint_as_float(_fc3d_tc_round(v1)) * ws)
-                        : _fc3d_tc_pack<false>(v0, v1);
+            float v0 = co < cout ? w[((int64_t)ci * cout + co) * KT + tap] : 0.f;
+            float v1 = co < cout ? w[((int64_t)(ci + 1) * cout + co) * KT + tap] : 0.f;
+            if (rnd) { /* (half math: as they are, ws = 1) */
+                v0 = __uint_as_float(_fc3d_tc_round(v0));
+                v1 = __uint_as_float(_fc3d_tc_round(v1));
+            }
+            wh[e] = _fc3d_tc_pack<false>(v0 * ws, v1 * ws);
         }
         if (blockIdx.x == 0 && threadIdx.x == 0) wh[total] = m;
         return;
