@@ -1264,7 +1264,15 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      0.907; the row count per tile taken through a shuffle (ptxas reloads it from the constant bank
      per row, 4.5 % of the loop's samples) 0.798 -> 0.795. The LayerNorm without its affine on the
      compiled loops (it took apply_row_prog's general branch before): that chain alone 0.647 ->
-     0.596-0.597 ms, L2/34's chain 0.795-0.796 -> 0.787 (TF32, one call, two rounds). Measured and
+     0.596-0.597 ms, L2/34's chain 0.795-0.796 -> 0.787 (TF32, one call, two rounds); any
+     LayerNorm of the run-time loop now takes the same registers' affine, apply_row_prog only a
+     mean subtraction. The LayerNorm and GELU on rows of 64 compiled with the lane width too (L =
+     4: the staged values' and the stores' offsets immediates) 0.787-0.790 -> 0.759 ms TF32,
+     0.767-0.769 -> 0.737 half; every lane loading its row without the test of its channel (the
+     row not stored where the channel is past the tile or C_out) -> 0.745 / 0.723 (H200,
+     bench/chain_loops.cu EXTRA 0, two rounds alternated, rel-L2 against the direct engine
+     unchanged, 3.49e-4; bench/RESULTS.md fifty-fourth entry); its stores as st.global.cs beside
+     that 0.742-0.744 / 0.721-0.723, within the spread, not kept. Measured and
      not kept (bench/RESULTS.md, twenty-ninth entry): the staging unswizzled (no FSEL in the
      epilogue, conflicts in the staging: chain 1.092 ms), the rows centred by the consumers after their
      staging (the epilogue only scaling: chain 1.225; the staging step is serial with both). What
@@ -7375,10 +7383,9 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
     int L = 1;
     while (L * _FC3D_TC_ROW_EPL < wout) L <<= 1;
     const int kind = _fc3d_hx_ws_kind(P, epi, y), CS = _fc3d_hx_ws_cs(P, kind);
-    const int hw = wout >> 1; /* a W phase's half of a staged row (the row program's pairs) */
     typename Epi::row_prog_t rp;
     if (kind == 2) epi.row_prog(rp);
-    const int G = 32 / L, grp = lane / L, sub = lane - grp * L;
+    const int sub = lane & (L - 1);
     /* a LayerNorm's W-affine, copied to AF (here, not before the register split: there it made
        ptxas spill ~450 bytes) */
     const bool affr = kind == 2 && (rp.code & 3u) == 2u;
@@ -7429,36 +7436,44 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
            PK >= 0 a LayerNorm over W with its W-affine or none (then 1 and 0 in aw and ab: a
            scaled value of -0 leaves as +0), then the one op of kind PK (FC3D_OP_NONE: none); PK <
            0 the program as rp holds it, its ops' kinds tested per row: a LayerNorm on the same
-           registers' affine, a mean subtraction over W through apply_row_prog. */
+           registers' affine, a mean subtraction over W through apply_row_prog. LC > 0 fixes the
+           lane width L (rows of LC x 16 values) at compile time as well, so that the staged
+           values' and the stores' offsets are immediates: the LayerNorm and GELU on rows of 64
+           (L2/34's chain 0.788 -> 0.759 ms TF32; H200, bench/RESULTS.md fifty-fourth entry).
+           Other widths, ops and programs run with L at run time. */
         const bool ln = (rp.code & 1u) == 0u; /* a LayerNorm (its affine or 1 and 0), not a mean subtraction */
-        auto rows_of = [&](auto pk) {
-            constexpr int PK = decltype(pk)::value;
+        auto rows_of = [&](auto pk, auto lc) {
+            constexpr int PK = decltype(pk)::value, LC = decltype(lc)::value;
+            const int Lr = LC ? LC : L, wr = LC ? LC * _FC3D_TC_ROW_EPL : wout, hwr = wr >> 1;
+            const int Gr = 32 / Lr, grpr = lane / Lr, subr = lane - grpr * Lr;
             tiles([&](int64_t n, int64_t cbase, int nvalid, int rod, int roh) {
-                /* the row program: a row (channel c, row rr) in a group of L lanes as
-                   _fc3d_tc_rows_out's FULL rows hold it (lane sub: quads k L + sub), G rows a warp at
-                   once (the next rows' quads loaded ahead spilled and measured slower); the warp's
-                   jobs (ci rpt + rr, ci its ci-th channel) are grp + G i, (ci, rr) stepped without a
-                   division */
-                const int rpt = P.hx_rpt, jobs = 16 * rpt, ew = warp - 12, dc = G / rpt, dr = G - dc * rpt;
-                const int roffl = rod >= 0 ? (rod * P.out[1] + roh) * wout : -1; /* row `lane`'s offset in a slab */
+                /* the row program: a row (channel c, row rr) in a group of Lr lanes as
+                   _fc3d_tc_rows_out's FULL rows hold it (lane subr: quads k Lr + subr), Gr rows a
+                   warp at once (the next rows' quads loaded ahead spilled and measured slower); the
+                   warp's jobs (ci rpt + rr, ci its ci-th channel) are grpr + Gr i, (ci, rr) stepped
+                   without a division. Every lane loads its row, a channel past the tile's (c & 63)
+                   or past C_out included (staged, not stored): the zeros selected for them cost
+                   L2/34's chain 0.759 -> 0.745 ms */
+                const int rpt = P.hx_rpt, jobs = 16 * rpt, ew = warp - 12, dc = Gr / rpt, dr = Gr - dc * rpt;
+                const int roffl = rod >= 0 ? (rod * P.out[1] + roh) * wr : -1; /* row `lane`'s offset in a slab */
                 float* const yc0 = reinterpret_cast<float*>(y) + (n * P.cout + cbase) * P.odhw;
-                int ci = grp / rpt, rr = grp - ci * rpt;
-                for (int j0 = 0; j0 < jobs; j0 += G) {
+                int ci = grpr / rpt, rr = grpr - ci * rpt;
+                for (int j0 = 0; j0 < jobs; j0 += Gr) {
                     float v[_FC3D_TC_ROW_EPL];
                     const int c = 8 * (ci >> 1) + 2 * ew + (ci & 1);
                     const bool act = ci < 16 && c < nvalid;
-                    const float* vr = Cs + c * CS + rr * wout;
-                    const int xr = _fc3d_hx_ws_xr(rr, wout);
+                    const float* vr = Cs + (c & 63) * CS + rr * wr;
+                    const int xr = _fc3d_hx_ws_xr(rr, wr);
 #pragma unroll
                     for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq) {
-                        const int pq = 2 * ((kq * L + sub) ^ xr);
-                        const float2 a = act ? *reinterpret_cast<const float2*>(vr + pq) : make_float2(0.f, 0.f);
-                        const float2 b = act ? *reinterpret_cast<const float2*>(vr + hw + pq) : make_float2(0.f, 0.f);
+                        const int pq = 2 * ((kq * Lr + subr) ^ xr);
+                        const float2 a = *reinterpret_cast<const float2*>(vr + pq);
+                        const float2 b = *reinterpret_cast<const float2*>(vr + hwr + pq);
                         v[4 * kq] = a.x; v[4 * kq + 1] = b.x; v[4 * kq + 2] = a.y; v[4 * kq + 3] = b.y;
                     }
                     const int ro = __shfl_sync(0xffffffffu, roffl, rr);
                     if (PK >= 0 || ln) { /* the W-affine from registers; the same arithmetic as _fc3d_row_affine */
-                        const float is = epi.template row_centre<true>(v, wout, sub, L, grp * L, false, rp.eps);
+                        const float is = epi.template row_centre<true>(v, wr, subr, Lr, grpr * Lr, false, rp.eps);
 #pragma unroll
                         for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq) {
                             const float4 a = aw[kq], b = ab[kq];
@@ -7477,12 +7492,12 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                             }
                         }
                     } else {
-                        epi.template apply_row_prog<true>(v, wout, sub, L, grp * L, rp); /* (every lane: shuffles) */
+                        epi.template apply_row_prog<true>(v, wr, subr, Lr, grpr * Lr, rp); /* (every lane: shuffles) */
                     }
                     if (act && ro >= 0) {
-                        float4* yq = reinterpret_cast<float4*>(yc0 + (int64_t)c * P.odhw + ro) + sub;
+                        float4* yq = reinterpret_cast<float4*>(yc0 + (int64_t)c * P.odhw + ro) + subr;
 #pragma unroll
-                        for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq, yq += L)
+                        for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq, yq += Lr)
                             *yq = make_float4(v[4 * kq], v[4 * kq + 1], v[4 * kq + 2], v[4 * kq + 3]);
                     }
                     ci += dc;
@@ -7495,10 +7510,13 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
             });
         };
         const unsigned nops = (rp.code >> 2) & 3u, k0 = (rp.code >> 4) & 15u;
-        if (ln && nops == 1u && k0 == (unsigned)FC3D_OP_GELU) rows_of(std::integral_constant<int, FC3D_OP_GELU>());
-        else if (ln && nops == 1u && k0 == (unsigned)FC3D_OP_RELU) rows_of(std::integral_constant<int, FC3D_OP_RELU>());
-        else if (ln && nops == 0u) rows_of(std::integral_constant<int, FC3D_OP_NONE>());
-        else rows_of(std::integral_constant<int, -1>());
+        using R0 = std::integral_constant<int, 0>;
+        if (ln && nops == 1u && k0 == (unsigned)FC3D_OP_GELU) {
+            if (L == 4) rows_of(std::integral_constant<int, FC3D_OP_GELU>(), std::integral_constant<int, 4>());
+            else rows_of(std::integral_constant<int, FC3D_OP_GELU>(), R0());
+        } else if (ln && nops == 1u && k0 == (unsigned)FC3D_OP_RELU) rows_of(std::integral_constant<int, FC3D_OP_RELU>(), R0());
+        else if (ln && nops == 0u) rows_of(std::integral_constant<int, FC3D_OP_NONE>(), R0());
+        else rows_of(std::integral_constant<int, -1>(), R0());
     } else {
         /* a row (channel c, row rr of the tile) is wout / 4 quads, a lane each, JW rows a warp
            instruction; warp ew takes channels ew + 4 i. Per group of JW rows (the lane's row rr,
