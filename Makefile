@@ -36,8 +36,13 @@ PYTHON ?= python3
 # carries the wgmma main loop (a binary with only -gencode arch=compute_90,code=sm_90 runs mma.sync)
 ARCH ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90a,code=sm_90a
 # --threads 0: nvcc builds a program's architectures side by side (the same CPU time, half the wall
-# time of `make all` where there are cores to spare)
-NVFLAGS ?= -std=c++17 -O2 -I. -Itests --threads 0 --Werror all-warnings -Xcompiler -Wall,-Wextra
+# time of `make all` where there are cores to spare); --split-compile 0, where this nvcc has it:
+# its optimizer and ptxas take a program's functions on every core (the PyTorch extension's sm_90a
+# image on a 16-core machine 442 -> 188 s, 194 of 197 kernels the same machine code, README)
+ifeq ($(origin SPLIT),undefined)
+SPLIT := $(if $(shell $(NVCC) --help 2>/dev/null | grep -e '--split-compile '),--split-compile 0)
+endif
+NVFLAGS ?= -std=c++17 -O2 -I. -Itests --threads 0 $(SPLIT) --Werror all-warnings -Xcompiler -Wall,-Wextra
 # test_plan launches no kernel (every check comes before a launch, or there is no GPU): its device
 # code goes in as unoptimized PTX for one architecture, 17 s of build against about 16 minutes of
 # CPU time for cicc and ptxas at full optimization on $(ARCH) (6 for sm_80, 10 for sm_90a, on one
