@@ -1597,22 +1597,24 @@ static void ln_w_chain(fc3d_plan_desc* d, int o, unsigned flags, int after) {
    part tile) and no affine, L2/34's chain with y 4 bytes past a 16-byte boundary, and an AddChannel
    of 1000 + [-0.5, 0.5) before the LayerNorm (rows whose mean is ~1000 times their spread: the
    row's statistics must be taken relative to the row, not to zero; the walk), the LayerNorm with
-   its affine and ReLU, with its affine and the tanh GELU in half on rows of 32, and without its
-   affine before the tanh GELU. The warp-specialized kernel compiles its row loop for the common
-   programs (a LayerNorm, its affine or none, then GELU, ReLU or nothing: cases 0, 1, 4, 7, 8, 9,
-   12) and reads any other from the plan per row (cases 13, 14). The row programs on NCDHW rows of
-   16 to 128 floats (cases 0, 1, 4, 7, 8, 9, 12, 13, 14) run on the warp-specialized row tiles
-   (_fc3d_hx_ws_kind 2), the rest on _fc3d_hx_main's, case 10 too (its plan is the first one's,
-   whose y the warp-specialized kernel refuses at run time for its 16-byte stores) and case 11 (its
-   ops walked: the AddChannel first). */
+   its affine and ReLU, with its affine and the tanh GELU in half on rows of 32, without its affine
+   before the tanh GELU, and L2/34's LayerNorm and GELU on 96 channels (a part tile). The
+   warp-specialized kernel compiles its row loop for the common programs (a LayerNorm, its affine or
+   none, then GELU, ReLU or nothing: cases 0, 1, 4, 7, 8, 9, 12, 15; the LayerNorm and GELU on rows
+   of 64 with the lane width compiled too: cases 0, 15) and reads any other from the plan per row
+   (cases 13, 14). The row programs on NCDHW rows of 16 to 128 floats (cases 0, 1, 4, 7, 8, 9, 12,
+   13, 14, 15) run on the warp-specialized row tiles (_fc3d_hx_ws_kind 2), the rest on
+   _fc3d_hx_main's, case 10 too (its plan is the first one's, whose y the warp-specialized kernel
+   refuses at run time for its 16-byte stores) and case 11 (its ops walked: the AddChannel first). */
 static void test_halo_row_prog(void) {
     if (no_halo("halo_row_prog")) return;
-    static const char* const what[15] = {"ln_gelu_x1", "ln_noaff_relu", "ln_3ops", "scale_ln_gelu",
+    static const char* const what[16] = {"ln_gelu_x1", "ln_noaff_relu", "ln_3ops", "scale_ln_gelu",
                                          "w128_ln_gelu", "w57_ln_gelu", "ndhwc_ln_gelu", "ln_alone",
                                          "w16_ln_gelu_x1", "w32_c40_ln_noaff_gelu", "ln_gelu_x1_y_off4",
-                                         "add1000_ln_gelu", "ln_relu", "w32_ln_tanh", "ln_noaff_tanh"};
+                                         "add1000_ln_gelu", "ln_relu", "w32_ln_tanh", "ln_noaff_tanh",
+                                         "c96_ln_gelu"};
     int runs = 0;
-    for (int k = 0; k < 15; k++) {
+    for (int k = 0; k < 16; k++) {
         host_case hc;
         memset(&hc, 0, sizeof hc);
         fc3d_plan_desc* d = &hc.desc;
@@ -1662,7 +1664,7 @@ static void test_halo_row_prog(void) {
         op_bias_offset = 0.0;
         host_case_free(&hc);
     }
-    check(runs == 15, "halo_row_prog.exercised", "%d of 15 cases ran on the haloed loop", runs);
+    check(runs == 16, "halo_row_prog.exercised", "%d of 16 cases ran on the haloed loop", runs);
 }
 
 /* ---- 3a'''. FP32 row norms: the haloed loop without row tiles, then a row read-back ------------- */
