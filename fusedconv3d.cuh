@@ -1272,7 +1272,21 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      row not stored where the channel is past the tile or C_out) -> 0.745 / 0.723 (H200,
      bench/chain_loops.cu EXTRA 0, two rounds alternated, rel-L2 against the direct engine
      unchanged, 3.49e-4; bench/RESULTS.md fifty-fourth entry); its stores as st.global.cs beside
-     that 0.742-0.744 / 0.721-0.723, within the spread, not kept. Measured and
+     that 0.742-0.744 / 0.721-0.723, within the spread, not kept. On that loop the four loads'
+     offsets as one offset and three XORs of immediates and the row sums' four chains started
+     from their first values: 0.747-0.748 -> 0.743-0.744 ms TF32, 0.726 -> 0.722 half (same
+     call, two rounds; fifty-fifth entry). ncu there (H200, its clocks locked): the loop is 427
+     instructions a job (a row, 16 values a lane) and 92 % of the epilogue warps' samples, its
+     warp issuing in 40 % of them, short scoreboard 17 % (the row's shuffled shift and its
+     loads), fixed-latency waits 15 %, dispatch 11 %; the kernel's issue slots 51.5 % busy. Given
+     half its rows (timing only) the chain runs 0.748 -> 0.516 ms: the row program still costs
+     0.23 ms beyond the convolution. One consumer warpgroup computing both W phases of 3-row
+     tiles (m64n120 a phase, its 120 accumulators at 184 registers) beside two epilogue
+     warpgroups at 152 and the producer's 24 was built (the GPU suite and the three sanitizers
+     pass on it) and not kept: 0.738 -> 0.880 ms TF32, 0.719 -> 0.857 half, the LayerNorm alone
+     0.577 -> 0.781; one warpgroup feeding the tensor core on 2.3x as many tiles of 102 MMA rows
+     in 120 bounds the chain well above the row program it relieves (fifty-fifth entry; compact
+     tiles, below, found the same of 4-row tiles). Measured and
      not kept (bench/RESULTS.md, twenty-ninth entry): the staging unswizzled (no FSEL in the
      epilogue, conflicts in the staging: chain 1.092 ms), the rows centred by the consumers after their
      staging (the epilogue only scaling: chain 1.225; the staging step is serial with both). What
@@ -7464,9 +7478,11 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                     const bool act = ci < 16 && c < nvalid;
                     const float* vr = Cs + (c & 63) * CS + rr * wr;
                     const int xr = _fc3d_hx_ws_xr(rr, wr);
+                    /* (at L = 4 the swizzle xr is 4 (rr & 3): pair kq Lr + subr lies at 8 (kq ^ (rr & 3)) +
+                       2 subr, one offset and three XORs of immediates) */
 #pragma unroll
                     for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq) {
-                        const int pq = 2 * ((kq * Lr + subr) ^ xr);
+                        const int pq = LC == 4 ? 2 * subr + ((8 * kq) ^ (2 * xr)) : 2 * ((kq * Lr + subr) ^ xr);
                         const float2 a = *reinterpret_cast<const float2*>(vr + pq);
                         const float2 b = *reinterpret_cast<const float2*>(vr + hwr + pq);
                         v[4 * kq] = a.x; v[4 * kq + 1] = b.x; v[4 * kq + 2] = a.y; v[4 * kq + 3] = b.y;
@@ -9292,7 +9308,7 @@ typedef struct _fc3d_tc_epi {
         for (int e = 0; e < E; ++e)
             if (FULL || _fc3d_row_ow<FULL>(e, sub, L) < wout) {
                 v[e] -= shift;
-                s4[e & 3] += v[e];
+                s4[e & 3] = FULL && e < 4 ? v[e] : s4[e & 3] + v[e]; /* (full rows: each chain from its first value) */
             }
         if (FULL && !sub_mean) {
             /* LayerNorm's full rows: each lane's mean and centred sum of squares of its E values,
