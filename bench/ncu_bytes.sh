@@ -8,7 +8,8 @@
 # `--runs 1`), so the last run's kernels are the longest tail of the kernel list that repeats just
 # before itself. A zero fill (cudaMemsetAsync of y, where describe says "zero-filled") is not a
 # kernel and ncu does not profile it: its bytes, y's size written, are added and printed apart.
-# MMAs, of the GEMM kernels: mma.sync m16n8k8 (TF32) is 2,048 FLOP an instruction; a warp's share of a wgmma
+# MMAs, of the GEMM kernels: mma.sync m16n8k8 (TF32) is 2,048 FLOP an instruction, the block loop's
+# m16n8k16 on f16 operands (_fc3d_bk_main<..., F16 = 1>) 4,096; a warp's share of a wgmma
 # m64nNk8 (TF32 on the tiled wgmma loop) or m64nNk16 (half, and every math mode on the haloed loop)
 # is 64 N K 2 / 4 FLOP, so exec_flops / (instructions x 32 K) is the N the plan's count implies (256,
 # or 240 on the haloed loop's plane-row and row tiles).
@@ -56,6 +57,12 @@ t=sum(k[i]["gpu__time_duration.sum"] for i in ids)
 mk=[i for i in ids if "_main" in k[i]["name"] or "_rows_ws" in k[i]["name"]]
 gm=sum(k[i].get("sm__inst_executed_pipe_tensor_op_gmma.sum",0.0) for i in mk)
 hm=sum(k[i].get("sm__inst_executed_pipe_tensor_op_hmma.sum",0.0) for i in mk)-gm
+# mma.sync FLOP an instruction: m16n8k8 (TF32) 2,048; the block loop's f16 operands (its kernel's
+# last template argument, F16, 1) m16n8k16, 4,096
+def mflop(i):
+    m=re.match(r".*_fc3d_bk_main<([^>]*)>",k[i]["name"])
+    return 4096 if m and m.group(1).replace(" ","").split(",")[-1]=="1" else 2048
+hf=sum((k[i].get("sm__inst_executed_pipe_tensor_op_hmma.sum",0.0)-k[i].get("sm__inst_executed_pipe_tensor_op_gmma.sum",0.0))*mflop(i) for i in mk)
 def kof(i): return 16 if math=="--half" or "_fc3d_hx_" in k[i]["name"] else 8
 gk=sum(k[i].get("sm__inst_executed_pipe_tensor_op_gmma.sum",0.0)*kof(i) for i in mk)
 print(f"{ex} ({math}): {n} kernels a run")
@@ -67,7 +74,7 @@ fb=fills*ybytes
 if fills: print(f"    zero fill (cudaMemsetAsync, not profiled): {fb/1e6:.1f} MB written")
 tot=rd+wr+fb
 print(f"{ex}: DRAM read {rd/1e6:.1f} MB + written {(wr+fb)/1e6:.1f} MB = {tot/1e6:.1f} MB; plan.exec_bytes {mb:.1f} MB; ratio {tot/1e6/mb:.3f}; kernels {t:.3f} ms (ncu clocks)")
-if hm: print(f"{ex}: mma.sync {hm:.5g} x 2048 FLOP = {hm*2048/1e9:.4g} GFLOP; plan.exec_flops {gf:.4g}; ratio {hm*2048/1e9/gf:.4f}")
+if hm: print(f"{ex}: mma.sync {hm:.5g} instructions, {hf/1e9:.4g} GFLOP (m16n8k8 2,048 FLOP, the block loop's f16 m16n8k16 4,096); plan.exec_flops {gf:.4g}; ratio {hf/1e9/gf:.4f}")
 if gm: print(f"{ex}: wgmma {gm:.5g} warp instructions; plan.exec_flops {gf:.4g} GFLOP implies N = {gf*1e9/(gk*64*2/4):.2f}")
 PY
 done
