@@ -1286,7 +1286,11 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      pass on it) and not kept: 0.738 -> 0.880 ms TF32, 0.719 -> 0.857 half, the LayerNorm alone
      0.577 -> 0.781; one warpgroup feeding the tensor core on 2.3x as many tiles of 102 MMA rows
      in 120 bounds the chain well above the row program it relieves (fifty-fifth entry; compact
-     tiles, below, found the same of 4-row tiles). Measured and
+     tiles, below, found the same of 4-row tiles). The loop software-pipelined (the next job's
+     loads, shuffled shift, centring and sums issued before this job's affine, GELU and stores)
+     was built and not kept: 0.738-0.740 -> 0.754-0.755 ms TF32, 0.719 -> 0.733 half, with the
+     W-affine read from shared memory 0.819-0.821 / 0.798 (ptxas: the same spills; fifty-sixth
+     entry; not profiled: what the interleave added was not taken apart). Measured and
      not kept (bench/RESULTS.md, twenty-ninth entry): the staging unswizzled (no FSEL in the
      epilogue, conflicts in the staging: chain 1.092 ms), the rows centred by the consumers after their
      staging (the epilogue only scaling: chain 1.225; the staging step is serial with both). What
@@ -1548,10 +1552,17 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    GB/s, FLOPs / the math mode's tensor rate) per step, and an estimate that also holds each
    engine to what it sustains (the implicit GEMM's tiled loops: 37 M tiles a second; its block
    loop: 2.9e11 output values a second, 30 % more with a store, 33 % more per op, 0.78 of that for a
-   pass of both W phases; the direct engine 2 TFLOP/s). The least estimate wins, ties in the order linear, materialize/moments,
+   pass of both W phases; the haloed loop's warp-specialized row tiles: their row program,
+   4.9e11 values a second for the LayerNorm over W, 29 % more with a GELU, _fc3d_hx_rowprog_s,
+   which took L2/34's estimate from its bytes' 0.481 ms to 0.745 against 0.745 measured; the
+   direct engine 2 TFLOP/s). The least estimate wins, ties in the order linear, materialize/moments,
    recompute/moments, materialize/per op, recompute/per op. exec_bytes against ncu's DRAM bytes
-   over one run's kernels (bench/ncu_bytes.sh, H100, TF32): 0.95 / 0.92 / 0.98 / 0.96 / 0.99 on
-   L2/15 / L2/77 / L2/34 / L2/61 / L1/77 (half and FP32 0.88-1.05), once it counted the haloed
+   over one run's kernels (bench/ncu_bytes.sh, H200, the plans of 332b57b, TF32 / half / FP32):
+   L2/15 0.906 / 0.907 / 0.969, L2/77 0.886 / 0.870 / 0.929, L2/34 0.966 / 0.964 / 0.964, L2/61
+   0.947 / 0.942 / 0.953, L1/77 0.955 / 0.953 / 0.958; exec_flops against ncu's MMA counts 1.0002
+   on L2/15's block loop (its f16 m16n8k16s), N 256 / 120 / 256 / 240 (FP32: 128 / 120 / 128 /
+   120) on the others' wgmmas as the plan counts them (bench/RESULTS.md fifty-sixth entry). The first such check (H100, TF32:
+   0.95 / 0.92 / 0.98 / 0.96 / 0.99; half and FP32 0.88-1.05) came once it counted the haloed
    loop's operand copy of x (written whole by the prep step, read by the convolving step only in
    the padded planes that hold input: L2/77 reads 91 MB of its 135 MB copy) and, behind a zero
    fill, the tapped phases' sectors (stride-2 stores write half of each 32-byte sector, which DRAM
@@ -9545,6 +9556,17 @@ FC3D_API const char* fc3d_engine_name(fc3d_engine engine) {
 #define _FC3D_BK_PAIRS_GAIN 0.75
 #define _FC3D_BK_PAIRS_STORE_COST 0.07
 #define _FC3D_DIRECT_EST_PER_S 2e12
+/* the warp-specialized row tiles' row program (_fc3d_hx_rows_ws, kind 2: a LayerNorm or mean
+   subtraction over W, then at most two straight ops) on the epilogue warpgroup's four warps, which
+   bounds such a pass where its bytes and MMAs do not: values of y a second with the LayerNorm
+   alone, and what each GELU after it adds. L2/34 (268.4 M values, rows of 64; H200, the H100's SMs
+   and clock; bench/chain_loops.cu, median of 20, bench/RESULTS.md fifty-sixth entry): the LayerNorm
+   with or without its affine 0.577-0.578 ms, with the erf GELU and x 1.0 0.738-0.740, of which the
+   steps before the row kernel (the weight's magnitude, x's copy, its check) ~0.03 ms: the row
+   kernel 0.548 and 0.709 ms. ReLU and a scale are counted at nothing, the tanh GELU as the erf one
+   and a mean subtraction over W as the LayerNorm (none of them measured on this kernel). */
+#define _FC3D_HX_ROWPROG_VALUES_PER_S 4.9e11
+#define _FC3D_HX_ROWPROG_GELU_COST 0.29
 
 static int _fc3d_ends_in_reduce(const fc3d_plan_desc* d) {
     return d->num_ops > 0 && _fc3d_op_info_of(&d->ops[d->num_ops - 1])->stats == _FC3D_ST_REDUCE;
@@ -9701,6 +9723,34 @@ static double _fc3d_tc_wcopy_bytes(const _fc3d_tc_plan* tp) {
    the statistics partials written and read back. Ops' own vectors are not counted. Where the plan
    has the haloed loop (hx_ok), its FLOPs and bytes are counted: the loop an H100 runs from an
    sm_90a binary. */
+static inline int _fc3d_hx_ws_takes(const _fc3d_tc_plan* tp);
+
+/* The row-program part of a TC_CONV step's time on the warp-specialized row tiles (seconds), 0
+   where the step does not run a row program there: the question _fc3d_hx_ws_kind asks at the
+   launch (kind 2: float y stored in NCDHW, no statistics, a row op first, then at most two
+   straight ops, a scale by 1 dropped; the row tiles' geometry, _fc3d_hx_ws_takes), asked of the
+   plan (y's alignment is the run's). */
+static double _fc3d_hx_rowprog_s(const fc3d_plan* p, const _fc3d_tc_plan* tp, const fc3d_step_* st) {
+    const int b = (int)st->arg[1], e = (int)st->arg[2];
+    int i, np = 0, gelu = 0;
+    if (!tp->hx_ok || !tp->kp.hx_rows || _fc3d_enum_int(&p->desc.dtype) != FC3D_DTYPE_F32 || st->arg[0] != FC3D_STORE_Y ||
+        st->stat_op >= 0 || b >= e || !(((unsigned)st->arg[4] >> b) & 1u) || !_fc3d_hx_ws_takes(tp))
+        return 0.0;
+    {
+        const fc3d_op* op = &p->desc.ops[b]; /* (an affine per channel is not the row program's) */
+        if ((op->flags & FC3D_OP_AFFINE) && _fc3d_op_info_of(op)->affine == _FC3D_AFF_CHANNEL) return 0.0;
+    }
+    for (i = b + 1; i < e; i++) {
+        const fc3d_op* o = &p->desc.ops[i];
+        const int k = _fc3d_enum_int(&o->kind);
+        if (k == FC3D_OP_SCALE && o->value == 1.0f) continue;
+        if (!_fc3d_straight_kind(k) || np == 2) return 0.0;
+        np++;
+        gelu += k == FC3D_OP_GELU || k == FC3D_OP_GELU_TANH;
+    }
+    return (double)p->y_elements / _FC3D_HX_ROWPROG_VALUES_PER_S * (1.0 + _FC3D_HX_ROWPROG_GELU_COST * gelu);
+}
+
 static void _fc3d_plan_costs(fc3d_plan* p) {
     fc3d_plan_private_* pr = &p->_private;
     const double es = (double)fc3d_dtype_size(p->desc.dtype);
@@ -9788,6 +9838,8 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
                 const double tt = (double)st->grid * (double)tp->kp.groups * (double)tp->kp.ntn * (double)tp->kp.n /
                                   _FC3D_TC_TILES_PER_S * (st->arg[5] ? 1.0 - tp->zfrac : 1.0);
                 if (tt > t) t = tt;
+                const double tr = _fc3d_hx_rowprog_s(p, tp, st);
+                if (tr > t) t = tr;
             }
             if (st->kind == _FC3D_STEP_DIRECT_PASS && f / _FC3D_DIRECT_EST_PER_S > t) t = f / _FC3D_DIRECT_EST_PER_S;
             est += t;

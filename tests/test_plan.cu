@@ -586,6 +586,52 @@ static const char* pass_text(const fc3d_plan* p, char* out) {
                                          : (p->passes[i].source == FC3D_SOURCE_CONV ? "C-" : "I-"));
     return out;
 }
+/* The estimate of a pass whose row program runs on the warp-specialized row tiles
+   (_fc3d_hx_rowprog_s): L2/34 in TF32 and half math is bound by the row program, y's values at the
+   LayerNorm's rate times one and a GELU's share; the same LayerNorm without its GELU (x 1.0 dropped
+   as the launch drops it) by the LayerNorm alone; with a ReLU instead of the GELU the same; the
+   convolution alone by its bytes (no row program); an affine per channel before the row op, or two
+   straight ops after it besides the dropped scale, leave the row program's form (no term). The
+   estimate is the chosen alternative's and never under the row program's time. */
+static void test_rowprog_estimate(void) {
+    const double per = 1e3 / _FC3D_HX_ROWPROG_VALUES_PER_S;
+    for (int m = 0; m < 2; m++) {
+        const fc3d_math math = m ? FC3D_MATH_HALF : FC3D_MATH_TF32;
+        char name[128], text[8192];
+        fc3d_plan_desc d;
+        fc3d_plan p;
+        double est[5];
+        for (int v = 0; v < 5; v++) {
+            workload_desc(2, &d);
+            d.math = math;
+            if (v == 1) { d.ops[1].kind = FC3D_OP_SCALE; d.ops[1].value = 1.0f; }       /* LayerNorm alone */
+            if (v == 2) d.ops[1].kind = FC3D_OP_RELU;                                       /* LayerNorm, ReLU */
+            if (v == 3) d.num_ops = 0;                                                      /* the convolution alone */
+            if (v == 4) { /* three straight ops after it: GELU, ReLU, x 2 */
+                d.ops[2].kind = FC3D_OP_RELU; d.ops[2].value = 0.0f;
+                d.ops[3].kind = FC3D_OP_SCALE; d.ops[3].value = 2.0f;
+                d.num_ops = 4;
+            }
+            const fc3d_result r = fc3d_plan_init(&p, &d);
+            fc3d_plan_describe(&p, text, sizeof text);
+            est[v] = r == FC3D_SUCCESS ? p._private.est_ms : -1.0;
+            const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)p._private.engine_data.bytes;
+            snprintf(name, sizeof name, "estimate.l2_34_row_program.math%d.v%d", m, v);
+            check(r == FC3D_SUCCESS && tp->hx_ok && tp->kp.hx_rows && _fc3d_hx_ws_takes(tp), name,
+                  "result %d: the haloed row tiles expected: %s", (int)r, text);
+        }
+        const double y = 32.0 * 64 * 32 * 64 * 64;
+        snprintf(name, sizeof name, "estimate.l2_34_row_program.math%d", m);
+        check(est[0] >= y * per * (1.0 + _FC3D_HX_ROWPROG_GELU_COST) && est[0] <= y * per * (1.0 + _FC3D_HX_ROWPROG_GELU_COST) + 0.1 &&
+                  est[1] >= y * per && est[1] <= y * per + 0.1 && fabs(est[2] - est[1]) <= 1e-9 * est[1] &&
+                  est[0] - est[1] >= 0.9 * y * per * _FC3D_HX_ROWPROG_GELU_COST && est[3] < est[1] - 0.05 &&
+                  est[4] > 0.0 && est[4] < est[1] - 0.05,
+              name, "estimates (ms): LayerNorm GELU x1 %.4f, LayerNorm %.4f, LayerNorm ReLU %.4f, convolution alone %.4f, "
+                    "LayerNorm GELU ReLU x2 %.4f; row program %.4f ms a LayerNorm",
+              est[0], est[1], est[2], est[3], est[4], y * per);
+    }
+}
+
 static void test_strategies(void) {
     /* [workload][k]: k = materialize/moments, recompute/moments, materialize/per op, recompute/per op;
        "" = the chain cannot take it */
@@ -1323,6 +1369,7 @@ int main(void) {
     test_workload_plans();
     test_rows_store();
     test_strategies();
+    test_rowprog_estimate();
     test_main_loops();
     test_plan_details();
     test_run_args();
