@@ -1553,9 +1553,14 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    engine to what it sustains (the implicit GEMM's tiled loops: 37 M tiles a second; its block
    loop: 2.9e11 output values a second, 30 % more with a store, 33 % more per op, 0.78 of that for a
    pass of both W phases; the haloed loop's warp-specialized row tiles: their row program,
-   4.9e11 values a second for the LayerNorm over W, 29 % more with a GELU, _fc3d_hx_rowprog_s,
-   which took L2/34's estimate from its bytes' 0.481 ms to 0.745 against 0.745 measured; the
-   direct engine 2 TFLOP/s). The least estimate wins, ties in the order linear, materialize/moments,
+   4.9e11 values a second for the LayerNorm over W, 29 % more with a GELU, _fc3d_hx_rowprog_s;
+   its other tiles: their MMAs and stores in series, not the larger of the two; the direct
+   engine 2 TFLOP/s). Those two terms took the estimates (TF32; H200 measured in `make bench`,
+   bench/RESULTS.md fifty-fifth and fifty-sixth entries) of L2/34's chain 0.481 -> 0.745 ms
+   (0.747), L2/61's 0.658 -> 0.768 (0.746; FP32 1.454 -> 1.563 against 1.580), its convolution
+   alone 0.436 -> 0.546 (0.540), L1/77's 0.219 -> 0.257 (0.262; FP32 0.244 -> 0.365 against
+   0.373), L2/77's convolution alone 0.987 -> 1.059 (1.020); no plan's choice moved on the five
+   workloads in any math mode. The least estimate wins, ties in the order linear, materialize/moments,
    recompute/moments, materialize/per op, recompute/per op. exec_bytes against ncu's DRAM bytes
    over one run's kernels (bench/ncu_bytes.sh, H200, the plans of 332b57b, TF32 / half / FP32):
    L2/15 0.906 / 0.907 / 0.969, L2/77 0.886 / 0.870 / 0.929, L2/34 0.966 / 0.964 / 0.964, L2/61
@@ -9567,6 +9572,14 @@ FC3D_API const char* fc3d_engine_name(fc3d_engine engine) {
    and a mean subtraction over W as the LayerNorm (none of them measured on this kernel). */
 #define _FC3D_HX_ROWPROG_VALUES_PER_S 4.9e11
 #define _FC3D_HX_ROWPROG_GELU_COST 0.29
+/* The haloed loop's tiles other than the warp-specialized row tiles run a tile's MMAs, then its
+   epilogue and stores, one after the other (_fc3d_hx_main), so a step that stores the convolution's
+   size takes about the MMAs' time at the math mode's rate plus the stores' at the copy rate rather
+   than the larger of the two: the main kernels of the convolutions alone (H200, `make bench`'s
+   times less their prep steps, bench/RESULTS.md fifty-sixth entry) L2/77 ~0.95 ms for 686 GFLOP
+   issued (730 TFLOP/s: its stores are 3 MB), L2/61 ~0.48 for 263 GFLOP and 322 MB stored (0.36 +
+   0.12: the stores at 2.7 TB/s), L1/77 ~0.24 for 33 GFLOP and 545 MB (0.044 + 0.195: 2.8 TB/s).
+   The row tiles store a tile while the next one's MMAs run: the larger of the two there. */
 
 static int _fc3d_ends_in_reduce(const fc3d_plan_desc* d) {
     return d->num_ops > 0 && _fc3d_op_info_of(&d->ops[d->num_ops - 1])->stats == _FC3D_ST_REDUCE;
@@ -9725,6 +9738,17 @@ static double _fc3d_tc_wcopy_bytes(const _fc3d_tc_plan* tp) {
    sm_90a binary. */
 static inline int _fc3d_hx_ws_takes(const _fc3d_tc_plan* tp);
 
+/* Whether a TC_CONV step runs on the warp-specialized row tiles: the launch's _fc3d_hx_ws_kind > 0
+   asked of the plan (float y stored in NCDHW, no statistics, no ops or a row program, the row
+   tiles' geometry; y's alignment is the run's). */
+static double _fc3d_hx_rowprog_s(const fc3d_plan* p, const _fc3d_tc_plan* tp, const fc3d_step_* st);
+static int _fc3d_hx_ws_step(const fc3d_plan* p, const _fc3d_tc_plan* tp, const fc3d_step_* st) {
+    if (!tp->hx_ok || !tp->kp.hx_rows || _fc3d_enum_int(&p->desc.dtype) != FC3D_DTYPE_F32 ||
+        st->arg[0] != FC3D_STORE_Y || st->stat_op >= 0 || !_fc3d_hx_ws_takes(tp))
+        return 0;
+    return st->arg[1] == st->arg[2] || _fc3d_hx_rowprog_s(p, tp, st) > 0.0;
+}
+
 /* The row-program part of a TC_CONV step's time on the warp-specialized row tiles (seconds), 0
    where the step does not run a row program there: the question _fc3d_hx_ws_kind asks at the
    launch (kind 2: float y stored in NCDHW, no statistics, a row op first, then at most two
@@ -9840,6 +9864,12 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
                 if (tt > t) t = tt;
                 const double tr = _fc3d_hx_rowprog_s(p, tp, st);
                 if (tr > t) t = tr;
+                if (tp->hx_ok && store != FC3D_STORE_NONE && !_fc3d_hx_ws_step(p, tp, st)) {
+                    /* the haloed tiles' MMAs and stores in series */
+                    const double ys = store == FC3D_STORE_INTERMEDIATE ? conv_elems * 4.0 : (double)p->y_elements * es;
+                    const double ts = tf + ys / _FC3D_H100_BYTES_PER_S;
+                    if (ts > t) t = ts;
+                }
             }
             if (st->kind == _FC3D_STEP_DIRECT_PASS && f / _FC3D_DIRECT_EST_PER_S > t) t = f / _FC3D_DIRECT_EST_PER_S;
             est += t;

@@ -591,8 +591,10 @@ static const char* pass_text(const fc3d_plan* p, char* out) {
    LayerNorm's rate times one and a GELU's share; the same LayerNorm without its GELU (x 1.0 dropped
    as the launch drops it) by the LayerNorm alone; with a ReLU instead of the GELU the same; the
    convolution alone by its bytes (no row program); an affine per channel before the row op, or two
-   straight ops after it besides the dropped scale, leave the row program's form (no term). The
-   estimate is the chosen alternative's and never under the row program's time. */
+   straight ops after it besides the dropped scale, leave the row program's form (no term): that
+   pass runs on the haloed tiles whose MMAs and stores take turns (estimated at least their sum),
+   where the row tiles overlap them (the convolution alone under that sum). The estimate is the
+   chosen alternative's and never under the row program's time. */
 static void test_rowprog_estimate(void) {
     const double per = 1e3 / _FC3D_HX_ROWPROG_VALUES_PER_S;
     for (int m = 0; m < 2; m++) {
@@ -600,7 +602,7 @@ static void test_rowprog_estimate(void) {
         char name[128], text[8192];
         fc3d_plan_desc d;
         fc3d_plan p;
-        double est[5];
+        double est[5], ser[5];
         for (int v = 0; v < 5; v++) {
             workload_desc(2, &d);
             d.math = math;
@@ -615,6 +617,9 @@ static void test_rowprog_estimate(void) {
             const fc3d_result r = fc3d_plan_init(&p, &d);
             fc3d_plan_describe(&p, text, sizeof text);
             est[v] = r == FC3D_SUCCESS ? p._private.est_ms : -1.0;
+            /* one convolving pass: its MMAs at the f16 rate (TF32 on the haloed loop's f16 path) and
+               y's stores at the copy rate, in series */
+            ser[v] = 1e3 * (p.exec_flops / 732e12 + (double)p.y_elements * 4.0 / 2945e9);
             const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)p._private.engine_data.bytes;
             snprintf(name, sizeof name, "estimate.l2_34_row_program.math%d.v%d", m, v);
             check(r == FC3D_SUCCESS && tp->hx_ok && tp->kp.hx_rows && _fc3d_hx_ws_takes(tp), name,
@@ -625,11 +630,49 @@ static void test_rowprog_estimate(void) {
         check(est[0] >= y * per * (1.0 + _FC3D_HX_ROWPROG_GELU_COST) && est[0] <= y * per * (1.0 + _FC3D_HX_ROWPROG_GELU_COST) + 0.1 &&
                   est[1] >= y * per && est[1] <= y * per + 0.1 && fabs(est[2] - est[1]) <= 1e-9 * est[1] &&
                   est[0] - est[1] >= 0.9 * y * per * _FC3D_HX_ROWPROG_GELU_COST && est[3] < est[1] - 0.05 &&
-                  est[4] > 0.0 && est[4] < est[1] - 0.05,
+                  est[4] > 0.0 && est[4] < est[0] - 0.05 && est[3] < ser[3] - 0.05 && est[4] >= ser[4],
               name, "estimates (ms): LayerNorm GELU x1 %.4f, LayerNorm %.4f, LayerNorm ReLU %.4f, convolution alone %.4f, "
-                    "LayerNorm GELU ReLU x2 %.4f; row program %.4f ms a LayerNorm",
-              est[0], est[1], est[2], est[3], est[4], y * per);
+                    "LayerNorm GELU ReLU x2 %.4f; row program %.4f ms a LayerNorm; MMAs and stores in series: "
+                    "convolution alone %.4f, three straight ops %.4f",
+              est[0], est[1], est[2], est[3], est[4], y * per, ser[3], ser[4]);
     }
+}
+
+/* The haloed tiles' MMAs and stores in series (_fc3d_plan_costs): L2/61's and L1/77's
+   convolutions alone and chains, TF32, half and FP32 on the haloed loop, are estimated at least
+   their convolving pass's MMAs at the f16 rate (every math mode's products are f16 wgmmas there)
+   plus y's stores at the copy rate, and at most 0.5 ms more (their other steps: the prep, FP32's
+   magnitude scans, a finalize, L2/61's read-back: 0.37 ms at most here); their larger alone is
+   less. */
+static void test_haloed_serial_estimate(void) {
+    for (int w = 3; w <= 4; w++)
+        for (int alone = 0; alone < 2; alone++)
+            for (int m = 0; m < 3; m++) {
+                char name[128], text[8192];
+                fc3d_plan_desc d;
+                fc3d_plan p;
+                workload_desc(w, &d);
+                if (alone) d.num_ops = 0;
+                d.math = m == 0 ? FC3D_MATH_TF32 : m == 1 ? FC3D_MATH_HALF : FC3D_MATH_FP32;
+                const fc3d_result r = fc3d_plan_init(&p, &d);
+                fc3d_plan_describe(&p, text, sizeof text);
+                const fc3d_plan_private_* pr = &p._private;
+                const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
+                double f = 0.0, yb = 0.0;
+                int convs = 0;
+                for (int i = 0; r == FC3D_SUCCESS && i < pr->num_steps; i++)
+                    if (pr->steps[i].kind == _FC3D_STEP_TC_CONV) {
+                        f += pr->steps[i].flops;
+                        yb += (double)p.y_elements * 4.0;
+                        convs++;
+                    }
+                const double ser = 1e3 * (f / 732e12 + yb / 2945e9), big = 1e3 * (f / 732e12 > yb / 2945e9 ? f / 732e12 : yb / 2945e9);
+                snprintf(name, sizeof name, "estimate.haloed_serial.w%d.%s.math%d", w, alone ? "alone" : "chain", m);
+                check(r == FC3D_SUCCESS && p.engine == FC3D_ENGINE_IMPLICIT_GEMM && tp->hx_ok && !tp->kp.hx_rows && convs == 1 &&
+                          pr->est_ms >= ser && pr->est_ms <= ser + 0.5 && big < ser,
+                      name, "result %d, %d convolving steps, estimate %.4f ms, MMAs and stores in series %.4f, the larger %.4f: %s",
+                      (int)r, convs, pr->est_ms, ser, big, text);
+            }
 }
 
 static void test_strategies(void) {
@@ -1370,6 +1413,7 @@ int main(void) {
     test_rows_store();
     test_strategies();
     test_rowprog_estimate();
+    test_haloed_serial_estimate();
     test_main_loops();
     test_plan_details();
     test_run_args();
