@@ -1598,32 +1598,37 @@ static void ln_w_chain(fc3d_plan_desc* d, int o, unsigned flags, int after) {
    of 1000 + [-0.5, 0.5) before the LayerNorm (rows whose mean is ~1000 times their spread: the
    row's statistics must be taken relative to the row, not to zero; the walk), the LayerNorm with
    its affine and ReLU, with its affine and the tanh GELU in half on rows of 32, without its affine
-   before the tanh GELU, and L2/34's LayerNorm and GELU on 96 channels (a part tile). The
+   before the tanh GELU, L2/34's LayerNorm and GELU on 96 channels (a part tile), and on 4 samples
+   of 8 x 16 x 32 (16 x 32 x 64 out: more row tiles than an H100 has SMs, so that a CTA hands its
+   staging over from tile to tile) the affine-less LayerNorm and GELU in TF32 and L2/34's chain in half
+   (cases 16, 17). The
    warp-specialized kernel compiles its row loop for the common programs (a LayerNorm, its affine or
-   none, then GELU, ReLU or nothing: cases 0, 1, 4, 7, 8, 9, 12, 15; the LayerNorm and GELU on rows
-   of 64 with the lane width compiled too: cases 0, 15) and reads any other from the plan per row
-   (cases 13, 14). The row programs on NCDHW rows of 16 to 128 floats (cases 0, 1, 4, 7, 8, 9, 12,
-   13, 14, 15) run on the warp-specialized row tiles (_fc3d_hx_ws_kind 2), the rest on
+   none, then GELU, ReLU or nothing: cases 0, 1, 4, 7, 8, 9, 12, 15, 16, 17; the LayerNorm and GELU
+   on rows of 64 with the lane width compiled too: cases 0, 15, 16, 17) and reads any other from the
+   plan per row (cases 13, 14). The row programs on NCDHW rows of 16 to 128 floats (cases 0, 1, 4, 7,
+   8, 9, 12, 13, 14, 15, 16, 17) run on the warp-specialized row tiles (_fc3d_hx_ws_kind 2), the rest on
    _fc3d_hx_main's, case 10 too (its plan is the first one's, whose y the warp-specialized kernel
    refuses at run time for its 16-byte stores) and case 11 (its ops walked: the AddChannel first). */
 static void test_halo_row_prog(void) {
     if (no_halo("halo_row_prog")) return;
-    static const char* const what[16] = {"ln_gelu_x1", "ln_noaff_relu", "ln_3ops", "scale_ln_gelu",
+    static const char* const what[18] = {"ln_gelu_x1", "ln_noaff_relu", "ln_3ops", "scale_ln_gelu",
                                          "w128_ln_gelu", "w57_ln_gelu", "ndhwc_ln_gelu", "ln_alone",
                                          "w16_ln_gelu_x1", "w32_c40_ln_noaff_gelu", "ln_gelu_x1_y_off4",
                                          "add1000_ln_gelu", "ln_relu", "w32_ln_tanh", "ln_noaff_tanh",
-                                         "c96_ln_gelu"};
+                                         "c96_ln_gelu", "tiles_ln_noaff_gelu", "tiles_ln_gelu_x1"};
     int runs = 0;
-    for (int k = 0; k < 16; k++) {
+    for (int k = 0; k < 18; k++) {
         host_case hc;
         memset(&hc, 0, sizeof hc);
         fc3d_plan_desc* d = &hc.desc;
         const int odd = k == 5;
-        d->conv.batch = 2;
+        const int many = k >= 16; /* more row tiles than CTAs: the staging handed over tile after tile */
+        d->conv.batch = many ? 4 : 2;
         d->conv.in_channels = 32;
-        d->conv.out_channels = k == 9 ? 40 : k % 2 && k != 10 ? 96 : 64;
+        d->conv.out_channels = k == 9 ? 40 : k % 2 && k != 10 && !many ? 96 : 64;
         for (int i = 0; i < 3; i++) {
-            d->conv.in_size[i] = i == 2 ? (k == 4 ? 64 : odd ? 29 : k == 8 ? 8 : k == 9 || k == 13 ? 16 : 32) : 3 + i;
+            d->conv.in_size[i] = i == 2 ? (k == 4 ? 64 : odd ? 29 : k == 8 ? 8 : k == 9 || k == 13 ? 16 : 32)
+                                        : many ? 8 << i : 3 + i;
             d->conv.kernel[i] = odd ? 3 : 4;
             d->conv.stride[i] = 2;
             d->conv.padding[i] = 1;
@@ -1631,7 +1636,7 @@ static void test_halo_row_prog(void) {
             d->conv.dilation[i] = 1;
         }
         d->conv.bias = 1;
-        d->math = k == 1 || k == 7 || k == 13 ? FC3D_MATH_HALF : FC3D_MATH_TF32;
+        d->math = k == 1 || k == 7 || k == 13 || k == 17 ? FC3D_MATH_HALF : FC3D_MATH_TF32;
         d->layout = k == 6 ? FC3D_LAYOUT_NDHWC : FC3D_LAYOUT_NCDHW;
         int o = 0;
         if (k == 3) {
@@ -1639,9 +1644,9 @@ static void test_halo_row_prog(void) {
             d->ops[o++].value = 0.5f;
         }
         if (k == 11) d->ops[o++].kind = FC3D_OP_ADD_CHANNEL;
-        ln_w_chain(d, o, k == 1 || k == 5 || k == 9 || k == 14 ? 0u : (unsigned)FC3D_OP_AFFINE,
+        ln_w_chain(d, o, k == 1 || k == 5 || k == 9 || k == 14 || k == 16 ? 0u : (unsigned)FC3D_OP_AFFINE,
                    k == 1 || k == 12 ? LN_AFTER_RELU : k == 2 ? LN_AFTER_TANH_X2_RELU : k == 7 ? LN_AFTER_NONE
-                   : k == 13 || k == 14 ? LN_AFTER_TANH : k == 0 || k == 8 || k == 10 ? LN_AFTER_GELU_X1 : LN_AFTER_GELU);
+                   : k == 13 || k == 14 ? LN_AFTER_TANH : k == 0 || k == 8 || k == 10 || k == 17 ? LN_AFTER_GELU_X1 : LN_AFTER_GELU);
         d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
         d->main_loop = FC3D_MAIN_LOOP_HALO;
         char name[160];
@@ -1664,7 +1669,7 @@ static void test_halo_row_prog(void) {
         op_bias_offset = 0.0;
         host_case_free(&hc);
     }
-    check(runs == 16, "halo_row_prog.exercised", "%d of 16 cases ran on the haloed loop", runs);
+    check(runs == 18, "halo_row_prog.exercised", "%d of 18 cases ran on the haloed loop", runs);
 }
 
 /* ---- 3a'''. FP32 row norms: the haloed loop without row tiles, then a row read-back ------------- */
