@@ -9728,20 +9728,12 @@ static double _fc3d_tc_wcopy_bytes(const _fc3d_tc_plan* tp) {
     return (double)(tp->bk_ok ? tp->bk_wbytes : tp->hx_ok ? tp->hx_wbytes : tp->ws_bytes);
 }
 
-/* What the plan's steps cost, per pass and in total (plan.exec_flops, exec_bytes, floor_ms): the
-   FLOPs each step issues and the device bytes it reads and writes - x, the weight and its re-laid
-   copy (the haloed loop: its weight pieces and its operand copy of x, written by the prep step,
-   read by the convolving one), the bias once per convolution step; the float32 intermediate per
-   read and per store; y, and the sectors a zero-filling step's partial stores read and write again;
-   the statistics partials written and read back. Ops' own vectors are not counted. Where the plan
-   has the haloed loop (hx_ok), its FLOPs and bytes are counted: the loop an H100 runs from an
-   sm_90a binary. */
 static inline int _fc3d_hx_ws_takes(const _fc3d_tc_plan* tp);
+static double _fc3d_hx_rowprog_s(const fc3d_plan* p, const _fc3d_tc_plan* tp, const fc3d_step_* st);
 
 /* Whether a TC_CONV step runs on the warp-specialized row tiles: the launch's _fc3d_hx_ws_kind > 0
    asked of the plan (float y stored in NCDHW, no statistics, no ops or a row program, the row
    tiles' geometry; y's alignment is the run's). */
-static double _fc3d_hx_rowprog_s(const fc3d_plan* p, const _fc3d_tc_plan* tp, const fc3d_step_* st);
 static int _fc3d_hx_ws_step(const fc3d_plan* p, const _fc3d_tc_plan* tp, const fc3d_step_* st) {
     if (!tp->hx_ok || !tp->kp.hx_rows || _fc3d_enum_int(&p->desc.dtype) != FC3D_DTYPE_F32 ||
         st->arg[0] != FC3D_STORE_Y || st->stat_op >= 0 || !_fc3d_hx_ws_takes(tp))
@@ -9775,6 +9767,14 @@ static double _fc3d_hx_rowprog_s(const fc3d_plan* p, const _fc3d_tc_plan* tp, co
     return (double)p->y_elements / _FC3D_HX_ROWPROG_VALUES_PER_S * (1.0 + _FC3D_HX_ROWPROG_GELU_COST * gelu);
 }
 
+/* What the plan's steps cost, per pass and in total (plan.exec_flops, exec_bytes, floor_ms): the
+   FLOPs each step issues and the device bytes it reads and writes - x, the weight and its re-laid
+   copy (the haloed loop: its weight pieces and its operand copy of x, written by the prep step,
+   read by the convolving one), the bias once per convolution step; the float32 intermediate per
+   read and per store; y, and the sectors a zero-filling step's partial stores read and write again;
+   the statistics partials written and read back. Ops' own vectors are not counted. Where the plan
+   has the haloed loop (hx_ok), its FLOPs and bytes are counted: the loop an H100 runs from an
+   sm_90a binary. */
 static void _fc3d_plan_costs(fc3d_plan* p) {
     fc3d_plan_private_* pr = &p->_private;
     const double es = (double)fc3d_dtype_size(p->desc.dtype);
