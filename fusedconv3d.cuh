@@ -1553,7 +1553,7 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    engine to what it sustains (the implicit GEMM's tiled loops: 37 M tiles a second; its block
    loop: 2.9e11 output values a second, 30 % more with a store, 33 % more per op, 0.78 of that for a
    pass of both W phases; the haloed loop's warp-specialized row tiles: their row program,
-   4.9e11 values a second for the LayerNorm over W, 29 % more with a GELU, _fc3d_hx_rowprog_s;
+   4.9e11 values a second for the LayerNorm over W, 29 % more with a GELU, _fc3d_hx_ws_step_kind;
    its other tiles: their MMAs and stores in series, not the larger of the two; the direct
    engine 2 TFLOP/s). Those two terms took the estimates (TF32; H200 measured in `make bench`,
    bench/RESULTS.md fifty-fifth and fifty-sixth entries) of L2/34's chain 0.481 -> 0.745 ms
@@ -9728,44 +9728,7 @@ static double _fc3d_tc_wcopy_bytes(const _fc3d_tc_plan* tp) {
     return (double)(tp->bk_ok ? tp->bk_wbytes : tp->hx_ok ? tp->hx_wbytes : tp->ws_bytes);
 }
 
-static inline int _fc3d_hx_ws_takes(const _fc3d_tc_plan* tp);
-static double _fc3d_hx_rowprog_s(const fc3d_plan* p, const _fc3d_tc_plan* tp, const fc3d_step_* st);
-
-/* Whether a TC_CONV step runs on the warp-specialized row tiles: the launch's _fc3d_hx_ws_kind > 0
-   asked of the plan (float y stored in NCDHW, no statistics, no ops or a row program, the row
-   tiles' geometry; y's alignment is the run's). */
-static int _fc3d_hx_ws_step(const fc3d_plan* p, const _fc3d_tc_plan* tp, const fc3d_step_* st) {
-    if (!tp->hx_ok || !tp->kp.hx_rows || _fc3d_enum_int(&p->desc.dtype) != FC3D_DTYPE_F32 ||
-        st->arg[0] != FC3D_STORE_Y || st->stat_op >= 0 || !_fc3d_hx_ws_takes(tp))
-        return 0;
-    return st->arg[1] == st->arg[2] || _fc3d_hx_rowprog_s(p, tp, st) > 0.0;
-}
-
-/* The row-program part of a TC_CONV step's time on the warp-specialized row tiles (seconds), 0
-   where the step does not run a row program there: the question _fc3d_hx_ws_kind asks at the
-   launch (kind 2: float y stored in NCDHW, no statistics, a row op first, then at most two
-   straight ops, a scale by 1 dropped; the row tiles' geometry, _fc3d_hx_ws_takes), asked of the
-   plan (y's alignment is the run's). */
-static double _fc3d_hx_rowprog_s(const fc3d_plan* p, const _fc3d_tc_plan* tp, const fc3d_step_* st) {
-    const int b = (int)st->arg[1], e = (int)st->arg[2];
-    int i, np = 0, gelu = 0;
-    if (!tp->hx_ok || !tp->kp.hx_rows || _fc3d_enum_int(&p->desc.dtype) != FC3D_DTYPE_F32 || st->arg[0] != FC3D_STORE_Y ||
-        st->stat_op >= 0 || b >= e || !(((unsigned)st->arg[4] >> b) & 1u) || !_fc3d_hx_ws_takes(tp))
-        return 0.0;
-    {
-        const fc3d_op* op = &p->desc.ops[b]; /* (an affine per channel is not the row program's) */
-        if ((op->flags & FC3D_OP_AFFINE) && _fc3d_op_info_of(op)->affine == _FC3D_AFF_CHANNEL) return 0.0;
-    }
-    for (i = b + 1; i < e; i++) {
-        const fc3d_op* o = &p->desc.ops[i];
-        const int k = _fc3d_enum_int(&o->kind);
-        if (k == FC3D_OP_SCALE && o->value == 1.0f) continue;
-        if (!_fc3d_straight_kind(k) || np == 2) return 0.0;
-        np++;
-        gelu += k == FC3D_OP_GELU || k == FC3D_OP_GELU_TANH;
-    }
-    return (double)p->y_elements / _FC3D_HX_ROWPROG_VALUES_PER_S * (1.0 + _FC3D_HX_ROWPROG_GELU_COST * gelu);
-}
+static int _fc3d_hx_ws_step_kind(const fc3d_plan* p, const _fc3d_tc_plan* tp, const fc3d_step_* st, int* gelu);
 
 /* What the plan's steps cost, per pass and in total (plan.exec_flops, exec_bytes, floor_ms): the
    FLOPs each step issues and the device bytes it reads and writes - x, the weight and its re-laid
@@ -9862,9 +9825,14 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
                 const double tt = (double)st->grid * (double)tp->kp.groups * (double)tp->kp.ntn * (double)tp->kp.n /
                                   _FC3D_TC_TILES_PER_S * (st->arg[5] ? 1.0 - tp->zfrac : 1.0);
                 if (tt > t) t = tt;
-                const double tr = _fc3d_hx_rowprog_s(p, tp, st);
-                if (tr > t) t = tr;
-                if (tp->hx_ok && store != FC3D_STORE_NONE && !_fc3d_hx_ws_step(p, tp, st)) {
+                int gelu;
+                const int ws = _fc3d_hx_ws_step_kind(p, tp, st, &gelu);
+                if (ws == 2) { /* the row program on the epilogue warpgroup */
+                    const double tr =
+                        (double)p->y_elements / _FC3D_HX_ROWPROG_VALUES_PER_S * (1.0 + _FC3D_HX_ROWPROG_GELU_COST * gelu);
+                    if (tr > t) t = tr;
+                }
+                if (tp->hx_ok && store != FC3D_STORE_NONE && ws == 0) {
                     /* the haloed tiles' MMAs and stores in series */
                     const double ys = store == FC3D_STORE_INTERMEDIATE ? conv_elems * 4.0 : (double)p->y_elements * es;
                     const double ts = tf + ys / _FC3D_H100_BYTES_PER_S;
@@ -10508,8 +10476,9 @@ static fc3d_result _fc3d_launched(char* msg, const char* what) {
     return _fc3d_fail(msg, FC3D_ERROR_CUDA, "%s: %s", what, cudaGetErrorString(e));
 }
 
-/* The chain as the kernels see it: scalars and table columns from the plan, the run's pointers. */
-static void _fc3d_bind_chain(const fc3d_plan_private_* pr, const fc3d_run_args* a, char* base, _fc3d_dev_chain* ch) {
+/* The chain's scalars and table columns from the plan, no pointers (the planner asks the launch's
+   questions of it: _fc3d_hx_ws_step_kind). */
+static void _fc3d_chain_of(const fc3d_plan_private_* pr, _fc3d_dev_chain* ch) {
     int i;
     memset(ch, 0, sizeof *ch);
     ch->num_ops = pr->desc.num_ops;
@@ -10525,6 +10494,15 @@ static void _fc3d_bind_chain(const fc3d_plan_private_* pr, const fc3d_run_args* 
         o->flags = op->flags;
         o->value = op->value;
         o->eps = op->eps;
+    }
+}
+
+/* The chain as the kernels see it: scalars and table columns from the plan, the run's pointers. */
+static void _fc3d_bind_chain(const fc3d_plan_private_* pr, const fc3d_run_args* a, char* base, _fc3d_dev_chain* ch) {
+    int i;
+    _fc3d_chain_of(pr, ch);
+    for (i = 0; i < pr->desc.num_ops; i++) {
+        _fc3d_dev_op* o = &ch->ops[i];
         o->weight = a->ops[i].weight;
         o->bias = a->ops[i].bias;
         o->running_mean = a->ops[i].running_mean;
@@ -10913,6 +10891,35 @@ static inline int _fc3d_hx_ws_takes(const _fc3d_tc_plan* tp)
     const int w = P.out[2];
     return _fc3d_hx_ws_nb(P, _fc3d_hx_sb(_fc3d_hx_math(tp)), P.hx_kc) > 0 && P.hx_rpt <= 32 && P.layout == 1 &&
            (w == 16 || w == 32 || w == 64 || w == 128) && (P.hx_pad[2] & 1) == 0;
+}
+
+/* What the warp-specialized row tiles make of a convolving step of the plan: the launch's
+   _fc3d_hx_ws_kind asked of the plan's chain and the step's store and statistics (y taken as
+   16-byte aligned: its alignment is the run's), behind the row tiles' geometry (_fc3d_hx_ws_takes).
+   0 not theirs, 1 a copy, 2 a row program, then *gelu its GELUs (either form). */
+static int _fc3d_hx_ws_step_kind(const fc3d_plan* p, const _fc3d_tc_plan* tp, const fc3d_step_* st, int* gelu)
+{
+    *gelu = 0;
+    if (_fc3d_enum_int(&p->desc.dtype) != FC3D_DTYPE_F32 || !_fc3d_hx_ws_takes(tp)) return 0;
+    _fc3d_tc_kparams P = _fc3d_hx_run<float>::params(tp, tp->kp, 1);
+    P.store = st->arg[0] != FC3D_STORE_NONE; /* (as _fc3d_launch_tc_conv; float y is its own intermediate) */
+    P.stats = st->stat_op >= 0;
+    P.out_f32 = 0;
+    _fc3d_tc_epi e;
+    memset(&e, 0, sizeof e);
+    _fc3d_chain_of(&p->_private, &e.chain);
+    e.op_begin = (int)st->arg[1];
+    e.op_end = (int)st->arg[2];
+    e.rowops = (unsigned)st->arg[4];
+    const int kind = _fc3d_hx_ws_kind<float>(P, e, (const float*)nullptr);
+    _fc3d_tc_epi::row_prog_t rp{};
+    if (kind == 2 && e.row_prog(rp)) {
+        for (unsigned i = 0; i < ((rp.code >> 2) & 3u); i++) {
+            const unsigned k = (rp.code >> (4 + 4 * i)) & 15u;
+            *gelu += k == (unsigned)FC3D_OP_GELU || k == (unsigned)FC3D_OP_GELU_TANH;
+        }
+    }
+    return kind;
 }
 
 /* Whether the run takes the haloed loop: the plan chose it and the run takes wgmma. */

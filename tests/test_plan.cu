@@ -586,15 +586,19 @@ static const char* pass_text(const fc3d_plan* p, char* out) {
                                          : (p->passes[i].source == FC3D_SOURCE_CONV ? "C-" : "I-"));
     return out;
 }
+/* A convolving pass's MMAs at the f16 rate (every math mode's products are f16 wgmmas on the
+   haloed loop) and its stores of float y at the copy rate, one after the other, in ms. */
+static double serial_ms(double flops, double ybytes) { return 1e3 * (flops / 732e12 + ybytes / 2945e9); }
+
 /* The estimate of a pass whose row program runs on the warp-specialized row tiles
-   (_fc3d_hx_rowprog_s): L2/34 in TF32 and half math is bound by the row program, y's values at the
+   (_fc3d_hx_ws_step_kind): L2/34 in TF32 and half math is bound by the row program, y's values at the
    LayerNorm's rate times one and a GELU's share; the same LayerNorm without its GELU (x 1.0 dropped
    as the launch drops it) by the LayerNorm alone; with a ReLU instead of the GELU the same; the
-   convolution alone by its bytes (no row program); an affine per channel before the row op, or two
-   straight ops after it besides the dropped scale, leave the row program's form (no term): that
-   pass runs on the haloed tiles whose MMAs and stores take turns (estimated at least their sum),
-   where the row tiles overlap them (the convolution alone under that sum). The estimate is the
-   chosen alternative's and never under the row program's time. */
+   convolution alone by its bytes (no row program); three straight ops after the LayerNorm (GELU,
+   ReLU, x 2) leave the row program's form (no term): that pass runs on the haloed tiles whose MMAs
+   and stores take turns (estimated at least their sum, serial_ms), where the row tiles overlap
+   them (the convolution alone under that sum). The estimate is the chosen alternative's and never
+   under the row program's time. */
 static void test_rowprog_estimate(void) {
     const double per = 1e3 / _FC3D_HX_ROWPROG_VALUES_PER_S;
     for (int m = 0; m < 2; m++) {
@@ -617,9 +621,7 @@ static void test_rowprog_estimate(void) {
             const fc3d_result r = fc3d_plan_init(&p, &d);
             fc3d_plan_describe(&p, text, sizeof text);
             est[v] = r == FC3D_SUCCESS ? p._private.est_ms : -1.0;
-            /* one convolving pass: its MMAs at the f16 rate (TF32 on the haloed loop's f16 path) and
-               y's stores at the copy rate, in series */
-            ser[v] = 1e3 * (p.exec_flops / 732e12 + (double)p.y_elements * 4.0 / 2945e9);
+            ser[v] = serial_ms(p.exec_flops, (double)p.y_elements * 4.0); /* (one convolving pass) */
             const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)p._private.engine_data.bytes;
             snprintf(name, sizeof name, "estimate.l2_34_row_program.math%d.v%d", m, v);
             check(r == FC3D_SUCCESS && tp->hx_ok && tp->kp.hx_rows && _fc3d_hx_ws_takes(tp), name,
@@ -640,8 +642,7 @@ static void test_rowprog_estimate(void) {
 
 /* The haloed tiles' MMAs and stores in series (_fc3d_plan_costs): L2/61's and L1/77's
    convolutions alone and chains, TF32, half and FP32 on the haloed loop, are estimated at least
-   their convolving pass's MMAs at the f16 rate (every math mode's products are f16 wgmmas there)
-   plus y's stores at the copy rate, and at most 0.5 ms more (their other steps: the prep, FP32's
+   their convolving pass's MMAs and y's stores in series (serial_ms), and at most 0.5 ms more (their other steps: the prep, FP32's
    magnitude scans, a finalize, L2/61's read-back: 0.37 ms at most here); their larger alone is
    less. */
 static void test_haloed_serial_estimate(void) {
@@ -666,7 +667,7 @@ static void test_haloed_serial_estimate(void) {
                         yb += (double)p.y_elements * 4.0;
                         convs++;
                     }
-                const double ser = 1e3 * (f / 732e12 + yb / 2945e9), big = 1e3 * (f / 732e12 > yb / 2945e9 ? f / 732e12 : yb / 2945e9);
+                const double ser = serial_ms(f, yb), big = 1e3 * fmax(f / 732e12, yb / 2945e9);
                 snprintf(name, sizeof name, "estimate.haloed_serial.w%d.%s.math%d", w, alone ? "alone" : "chain", m);
                 check(r == FC3D_SUCCESS && p.engine == FC3D_ENGINE_IMPLICIT_GEMM && tp->hx_ok && !tp->kp.hx_rows && convs == 1 &&
                           pr->est_ms >= ser && pr->est_ms <= ser + 0.5 && big < ser,
