@@ -1,0 +1,475 @@
+// l15_rows.cu - L2/15's transposed convolution by whole output rows a warp, measured standalone.
+//
+// L2/15 (x 16 x 16 x 16 x 32 x 32, C_out 32, k 3, s 2, p 1, bias; y 16 x 32 x 31 x 63 x 63) writes
+// 252 MB for 7.2 GFLOP: its floor is y's bytes. The library's block loop reaches 0.161 ms (1.76x the
+// floor) latency-bound at ~54 M warp instructions, ~1,700 an output row of 32 channels x 63
+// positions. Here the same convolution is computed with far fewer instructions a row, specialised
+// to the shape (every tap of every output lands inside the input, so no test of a bound):
+//   prep_x     x rounded as the library's TF32 mode rounds it (nearest, ties to even, 10 bits),
+//              times 2^4, to f16 (exact: the same 11-bit significand), laid out [n][d][h][w][ci]
+//              so that a position's 16 channels are 32 contiguous bytes.
+//   prep_w     the weight likewise, times 2^12, [tap][co][ci].
+//   conv_rows  persistent CTAs of 8 warps, two an SM; a CTA takes a contiguous range of the
+//              31,248 output rows (n, od, oh), a warp a whole row: both W phases (32 positions
+//              each) x 32 channels in 64 accumulators. A row's (d, h) taps (1, 2 or 4) run
+//              4 ldmatrix.x4 of x (positions m and m + 1, two m16 tiles), 6 of the weight
+//              (W taps 1, 0, 2) and 24 mma.sync m16n8k16 (f16 operands, FP32 accumulation); the
+//              bias enters as the first MMAs' C operand. The x planes a CTA's rows read (one or
+//              two a row) sit in two shared buffers by cp.async, the next one loaded while the
+//              rows of the plane before it compute; the weight (27 KB) is staged once.
+//              The epilogue scales back by 2^-16 (MODE 0) or applies a per-(n, c) map a v + b
+//              (MODE 1: the chain's storing pass once its statistics are known) and stores each
+//              channel row as 8-byte pairs of (even, odd) positions where the row starts on an
+//              8-byte boundary, else as pairs (odd, even) with the odd value shuffled from the
+//              lane of the position before; the row's lone end value a 4-byte store. MODE 2
+//              stores nothing (a checksum a warp: what the MMAs and loads cost alone).
+// Shared memory: x planes as [h][w][ci] rows of 33 positions (the 33rd zero: the odd phase's
+// last position, which no output keeps, reads it), a position's two 16-byte halves swapped where
+// bit 2 of w is set, the weight as [tap][co][ci] with the halves swapped where bit 2 of co is set:
+// every ldmatrix phase touches 32 distinct banks.
+// Checked against a direct FP32 convolution of the same rounded operands (every output, relative
+// L2 and largest error), which is checked in turn against a double computation on the host at
+// 4,096 random outputs. Timed with CUDA events, L2 flushed, median of runs, beside a memset of y
+// (the bytes alone) in the same run.
+//
+// Build and run from the repo root (sm_80 and up):
+//   nvcc -std=c++17 -O3 -arch=sm_90 -Ibench bench/l15_rows.cu -o build/l15_rows && build/l15_rows [runs]
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cmath>
+#include <random>
+#include <vector>
+#include <cuda_fp16.h>
+#include "standalone.h"
+
+constexpr int N = 16, CI = 16, CO = 32, D = 16, H = 32, W = 32, K = 3, S = 2, P = 1;
+constexpr int OD = (D - 1) * S - 2 * P + K, OH = (H - 1) * S - 2 * P + K, OW = (W - 1) * S - 2 * P + K;
+constexpr int KT = K * K * K;
+constexpr int ROWS = N * OD * OH;                  // output rows (n, od, oh), all channels each
+constexpr int XW = W + 1;                          // staged positions a row; the last one zero
+constexpr int XROW_B = XW * CI * 2;                // 1,056 bytes
+constexpr int PLANE_B = H * XROW_B;                // 33,792 bytes
+constexpr int TAP_B = CO * CI * 2;                 // 1,024 bytes
+constexpr int WT_B = KT * TAP_B;                   // 27,648 bytes
+constexpr int SMEM_B = WT_B + 2 * PLANE_B + CO * 12; // 95,616 bytes: two CTAs an SM
+constexpr int NT = 256, NWARP = NT / 32;
+constexpr float XSCALE = 16.f, WSCALE = 4096.f;    // powers of two: exact, and f16-normal operands
+static_assert(OD == 31 && OH == 63 && OW == 63, "L2/15's output");
+static_assert(W == 32 && CI == 16 && CO == 32 && K == 3 && S == 2 && P == 1, "the kernel is written for this shape");
+
+__host__ __device__ inline float tf32(float v) {
+    uint32_t r;
+    memcpy(&r, &v, 4);
+    if ((r & 0x7f800000u) != 0x7f800000u) r = (r + 0xfffu + ((r >> 13) & 1u)) & 0xffffe000u;
+    float f;
+    memcpy(&f, &r, 4);
+    return f;
+}
+
+// ---- prep ------------------------------------------------------------------------------------
+__global__ void prep_x(const float* __restrict__ x, __half* __restrict__ xh) {
+    const int p = blockIdx.x * blockDim.x + threadIdx.x; // position (n, d, h, w)
+    if (p >= N * D * H * W) return;
+    const int n = p / (D * H * W), s = p % (D * H * W);
+    __align__(16) __half v[CI];
+#pragma unroll
+    for (int ci = 0; ci < CI; ci++) v[ci] = __float2half_rn(tf32(x[((int64_t)n * CI + ci) * (D * H * W) + s]) * XSCALE);
+    uint4* dst = reinterpret_cast<uint4*>(xh + (int64_t)p * CI);
+    dst[0] = reinterpret_cast<const uint4*>(v)[0];
+    dst[1] = reinterpret_cast<const uint4*>(v)[1];
+}
+
+__global__ void prep_w(const float* __restrict__ w, __half* __restrict__ wh) {
+    const int e = blockIdx.x * blockDim.x + threadIdx.x; // (tap, co, ci)
+    if (e >= KT * CO * CI) return;
+    const int tap = e / (CO * CI), co = e / CI % CO, ci = e % CI;
+    wh[e] = __float2half_rn(tf32(w[(ci * CO + co) * KT + tap]) * WSCALE);
+}
+
+// ---- the row kernel --------------------------------------------------------------------------
+__device__ __forceinline__ uint32_t smem_u32(const void* p) { return (uint32_t)__cvta_generic_to_shared(p); }
+__device__ __forceinline__ void cp16(uint32_t s, const void* g) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(g) : "memory");
+}
+__device__ __forceinline__ void cp_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+__device__ __forceinline__ void cp_wait_all() { asm volatile("cp.async.wait_group 0;\n" ::: "memory"); }
+__device__ __forceinline__ void ldm4(uint32_t a, uint32_t (&r)[4]) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(a)
+                 : "memory");
+}
+__device__ __forceinline__ void mma16(float (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1, const float (&c)[4]) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%10,%11,%12,%13};\n"
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "f"(c[0]), "f"(c[1]), "f"(c[2]),
+                   "f"(c[3]));
+}
+
+// a plane of xh (n, id: [h][w][ci], 32 KB) into a staging buffer, 8 cp.async a thread
+__device__ __forceinline__ void load_plane(uint32_t buf, const __half* __restrict__ xh, int plane) {
+    const __half* src = xh + (int64_t)plane * (H * W * CI);
+#pragma unroll
+    for (int j = 0; j < H * W * 2 / NT; j++) {
+        const int c = threadIdx.x + j * NT, h = c >> 6, w = (c >> 1) & 31, hf = c & 1;
+        cp16(buf + h * XROW_B + w * 32 + ((hf ^ ((w >> 2) & 1)) << 4), src + (int64_t)c * 8);
+    }
+}
+
+// one (d, h) tap of a row: 24 MMAs. acc[phase][mt][nt]; FIRST takes the bias as C.
+template <bool FIRST>
+__device__ __forceinline__ void row_tap(float (&acc)[2][2][4][4], const float (&cb)[4][4], uint32_t xrow,
+                                        uint32_t wtap, const uint32_t (&aoff)[2], const uint32_t (&boff)[2]) {
+    uint32_t a0[2][4], a1[2][4];
+#pragma unroll
+    for (int mt = 0; mt < 2; mt++) ldm4(xrow + aoff[0] + mt * 512, a0[mt]); // positions 16 mt + r: iw = m
+    uint32_t b[2][4];
+    // W tap 1: the even phase (ow = 2 m), iw = m
+    ldm4(wtap + 1 * TAP_B + boff[0], b[0]);
+    ldm4(wtap + 1 * TAP_B + boff[1], b[1]);
+#pragma unroll
+    for (int mt = 0; mt < 2; mt++)
+#pragma unroll
+        for (int nt = 0; nt < 4; nt++)
+            if constexpr (FIRST) mma16(acc[0][mt][nt], a0[mt], b[nt >> 1][(nt & 1) * 2], b[nt >> 1][(nt & 1) * 2 + 1], cb[nt]);
+            else mma16(acc[0][mt][nt], a0[mt], b[nt >> 1][(nt & 1) * 2], b[nt >> 1][(nt & 1) * 2 + 1], acc[0][mt][nt]);
+    // W tap 0: the odd phase (ow = 2 m + 1), iw = m + 1
+#pragma unroll
+    for (int mt = 0; mt < 2; mt++) ldm4(xrow + aoff[1] + mt * 512, a1[mt]);
+    ldm4(wtap + 0 * TAP_B + boff[0], b[0]);
+    ldm4(wtap + 0 * TAP_B + boff[1], b[1]);
+#pragma unroll
+    for (int mt = 0; mt < 2; mt++)
+#pragma unroll
+        for (int nt = 0; nt < 4; nt++)
+            if constexpr (FIRST) mma16(acc[1][mt][nt], a1[mt], b[nt >> 1][(nt & 1) * 2], b[nt >> 1][(nt & 1) * 2 + 1], cb[nt]);
+            else mma16(acc[1][mt][nt], a1[mt], b[nt >> 1][(nt & 1) * 2], b[nt >> 1][(nt & 1) * 2 + 1], acc[1][mt][nt]);
+    // W tap 2: the odd phase, iw = m
+    ldm4(wtap + 2 * TAP_B + boff[0], b[0]);
+    ldm4(wtap + 2 * TAP_B + boff[1], b[1]);
+#pragma unroll
+    for (int mt = 0; mt < 2; mt++)
+#pragma unroll
+        for (int nt = 0; nt < 4; nt++)
+            mma16(acc[1][mt][nt], a0[mt], b[nt >> 1][(nt & 1) * 2], b[nt >> 1][(nt & 1) * 2 + 1], acc[1][mt][nt]);
+}
+
+__device__ __forceinline__ void st2(float* p, float a, float b) { *reinterpret_cast<float2*>(p) = make_float2(a, b); }
+
+template <int MODE>
+__global__ void __launch_bounds__(NT, 2)
+    conv_rows(const __half* __restrict__ xh, const __half* __restrict__ wh, const float* __restrict__ bias,
+              const float2* __restrict__ aff, float* __restrict__ y, float* __restrict__ sink) {
+    extern __shared__ __align__(128) uint8_t sm[];
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, g = lane >> 2, t = lane & 3;
+    const uint32_t sw = smem_u32(sm), sp0 = sw + WT_B, sp1 = sw + WT_B + PLANE_B;
+    for (int c = tid; c < KT * CO * 2; c += NT) { // the weight, 16-byte halves of (tap, co)
+        const int tap = c >> 6, co = (c >> 1) & 31, hf = c & 1;
+        cp16(sw + tap * TAP_B + co * 32 + ((hf ^ ((co >> 2) & 1)) << 4), wh + (int64_t)c * 8);
+    }
+    if (tid < 2 * H * 2) { // the zero position w = 32 of every staged row, both buffers
+        const int b = tid / (2 * H), h = (tid >> 1) % H, hf = tid & 1;
+        *reinterpret_cast<uint4*>(sm + WT_B + b * PLANE_B + h * XROW_B + W * 32 + hf * 16) = make_uint4(0, 0, 0, 0);
+    }
+    cp_commit();
+    // a lane's ldmatrix offsets: A rows (positions) r = lane & 7 | 8 (lane >> 3 & 1), half lane >> 4
+    // (the m16 tile at 16 positions on is 512 bytes on: bit 2 of w, the swizzle's, is the same)
+    uint32_t aoff[2], boff[2];
+#pragma unroll
+    for (int sh = 0; sh < 2; sh++) {
+        const int iw = sh + (lane & 7) + 8 * ((lane >> 3) & 1), hf = lane >> 4;
+        aoff[sh] = iw * 32 + ((hf ^ ((iw >> 2) & 1)) << 4);
+    }
+#pragma unroll
+    for (int p = 0; p < 2; p++) { // B: matrices (n tile 2 p, half 0), (2 p, 1), (2 p + 1, 0), (2 p + 1, 1)
+        const int q = lane >> 3, co = 8 * (2 * p + (q >> 1)) + (lane & 7), hf = q & 1;
+        boff[p] = co * 32 + ((hf ^ ((co >> 2) & 1)) << 4);
+    }
+    float* sbias = reinterpret_cast<float*>(sm + WT_B + 2 * PLANE_B + CO * 8); // scaled: the first MMAs' C
+    if (tid < CO) sbias[tid] = bias[tid] * (XSCALE * WSCALE);
+    const int r0 = (int)((int64_t)blockIdx.x * ROWS / gridDim.x), r1 = (int)((int64_t)(blockIdx.x + 1) * ROWS / gridDim.x);
+    int tag0 = -1, tag1 = -1; // which plane (n D + id) each buffer holds (or is loading)
+    float2* saf = reinterpret_cast<float2*>(sm + WT_B + 2 * PLANE_B); // MODE 1: the sample's map, a channel
+    float chk = 0.f;
+    for (int r = r0; r < r1;) {
+        const int seg = r / OH, n = seg / OD, od = seg - n * OD, rend = min(r1, (seg + 1) * OH);
+        const int pa = n * D + (od >> 1), pb = (od & 1) ? pa + 1 : -1; // planes id = od >> 1 and, od odd, + 1
+        __syncthreads(); // every warp done with the previous segment's rows
+#pragma unroll
+        for (int q = 0; q < 2; q++) {
+            const int p = q ? pb : pa;
+            if (p < 0 || p == tag0 || p == tag1) continue;
+            if (tag0 == pa || tag0 == pb) { load_plane(sp1, xh, p); tag1 = p; } // buffer 0 holds the other one
+            else { load_plane(sp0, xh, p); tag0 = p; }
+        }
+        cp_commit();
+        if (MODE == 1 && tid < CO) saf[tid] = make_float2(aff[n * CO + tid].x * (1.f / (XSCALE * WSCALE)), aff[n * CO + tid].y);
+        cp_wait_all();
+        __syncthreads();
+        const uint32_t ba = tag0 == pa ? sp0 : sp1, bb = tag0 == pb ? sp0 : sp1; // bb: od odd only
+        if (rend == (seg + 1) * OH && rend < r1) { // the next segment's missing plane into the free buffer
+            const int s2 = seg + 1, n2 = s2 / OD, od2 = s2 - n2 * OD;
+            const int qa = n2 * D + (od2 >> 1), qb = (od2 & 1) ? qa + 1 : -1;
+            const bool use0 = !(tag0 == pa || tag0 == pb), use1 = !use0 && !(tag1 == pa || tag1 == pb);
+            bool free_ = use0 || use1; // a buffer this segment does not read
+#pragma unroll
+            for (int q = 0; q < 2; q++) {
+                const int p = q ? qb : qa;
+                if (p < 0 || p == tag0 || p == tag1 || !free_) continue; // else loaded at that segment's start
+                if (use0) { load_plane(sp0, xh, p); tag0 = p; }
+                else { load_plane(sp1, xh, p); tag1 = p; }
+                free_ = false;
+            }
+            cp_commit();
+        }
+        const int cnt = rend - r, oh0 = r - seg * OH;
+        // D taps: od odd: td 0 at id = (od + 1) / 2 (plane pb), td 2 at (od - 1) / 2 (pa); even: td 1 at od / 2 (pa)
+        const int nd = (od & 1) ? 2 : 1, td0 = (od & 1) ? 0 : 1;
+        const uint32_t xd0 = (od & 1) ? bb : ba;
+        for (int k = 0; k * NWARP < cnt; k++) {
+            const int j = k * NWARP + ((k & 1) ? NWARP - 1 - warp : warp); // alternate, so that both parities share a warp
+            if (j >= cnt) continue;
+            const int oh = oh0 + j;
+            const int nh = (oh & 1) ? 2 : 1, th0 = (oh & 1) ? 0 : 1, ih0 = (oh + 1) >> 1;
+            float acc[2][2][4][4], cb[4][4]; // the bias as C: columns 2t, 2t + 1 of each n tile
+#pragma unroll
+            for (int nt = 0; nt < 4; nt++) {
+                const float2 b2 = *reinterpret_cast<const float2*>(sbias + 8 * nt + 2 * t);
+                cb[nt][0] = cb[nt][2] = b2.x;
+                cb[nt][1] = cb[nt][3] = b2.y;
+            }
+            row_tap<true>(acc, cb, xd0 + ih0 * XROW_B, sw + (td0 * 9 + th0 * 3) * TAP_B, aoff, boff);
+            if (nh == 2) row_tap<false>(acc, cb, xd0 + (ih0 - 1) * XROW_B, sw + (td0 * 9 + 2 * 3) * TAP_B, aoff, boff);
+            if (nd == 2) {
+                row_tap<false>(acc, cb, ba + ih0 * XROW_B, sw + (2 * 9 + th0 * 3) * TAP_B, aoff, boff);
+                if (nh == 2) row_tap<false>(acc, cb, ba + (ih0 - 1) * XROW_B, sw + (2 * 9 + 2 * 3) * TAP_B, aoff, boff);
+            }
+            if (MODE == 2) {
+#pragma unroll
+                for (int i = 0; i < 64; i++) chk += (&acc[0][0][0][0])[i];
+                continue;
+            }
+            // y[n][co][od][oh][ow]: the row of channel co starts at rb + co * OD * OH * OW, whose parity
+            // is (co + od + oh) & 1 (OD * OH * OW and OW odd)
+            const int64_t rb = (((int64_t)n * CO * OD + od) * OH + oh) * OW;
+            const int par = (od + oh) & 1;
+#pragma unroll
+            for (int cp = 0; cp < 2; cp++) {
+                const bool aligned = ((cp + par) & 1) == 0;
+#pragma unroll
+                for (int nt = 0; nt < 4; nt++) {
+                    const int co = 8 * nt + 2 * t + cp;
+                    float* yr = y + rb + (int64_t)co * (OD * OH * OW);
+                    const float2 m_ = MODE == 1 ? saf[co] : make_float2(1.f / (XSCALE * WSCALE), 0.f);
+                    const float sa = m_.x, sb = m_.y;
+#pragma unroll
+                    for (int s = 0; s < 4; s++) {
+                        const int mt = s >> 1, i = 2 * (s & 1) + cp, m = 8 * s + g;
+                        const float ev = fmaf(acc[0][mt][nt][i], sa, sb), ov = fmaf(acc[1][mt][nt][i], sa, sb);
+                        if (aligned) {
+                            if (m < 31) st2(yr + 2 * m, ev, ov);
+                            else yr[2 * m] = ev;
+                        } else {
+                            const int sp_ = s > 0 ? s - 1 : 0;
+                            const float pv = fmaf(acc[1][sp_ >> 1][nt][2 * (sp_ & 1) + cp], sa, sb);
+                            const float recv = __shfl_sync(0xffffffffu, g == 7 ? pv : ov, (lane + 28) & 31);
+                            if (m > 0) st2(yr + 2 * m - 1, recv, ev);
+                            else yr[0] = ev;
+                        }
+                    }
+                }
+            }
+        }
+        r = rend;
+    }
+    cp_wait_all();
+    if (MODE == 2 && chk == 12345.f) sink[blockIdx.x * NT + tid] = chk; // keeps the MMAs alive
+}
+
+// ---- reference: a direct FP32 convolution of the same rounded operands -----------------------
+__global__ void ref_conv(const float* __restrict__ xr, const float* __restrict__ wr, const float* __restrict__ bias,
+                         float* __restrict__ y) {
+    const int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (e >= (int64_t)N * CO * OD * OH * OW) return;
+    const int ow = e % OW, oh = e / OW % OH, od = e / (OW * OH) % OD, co = e / ((int64_t)OW * OH * OD) % CO;
+    const int n = (int)(e / ((int64_t)OW * OH * OD * CO));
+    float s = bias[co];
+    for (int ci = 0; ci < CI; ci++)
+        for (int td = 0; td < K; td++) {
+            const int fd = od + P - td;
+            if (fd < 0 || fd % S || fd / S >= D) continue;
+            for (int th = 0; th < K; th++) {
+                const int fh = oh + P - th;
+                if (fh < 0 || fh % S || fh / S >= H) continue;
+                for (int tw = 0; tw < K; tw++) {
+                    const int fw = ow + P - tw;
+                    if (fw < 0 || fw % S || fw / S >= W) continue;
+                    s = fmaf(xr[((((int64_t)n * CI + ci) * D + fd / S) * H + fh / S) * W + fw / S],
+                             wr[(ci * CO + co) * KT + (td * K + th) * K + tw], s);
+                }
+            }
+        }
+    y[e] = s;
+}
+
+static double host_ref(const std::vector<float>& xr, const std::vector<float>& wr, const std::vector<float>& b,
+                       int64_t e) {
+    const int ow = e % OW, oh = e / OW % OH, od = e / (OW * OH) % OD, co = e / ((int64_t)OW * OH * OD) % CO;
+    const int n = (int)(e / ((int64_t)OW * OH * OD * CO));
+    double s = b[co];
+    for (int ci = 0; ci < CI; ci++)
+        for (int td = 0; td < K; td++)
+            for (int th = 0; th < K; th++)
+                for (int tw = 0; tw < K; tw++) {
+                    const int fd = od + P - td, fh = oh + P - th, fw = ow + P - tw;
+                    if (fd < 0 || fh < 0 || fw < 0 || fd % S || fh % S || fw % S) continue;
+                    if (fd / S >= D || fh / S >= H || fw / S >= W) continue;
+                    s += (double)xr[((((int64_t)n * CI + ci) * D + fd / S) * H + fh / S) * W + fw / S] *
+                         (double)wr[(ci * CO + co) * KT + (td * K + th) * K + tw];
+                }
+    return s;
+}
+
+static void compare(const char* what, const std::vector<float>& got, const std::vector<float>& ref, double bound,
+                    int* fails) {
+    double num = 0, den = 0, worst = 0;
+    int64_t nonfinite = 0;
+    for (size_t i = 0; i < ref.size(); i++) {
+        if (!std::isfinite(got[i])) { nonfinite++; continue; }
+        const double d = (double)got[i] - ref[i];
+        num += d * d;
+        den += (double)ref[i] * ref[i];
+        worst = std::max(worst, std::fabs(d));
+    }
+    const double rel = std::sqrt(num / den);
+    const bool ok = nonfinite == 0 && rel <= bound;
+    printf("  %-34s rel-L2 %.3e (bound %.0e), largest |error| %.3e, non-finite %lld: %s\n", what, rel, bound, worst,
+           (long long)nonfinite, ok ? "ok" : "FAILED");
+    if (!ok) ++*fails;
+}
+
+int main(int argc, char** argv) {
+    const int runs = argc > 1 ? atoi(argv[1]) : 20;
+    int dev = 0, sms = 0;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    const int64_t nx = (int64_t)N * CI * D * H * W, nw = (int64_t)CI * CO * KT, ny = (int64_t)N * CO * OD * OH * OW;
+    std::vector<float> hx(nx), hw(nw), hb(CO), hxr(nx), hwr(nw);
+    std::vector<float2> haff(N * CO);
+    std::mt19937 rng(1234);
+    std::uniform_real_distribution<float> ux(0.f, 1.f);
+    const float bound = 1.f / sqrtf((float)CO * KT); // PyTorch's default init bound
+    std::uniform_real_distribution<float> uw(-bound, bound), ua(0.5f, 2.f);
+    for (int64_t i = 0; i < nx; i++) { hx[i] = ux(rng); hxr[i] = tf32(hx[i]); }
+    for (int64_t i = 0; i < nw; i++) { hw[i] = uw(rng); hwr[i] = tf32(hw[i]); }
+    for (int i = 0; i < CO; i++) hb[i] = uw(rng);
+    for (int i = 0; i < N * CO; i++) haff[i] = make_float2(ua(rng), uw(rng));
+    float *dx, *dw, *db, *dxr, *dwr, *dy, *dref, *dsink, *flush;
+    float2* daff;
+    __half *dxh, *dwh;
+    const size_t flush_bytes = (size_t)256 << 20;
+    CK(cudaMalloc(&dx, nx * 4));
+    CK(cudaMalloc(&dw, nw * 4));
+    CK(cudaMalloc(&db, CO * 4));
+    CK(cudaMalloc(&dxr, nx * 4));
+    CK(cudaMalloc(&dwr, nw * 4));
+    CK(cudaMalloc(&dy, ny * 4));
+    CK(cudaMalloc(&dref, ny * 4));
+    CK(cudaMalloc(&dsink, (size_t)4 * sms * NT * 4));
+    CK(cudaMalloc(&daff, N * CO * sizeof(float2)));
+    CK(cudaMalloc(&dxh, nx * 2));
+    CK(cudaMalloc(&dwh, nw * 2));
+    CK(cudaMalloc(&flush, flush_bytes));
+    CK(cudaMemcpy(dx, hx.data(), nx * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dw, hw.data(), nw * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(db, hb.data(), CO * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dxr, hxr.data(), nx * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dwr, hwr.data(), nw * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(daff, haff.data(), N * CO * sizeof(float2), cudaMemcpyHostToDevice));
+    CK(cudaFuncSetAttribute(conv_rows<0>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_B));
+    CK(cudaFuncSetAttribute(conv_rows<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_B));
+    CK(cudaFuncSetAttribute(conv_rows<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_B));
+    int per_sm = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, conv_rows<0>, NT, SMEM_B));
+    cudaFuncAttributes fa;
+    CK(cudaFuncGetAttributes(&fa, conv_rows<0>));
+    printf("l15_rows: %d SMs, conv_rows %d registers, %zu bytes local, %d B shared, %d CTAs an SM\n", sms, fa.numRegs,
+           (size_t)fa.localSizeBytes, SMEM_B, per_sm);
+
+    auto px = [&] { prep_x<<<(N * D * H * W + 255) / 256, 256>>>(dx, dxh); };
+    auto pw = [&] { prep_w<<<(KT * CO * CI + 255) / 256, 256>>>(dw, dwh); };
+    auto rows = [&](int mode, int grid) {
+        if (mode == 0) conv_rows<0><<<grid, NT, SMEM_B>>>(dxh, dwh, db, daff, dy, dsink);
+        if (mode == 1) conv_rows<1><<<grid, NT, SMEM_B>>>(dxh, dwh, db, daff, dy, dsink);
+        if (mode == 2) conv_rows<2><<<grid, NT, SMEM_B>>>(dxh, dwh, db, daff, dy, dsink);
+    };
+    auto poison = [&] { CK(cudaMemsetAsync(dy, 0xff, ny * 4)); }; // NaN
+
+    // correctness: the reference against double at random points, then every output against it
+    int fails = 0;
+    ref_conv<<<(unsigned)((ny + 255) / 256), 256>>>(dxr, dwr, db, dref);
+    CK(cudaGetLastError());
+    std::vector<float> ref(ny), got(ny);
+    CK(cudaMemcpy(ref.data(), dref, ny * 4, cudaMemcpyDeviceToHost));
+    {
+        std::mt19937_64 pick(99);
+        double num = 0, den = 0;
+        for (int i = 0; i < 4096; i++) {
+            const int64_t e = (int64_t)(pick() % (uint64_t)ny);
+            const double h = host_ref(hxr, hwr, hb, e);
+            num += (ref[e] - h) * (ref[e] - h);
+            den += h * h;
+        }
+        const double rel = std::sqrt(num / den);
+        printf("  the FP32 reference against double at 4,096 outputs: rel-L2 %.3e (bound 1e-6): %s\n", rel,
+               rel <= 1e-6 ? "ok" : "FAILED");
+        if (rel > 1e-6) fails++;
+    }
+    px();
+    pw();
+    for (int mode = 0; mode < 2; mode++) {
+        poison();
+        rows(mode, 2 * sms);
+        CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(got.data(), dy, ny * 4, cudaMemcpyDeviceToHost));
+        std::vector<float> want = ref;
+        if (mode == 1)
+            for (int64_t e = 0; e < ny; e++) {
+                const int nc = (int)(e / ((int64_t)OD * OH * OW));
+                want[e] = (float)((double)ref[e] * haff[nc].x + haff[nc].y);
+            }
+        compare(mode == 0 ? "rows, the convolution" : "rows, a v + b per (n, c)", got, want, 1e-5, &fails);
+    }
+    { // bitwise the same across two runs
+        std::vector<float> again(ny);
+        poison();
+        rows(0, 2 * sms);
+        CK(cudaMemcpy(got.data(), dy, ny * 4, cudaMemcpyDeviceToHost));
+        poison();
+        rows(0, sms); // another grid: another split of the rows, the same values
+        CK(cudaMemcpy(again.data(), dy, ny * 4, cudaMemcpyDeviceToHost));
+        const bool same = memcmp(got.data(), again.data(), ny * 4) == 0;
+        printf("  two runs (grids %d and %d) bitwise equal: %s\n", 2 * sms, sms, same ? "ok" : "FAILED");
+        if (!same) fails++;
+    }
+
+    // timing
+    const double tm = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { CK(cudaMemsetAsync(dy, 0, ny * 4)); });
+    const double tpx = standalone_median_ms(runs, flush, flush_bytes, [] {}, px);
+    const double tpw = standalone_median_ms(runs, flush, flush_bytes, [] {}, pw);
+    const double t0 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(0, 2 * sms); });
+    const double t0a = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { px(); pw(); rows(0, 2 * sms); });
+    const double t01 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(0, sms); });
+    const double t1 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(1, 2 * sms); });
+    const double t2 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(2, 2 * sms); });
+    const double ybytes = (double)ny * 4;
+    printf("L2/15 by rows (median of %d, L2 flushed, ms): memset of y %.4f (%.0f GB/s); prep_x %.4f, prep_w %.4f; "
+           "rows %.4f (%.0f GB/s of y), with both preps %.4f; rows on %d CTAs %.4f; rows a v + b %.4f; rows without "
+           "stores %.4f\n",
+           runs, tm, ybytes / tm * 1e-6, tpx, tpw, t0, ybytes / t0 * 1e-6, t0a, sms, t01, t1, t2);
+    printf("l15_rows: %s (%d failed)\n", fails ? "FAILED" : "all checks passed", fails);
+    return fails ? 1 : 0;
+}
