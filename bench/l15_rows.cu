@@ -22,14 +22,21 @@
 //              channel row as 8-byte pairs of (even, odd) positions where the row starts on an
 //              8-byte boundary, else as pairs (odd, even) with the odd value shuffled from the
 //              lane of the position before; the row's lone end value a 4-byte store. MODE 2
-//              stores nothing (a checksum a warp: what the MMAs and loads cost alone).
+//              stores nothing (a checksum a warp: what the MMAs and loads cost alone). MODE 3
+//              stores nothing but each (n, c)'s sum and sum of squares (a lane's over the rows of a
+//              segment (n, od) in registers, then over the warp's lanes, to a slot per segment, piece
+//              and warp): L2/15's statistics pass.
+//   finalize   the chain's statistics (BatchNorm's per-channel mean and variance over the batch,
+//              the per-(n, c) mean) from the slots in double, in a fixed order, and the storing
+//              pass's map gamma invstd (v - mean_nc): with MODE 3 before it and MODE 1 after, the
+//              library's recompute / moments plan of L2/15 on these kernels.
 // Shared memory: x planes as [h][w][ci] rows of 33 positions (the 33rd zero: the odd phase's
 // last position, which no output keeps, reads it), a position's two 16-byte halves swapped where
 // bit 2 of w is set, the weight as [tap][co][ci] with the halves swapped where bit 2 of co is set:
 // every ldmatrix phase touches 32 distinct banks.
 // Checked against a direct FP32 convolution of the same rounded operands (every output, relative
 // L2 and largest error), which is checked in turn against a double computation on the host at
-// 4,096 random outputs. Timed with CUDA events, L2 flushed, median of runs, beside a memset of y
+// 4,096 random outputs; the chain's sums and output against double computations from it. Timed with CUDA events, L2 flushed, median of runs, beside a memset of y
 // (the bytes alone) in the same run.
 //
 // Build and run from the repo root (sm_80 and up):
@@ -162,7 +169,7 @@ __device__ __forceinline__ void st2(float* p, float a, float b) { *reinterpret_c
 template <int MODE>
 __global__ void __launch_bounds__(NT, 2)
     conv_rows(const __half* __restrict__ xh, const __half* __restrict__ wh, const float* __restrict__ bias,
-              const float2* __restrict__ aff, float* __restrict__ y, float* __restrict__ sink) {
+              const float2* __restrict__ aff, float* __restrict__ y, float* __restrict__ sink, float2* __restrict__ part) {
     extern __shared__ __align__(128) uint8_t sm[];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, g = lane >> 2, t = lane & 3;
     const uint32_t sw = smem_u32(sm), sp0 = sw + WT_B, sp1 = sw + WT_B + PLANE_B;
@@ -226,6 +233,9 @@ __global__ void __launch_bounds__(NT, 2)
             cp_commit();
         }
         const int cnt = rend - r, oh0 = r - seg * OH;
+        float ssum[4][2], ssq[4][2]; // MODE 3: the lane's sums over the segment's rows, a channel it holds
+#pragma unroll
+        for (int nt = 0; nt < 4; nt++) ssum[nt][0] = ssum[nt][1] = ssq[nt][0] = ssq[nt][1] = 0.f;
         // D taps: od odd: td 0 at id = (od + 1) / 2 (plane pb), td 2 at (od - 1) / 2 (pa); even: td 1 at od / 2 (pa)
         const int nd = (od & 1) ? 2 : 1, td0 = (od & 1) ? 0 : 1;
         const uint32_t xd0 = (od & 1) ? bb : ba;
@@ -250,6 +260,21 @@ __global__ void __launch_bounds__(NT, 2)
             if (MODE == 2) {
 #pragma unroll
                 for (int i = 0; i < 64; i++) chk += (&acc[0][0][0][0])[i];
+                continue;
+            }
+            if (MODE == 3) { // the values' sums and sums of squares; the odd phase's position 31 is no output
+#pragma unroll
+                for (int nt = 0; nt < 4; nt++)
+#pragma unroll
+                    for (int s = 0; s < 4; s++)
+#pragma unroll
+                        for (int cp = 0; cp < 2; cp++) {
+                            const int mt = s >> 1, i = 2 * (s & 1) + cp;
+                            const float ev = acc[0][mt][nt][i] * (1.f / (XSCALE * WSCALE));
+                            const float ov = (s == 3 && g == 7) ? 0.f : acc[1][mt][nt][i] * (1.f / (XSCALE * WSCALE));
+                            ssum[nt][cp] += ev + ov;
+                            ssq[nt][cp] = fmaf(ev, ev, fmaf(ov, ov, ssq[nt][cp]));
+                        }
                 continue;
             }
             // y[n][co][od][oh][ow]: the row of channel co starts at rb + co * OD * OH * OW, whose parity
@@ -283,10 +308,56 @@ __global__ void __launch_bounds__(NT, 2)
                 }
             }
         }
+        if (MODE == 3) { // the warp's sums over its lanes of a channel (g), to slot (segment, piece, warp)
+#pragma unroll
+            for (int nt = 0; nt < 4; nt++)
+#pragma unroll
+                for (int cp = 0; cp < 2; cp++)
+#pragma unroll
+                    for (int m = 4; m < 32; m <<= 1) {
+                        ssum[nt][cp] += __shfl_xor_sync(0xffffffffu, ssum[nt][cp], m);
+                        ssq[nt][cp] += __shfl_xor_sync(0xffffffffu, ssq[nt][cp], m);
+                    }
+            if (g == 0) {
+                float2* slot = part + ((int64_t)(seg * 2 + (r == seg * OH ? 0 : 1)) * NWARP + warp) * CO;
+#pragma unroll
+                for (int nt = 0; nt < 4; nt++)
+#pragma unroll
+                    for (int cp = 0; cp < 2; cp++) slot[8 * nt + 2 * t + cp] = make_float2(ssum[nt][cp], ssq[nt][cp]);
+            }
+        }
         r = rend;
     }
     cp_wait_all();
     if (MODE == 2 && chk == 12345.f) sink[blockIdx.x * NT + tid] = chk; // keeps the MMAs alive
+}
+
+// the chain's statistics (training BatchNorm over (n, spatial) a channel, then the mean over
+// space a (n, c) subtracted): a block a channel, a sample a thread, the slots summed in double in a
+// fixed order; writes the storing pass's map a v + b = gamma invstd (v - mean_nc) and the sums
+__global__ void finalize(const float2* __restrict__ part, const float* __restrict__ gamma, float2* __restrict__ aff,
+                         double2* __restrict__ stats) {
+    __shared__ double sh[2][N];
+    const int c = blockIdx.x, n = threadIdx.x;
+    double s = 0, q = 0;
+    if (n < N)
+        for (int od = 0; od < OD; od++)
+            for (int piece = 0; piece < 2; piece++)
+                for (int w = 0; w < NWARP; w++) {
+                    const float2 v = part[((int64_t)((n * OD + od) * 2 + piece) * NWARP + w) * CO + c];
+                    s += v.x;
+                    q += v.y;
+                }
+    if (n < N) { sh[0][n] = s; sh[1][n] = q; }
+    __syncthreads();
+    if (n < N) {
+        double S = 0, Q = 0;
+        for (int i = 0; i < N; i++) { S += sh[0][i]; Q += sh[1][i]; }
+        const double cnt = (double)N * OD * OH * OW, mean = S / cnt, var = Q / cnt - mean * mean;
+        const double a = gamma[c] / sqrt(var + 1e-5);
+        aff[n * CO + c] = make_float2((float)a, (float)(-a * (s / (cnt / N))));
+        stats[n * CO + c] = make_double2(s, q);
+    }
 }
 
 // ---- reference: a direct FP32 convolution of the same rounded operands -----------------------
@@ -367,8 +438,12 @@ int main(int argc, char** argv) {
     for (int64_t i = 0; i < nw; i++) { hw[i] = uw(rng); hwr[i] = tf32(hw[i]); }
     for (int i = 0; i < CO; i++) hb[i] = uw(rng);
     for (int i = 0; i < N * CO; i++) haff[i] = make_float2(ua(rng), uw(rng));
-    float *dx, *dw, *db, *dxr, *dwr, *dy, *dref, *dsink, *flush;
-    float2* daff;
+    std::vector<float> hgamma(CO);
+    for (int i = 0; i < CO; i++) hgamma[i] = ua(rng);
+    float *dx, *dw, *db, *dxr, *dwr, *dy, *dref, *dsink, *flush, *dgamma;
+    float2 *daff, *dpart, *dchain_aff;
+    double2* dstats;
+    const size_t part_bytes = (size_t)N * OD * 2 * NWARP * CO * sizeof(float2);
     __half *dxh, *dwh;
     const size_t flush_bytes = (size_t)256 << 20;
     CK(cudaMalloc(&dx, nx * 4));
@@ -380,6 +455,11 @@ int main(int argc, char** argv) {
     CK(cudaMalloc(&dref, ny * 4));
     CK(cudaMalloc(&dsink, (size_t)4 * sms * NT * 4));
     CK(cudaMalloc(&daff, N * CO * sizeof(float2)));
+    CK(cudaMalloc(&dchain_aff, N * CO * sizeof(float2)));
+    CK(cudaMalloc(&dpart, part_bytes));
+    CK(cudaMalloc(&dstats, N * CO * sizeof(double2)));
+    CK(cudaMalloc(&dgamma, CO * 4));
+    CK(cudaMemcpy(dgamma, hgamma.data(), CO * 4, cudaMemcpyHostToDevice));
     CK(cudaMalloc(&dxh, nx * 2));
     CK(cudaMalloc(&dwh, nw * 2));
     CK(cudaMalloc(&flush, flush_bytes));
@@ -392,6 +472,7 @@ int main(int argc, char** argv) {
     CK(cudaFuncSetAttribute(conv_rows<0>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_B));
     CK(cudaFuncSetAttribute(conv_rows<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_B));
     CK(cudaFuncSetAttribute(conv_rows<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_B));
+    CK(cudaFuncSetAttribute(conv_rows<3>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_B));
     int per_sm = 0;
     CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, conv_rows<0>, NT, SMEM_B));
     cudaFuncAttributes fa;
@@ -402,11 +483,21 @@ int main(int argc, char** argv) {
     auto px = [&] { prep_x<<<(N * D * H * W + 255) / 256, 256>>>(dx, dxh); };
     auto pw = [&] { prep_w<<<(KT * CO * CI + 255) / 256, 256>>>(dw, dwh); };
     auto rows = [&](int mode, int grid) {
-        if (mode == 0) conv_rows<0><<<grid, NT, SMEM_B>>>(dxh, dwh, db, daff, dy, dsink);
-        if (mode == 1) conv_rows<1><<<grid, NT, SMEM_B>>>(dxh, dwh, db, daff, dy, dsink);
-        if (mode == 2) conv_rows<2><<<grid, NT, SMEM_B>>>(dxh, dwh, db, daff, dy, dsink);
+        if (mode == 0) conv_rows<0><<<grid, NT, SMEM_B>>>(dxh, dwh, db, daff, dy, dsink, dpart);
+        if (mode == 1) conv_rows<1><<<grid, NT, SMEM_B>>>(dxh, dwh, db, daff, dy, dsink, dpart);
+        if (mode == 2) conv_rows<2><<<grid, NT, SMEM_B>>>(dxh, dwh, db, daff, dy, dsink, dpart);
+        if (mode == 3) conv_rows<3><<<grid, NT, SMEM_B>>>(dxh, dwh, db, daff, dy, dsink, dpart);
     };
     auto poison = [&] { CK(cudaMemsetAsync(dy, 0xff, ny * 4)); }; // NaN
+    // L2/15's chain on the rows (recompute / moments): the statistics pass (no store), the
+    // finalize, the storing pass with the map (the slots of pieces no CTA has are zero)
+    auto chain = [&] {
+        CK(cudaMemsetAsync(dpart, 0, part_bytes));
+        conv_rows<3><<<2 * sms, NT, SMEM_B>>>(dxh, dwh, db, daff, dy, dsink, dpart);
+        finalize<<<CO, 32>>>(dpart, dgamma, dchain_aff, dstats);
+        conv_rows<1><<<2 * sms, NT, SMEM_B>>>(dxh, dwh, db, dchain_aff, dy, dsink, dpart);
+    };
+    if (ROWS / (2 * sms) < OH) { printf("l15_rows: %d SMs: a CTA's rows fewer than a segment's (two pieces a segment at most)\n", sms); return 1; }
 
     // correctness: the reference against double at random points, then every output against it
     int fails = 0;
@@ -443,6 +534,37 @@ int main(int argc, char** argv) {
             }
         compare(mode == 0 ? "rows, the convolution" : "rows, a v + b per (n, c)", got, want, 1e-5, &fails);
     }
+    { // the chain: its sums per (n, c) and its output against double from the FP32 reference
+        poison();
+        chain();
+        CK(cudaDeviceSynchronize());
+        std::vector<double2> st(N * CO);
+        CK(cudaMemcpy(st.data(), dstats, N * CO * sizeof(double2), cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(got.data(), dy, ny * 4, cudaMemcpyDeviceToHost));
+        const int64_t sp = (int64_t)OD * OH * OW;
+        std::vector<double> S(N * CO, 0), Q(N * CO, 0);
+        for (int64_t e = 0; e < ny; e++) { S[e / sp] += ref[e]; Q[e / sp] += (double)ref[e] * ref[e]; }
+        double ws = 0, wq = 0;
+        for (int i = 0; i < N * CO; i++) {
+            ws = std::max(ws, std::fabs(st[i].x - S[i]) / std::sqrt(Q[i] / sp) / sp); // against the values' rms
+            wq = std::max(wq, std::fabs(st[i].y - Q[i]) / Q[i]);
+        }
+        const bool sok = ws <= 1e-5 && wq <= 1e-5;
+        printf("  chain statistics: sums %.3e of the rms, sums of squares %.3e relative (bound 1e-5 each): %s\n", ws, wq,
+               sok ? "ok" : "FAILED");
+        if (!sok) fails++;
+        std::vector<float> want(ny);
+        for (int c = 0; c < CO; c++) {
+            double Sc = 0, Qc = 0;
+            for (int n = 0; n < N; n++) { Sc += S[n * CO + c]; Qc += Q[n * CO + c]; }
+            const double cnt = (double)N * sp, mean = Sc / cnt, var = Qc / cnt - mean * mean, a = hgamma[c] / std::sqrt(var + 1e-5);
+            for (int n = 0; n < N; n++) {
+                const double mnc = S[n * CO + c] / sp;
+                for (int64_t e = (int64_t)(n * CO + c) * sp; e < (int64_t)(n * CO + c + 1) * sp; e++) want[e] = (float)(a * (ref[e] - mnc));
+            }
+        }
+        compare("chain: BatchNorm, less the mean", got, want, 1e-5, &fails);
+    }
     { // bitwise the same across two runs
         std::vector<float> again(ny);
         poison();
@@ -465,11 +587,14 @@ int main(int argc, char** argv) {
     const double t01 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(0, sms); });
     const double t1 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(1, 2 * sms); });
     const double t2 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(2, 2 * sms); });
+    const double t3 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(3, 2 * sms); });
+    const double tch = standalone_median_ms(runs, flush, flush_bytes, [] {}, chain);
+    const double tcha = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { px(); pw(); chain(); });
     const double ybytes = (double)ny * 4;
     printf("L2/15 by rows (median of %d, L2 flushed, ms): memset of y %.4f (%.0f GB/s); prep_x %.4f, prep_w %.4f; "
            "rows %.4f (%.0f GB/s of y), with both preps %.4f; rows on %d CTAs %.4f; rows a v + b %.4f; rows without "
-           "stores %.4f\n",
-           runs, tm, ybytes / tm * 1e-6, tpx, tpw, t0, ybytes / t0 * 1e-6, t0a, sms, t01, t1, t2);
+           "stores %.4f; statistics pass %.4f; the chain (statistics, finalize, storing pass) %.4f, with both preps %.4f\n",
+           runs, tm, ybytes / tm * 1e-6, tpx, tpw, t0, ybytes / t0 * 1e-6, t0a, sms, t01, t1, t2, t3, tch, tcha);
     printf("l15_rows: %s (%d failed)\n", fails ? "FAILED" : "all checks passed", fails);
     return fails ? 1 : 0;
 }
