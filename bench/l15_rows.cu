@@ -50,6 +50,7 @@
 #include <vector>
 #include <cuda_fp16.h>
 #include "standalone.h"
+#include "standalone_mma.h"
 
 constexpr int N = 16, CI = 16, CO = 32, D = 16, H = 32, W = 32, K = 3, S = 2, P = 1;
 constexpr int OD = (D - 1) * S - 2 * P + K, OH = (H - 1) * S - 2 * P + K, OW = (W - 1) * S - 2 * P + K;
@@ -65,15 +66,6 @@ constexpr int NT = 256, NWARP = NT / 32;
 constexpr float XSCALE = 16.f, WSCALE = 4096.f;    // powers of two: exact, and f16-normal operands
 static_assert(OD == 31 && OH == 63 && OW == 63, "L2/15's output");
 static_assert(W == 32 && CI == 16 && CO == 32 && K == 3 && S == 2 && P == 1, "the kernel is written for this shape");
-
-__host__ __device__ inline float tf32(float v) {
-    uint32_t r;
-    memcpy(&r, &v, 4);
-    if ((r & 0x7f800000u) != 0x7f800000u) r = (r + 0xfffu + ((r >> 13) & 1u)) & 0xffffe000u;
-    float f;
-    memcpy(&f, &r, 4);
-    return f;
-}
 
 // ---- prep ------------------------------------------------------------------------------------
 __global__ void prep_x(const float* __restrict__ x, __half* __restrict__ xh) {
@@ -96,26 +88,6 @@ __global__ void prep_w(const float* __restrict__ w, __half* __restrict__ wh) {
 }
 
 // ---- the row kernel --------------------------------------------------------------------------
-__device__ __forceinline__ uint32_t smem_u32(const void* p) { return (uint32_t)__cvta_generic_to_shared(p); }
-__device__ __forceinline__ void cp16(uint32_t s, const void* g) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(g) : "memory");
-}
-__device__ __forceinline__ void cp_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-__device__ __forceinline__ void cp_wait_all() { asm volatile("cp.async.wait_group 0;\n" ::: "memory"); }
-__device__ __forceinline__ void ldm4(uint32_t a, uint32_t (&r)[4]) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(a)
-                 : "memory");
-}
-__device__ __forceinline__ void mma16(float (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1, const float (&c)[4]) {
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                 "{%10,%11,%12,%13};\n"
-                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "f"(c[0]), "f"(c[1]), "f"(c[2]),
-                   "f"(c[3]));
-}
-
 // a plane of xh (n, id: [h][w][ci], 32 KB) into a staging buffer, 8 cp.async a thread
 __device__ __forceinline__ void load_plane(uint32_t buf, const __half* __restrict__ xh, int plane) {
     const __half* src = xh + (int64_t)plane * (H * W * CI);
