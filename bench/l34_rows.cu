@@ -1,0 +1,452 @@
+// l34_rows.cu - L2/34's transposed convolution and its chain (LayerNorm over W, exact GELU, x 1.0)
+// by whole output rows a warp, measured standalone.
+//
+// L2/34 (x 32 x 32 x 16 x 32 x 32, C_out 64, k 4, s 2, p 1, bias; y 32 x 64 x 32 x 64 x 64, 1.07 GB)
+// is bound by y's bytes and its 137 GFLOP. The library runs it on the haloed wgmma row tiles
+// (convolution alone 0.488 ms, the chain 0.747: the row program on one epilogue warpgroup bounds
+// it). Here every warp computes its own rows and runs their epilogue itself, so the chain's
+// per-value work spreads over all the SM's warps, and the MMAs run on f16 operands (the TF32 values
+// times a power of two: exact), twice TF32's rate:
+//   prep_x     x rounded as the library's TF32 mode rounds it, times 2^4, to f16, [n][d][h][w][ci]
+//   prep_w     the weight likewise, times 2^12, [tap][co][ci]
+//   conv_rows  one persistent CTA of 16 warps an SM. The outputs fall in four classes by the
+//              parity of (od, oh); a CTA takes one class (its 16 taps' weights, 64 KB, staged once)
+//              and a contiguous range of that class's segments: (n, od, 8 rows oh of the class).
+//              A segment's x (two planes x 9 rows x 34 positions x 32 channels, f16, the end
+//              positions zero) comes by cp.async into one of two buffers while the other computes.
+//              Warp 2 j + h takes row j of the segment, output channels 32 h .. 32 h + 31, both W
+//              phases (32 positions each) in 64 accumulators; each in-range (d, h) tap runs, a
+//              k-step of 16 channels, ldmatrix.x4 of x at the shifts -1, 0, +1 and of the four W
+//              taps' weights, and 32 mma.sync m16n8k16.
+//              MODE 0 stores the convolution; MODE 1 the chain: a channel's 64 values of the row
+//              (8 a lane) summed over the lanes by shuffles, centred, their variance likewise,
+//              then the LayerNorm's affine by W position, the exact GELU (erff) and the scale, all
+//              in registers; MODE 2 stores nothing (a checksum: the MMAs and loads alone).
+//              Stores: 8-byte (even, odd) pairs; a row starts on 256 bytes.
+// Shared memory: a position's 64 bytes of channels as four 16-byte chunks, chunk c at c ^ (pos / 2
+// % 4); a weight row (co) likewise at c ^ (co / 2 % 4): every ldmatrix phase on 32 banks.
+// Checked against a direct FP32 convolution of the same rounded operands (every output), which is
+// checked against double on the host at 4,096 outputs; the chain against double computed from it.
+// Timed with CUDA events, L2 flushed, median of runs, beside a memset of y in the same run.
+//
+// Build and run from the repo root (sm_80 and up):
+//   nvcc -std=c++17 -O3 -arch=sm_90 -Ibench bench/l34_rows.cu -o build/l34_rows && build/l34_rows [runs]
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cmath>
+#include <random>
+#include <vector>
+#include <cuda_fp16.h>
+#include "standalone.h"
+#include "standalone_mma.h"
+
+constexpr int N = 32, CI = 32, CO = 64, D = 16, H = 32, W = 32, K = 4, S = 2, P = 1;
+constexpr int OD = (D - 1) * S - 2 * P + K, OH = (H - 1) * S - 2 * P + K, OW = (W - 1) * S - 2 * P + K;
+constexpr int KT = K * K * K;
+constexpr int XP = W + 2;                      // staged positions a row: iw = -1 .. W, the ends zero
+constexpr int XROW_B = XP * CI * 2;            // 2,176 bytes
+constexpr int SROWS = 9;                       // staged rows a plane: 8 output rows of a class
+constexpr int PL_B = SROWS * XROW_B;           // 19,584 bytes
+constexpr int BUF_B = 2 * PL_B;                // two planes
+constexpr int TAP_B = CO * CI * 2;             // 4,096 bytes
+constexpr int CTAPS = 16;                      // a class's taps: 2 (d) x 2 (h) x 4 (w)
+constexpr int WT_B = CTAPS * TAP_B;            // 65,536 bytes
+constexpr int SMEM_B = WT_B + 2 * BUF_B + 3 * 64 * 4; // + LayerNorm weight, bias (by W), conv bias
+constexpr int NT = 512; // 16 warps: 8 rows x 2 channel halves a segment
+constexpr int NSEG = N * (OD / 2) * (OH / 2 / 8); // segments of a class: 2,048
+constexpr float XSCALE = 16.f, WSCALE = 4096.f, INV = 1.f / (XSCALE * WSCALE);
+static_assert(OD == 32 && OH == 64 && OW == 64, "L2/34's output");
+static_assert(W == 32 && CI == 32 && CO == 64 && K == 4 && S == 2 && P == 1, "the kernel is written for this shape");
+
+// ---- prep ------------------------------------------------------------------------------------
+__global__ void prep_x(const float* __restrict__ x, __half* __restrict__ xh) {
+    const int64_t p = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; // position (n, d, h, w)
+    if (p >= (int64_t)N * D * H * W) return;
+    const int64_t n = p / (D * H * W), s = p % (D * H * W);
+    __align__(16) __half v[CI];
+#pragma unroll
+    for (int ci = 0; ci < CI; ci++) v[ci] = __float2half_rn(tf32(x[(n * CI + ci) * (D * H * W) + s]) * XSCALE);
+    uint4* dst = reinterpret_cast<uint4*>(xh + p * CI);
+#pragma unroll
+    for (int q = 0; q < CI / 8; q++) dst[q] = reinterpret_cast<const uint4*>(v)[q];
+}
+
+__global__ void prep_w(const float* __restrict__ w, __half* __restrict__ wh) {
+    const int e = blockIdx.x * blockDim.x + threadIdx.x; // (tap, co, ci)
+    if (e >= KT * CO * CI) return;
+    const int tap = e / (CO * CI), co = e / CI % CO, ci = e % CI;
+    wh[e] = __float2half_rn(tf32(w[(ci * CO + co) * KT + tap]) * WSCALE);
+}
+
+// ---- the row kernel --------------------------------------------------------------------------
+// a segment's x: planes id = idlo, idlo + 1; rows ih = ihlo .. ihlo + 8; out-of-range ones not loaded
+// (no tap of the segment reads them)
+__device__ __forceinline__ void load_segment(uint32_t buf, const __half* __restrict__ xh, int n, int idlo, int ihlo) {
+    for (int e = threadIdx.x; e < 2 * SROWS * W * 4; e += NT) {
+        const int c = e & 3, iw = (e >> 2) & 31, rr = e >> 7, pl = rr / SROWS, r = rr - pl * SROWS;
+        const int id = idlo + pl, ih = ihlo + r, pos = iw + 1;
+        if (id < 0 || id >= D || ih < 0 || ih >= H) continue;
+        cp16(buf + pl * PL_B + r * XROW_B + pos * 64 + ((c ^ ((pos >> 1) & 3)) << 4),
+             xh + ((((int64_t)n * D + id) * H + ih) * W + iw) * CI + c * 8);
+    }
+}
+
+// the 16 MMAs of one W tap of a k-step: acc[phase][mt][nt] += A[mt] B(tw)
+__device__ __forceinline__ void wtap_mma(float (&acc)[2][4][4], const uint32_t (&a)[2][4], uint32_t wb,
+                                         const uint32_t (&boff)[2], uint32_t ksx) {
+    uint32_t b[2][4];
+    ldm4(wb + (boff[0] ^ ksx), b[0]);
+    ldm4(wb + (boff[1] ^ ksx), b[1]);
+#pragma unroll
+    for (int mt = 0; mt < 2; mt++)
+#pragma unroll
+        for (int nt = 0; nt < 4; nt++)
+            mma16(acc[mt][nt], a[mt], b[nt >> 1][(nt & 1) * 2], b[nt >> 1][(nt & 1) * 2 + 1], acc[mt][nt]);
+}
+
+__device__ __forceinline__ void st2(float* p, float a, float b) { *reinterpret_cast<float2*>(p) = make_float2(a, b); }
+__device__ __forceinline__ float gelu(float u) { return 0.5f * u * (1.f + erff(u * 0.70710678118654752f)); }
+
+template <int MODE>
+__global__ void __launch_bounds__(NT, 1)
+    conv_rows(const __half* __restrict__ xh, const __half* __restrict__ wh, const float* __restrict__ bias,
+              const float* __restrict__ lnw, const float* __restrict__ lnb, float* __restrict__ y, float* __restrict__ sink) {
+    extern __shared__ __align__(128) uint8_t sm[];
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, g = lane >> 2, t = lane & 3;
+    const int cls = blockIdx.x & 3, pd = cls >> 1, ph = cls & 1;
+    const int ncta = ((int)gridDim.x - cls + 3) >> 2, ic = blockIdx.x >> 2;
+    const int s0 = (int)((int64_t)ic * NSEG / ncta), s1 = (int)((int64_t)(ic + 1) * NSEG / ncta);
+    const uint32_t sw = smem_u32(sm), sbuf0 = sw + WT_B; // buffer b at sbuf0 + b BUF_B
+    float* slnw = reinterpret_cast<float*>(sm + WT_B + 2 * BUF_B);
+    float* slnb = slnw + 64;
+    float* sbias = slnw + 128;
+    // the class's weights: tap (pl, hs, tw) = (pl 2 + hs) 4 + tw, td = pl ? 1 - pd : 3 - pd, th likewise
+    for (int e = tid; e < CTAPS * CO * 4; e += NT) {
+        const int c = e & 3, co = (e >> 2) & 63, tp = e >> 8, pl = tp >> 3, hs = (tp >> 2) & 1, tw = tp & 3;
+        const int gt = (((pl ? 1 - pd : 3 - pd) * K + (hs ? 1 - ph : 3 - ph)) * K) + tw;
+        cp16(sw + tp * TAP_B + co * 64 + ((c ^ ((co >> 1) & 3)) << 4), wh + ((int64_t)gt * CO + co) * CI + c * 8);
+    }
+    if (tid < 64) { slnw[tid] = lnw[tid]; slnb[tid] = lnb[tid]; sbias[tid] = bias[tid] * (XSCALE * WSCALE); }
+    if (tid < 2 * 2 * SROWS * 2 * 4) { // the zero end positions (iw = -1, W) of every staged row, both buffers
+        const int c = tid & 3, end = (tid >> 2) & 1, rr = tid >> 3, b = rr / (2 * SROWS), pr = rr % (2 * SROWS);
+        *reinterpret_cast<uint4*>(sm + WT_B + b * BUF_B + pr * XROW_B + (end ? XP - 1 : 0) * 64 + c * 16) =
+            make_uint4(0, 0, 0, 0);
+    }
+    auto seg_of = [&](int s, int& n, int& a, int& bb) { n = s >> 6; a = (s >> 2) & 15; bb = s & 3; };
+    if (s0 < s1) {
+        int n, a, bb;
+        seg_of(s0, n, a, bb);
+        load_segment(sbuf0, xh, n, a - 1 + pd, 8 * bb - 1 + ph);
+    }
+    cp_commit(); // the weights and the first segment
+    // lane offsets: A rows r = lane & 7 | 8 (lane >> 3 & 1), chunk lane >> 4 (+ 2 at k-step 1: offset ^ 32);
+    // shift sh - 1, position 16 mt + r + sh (the m16 tile 16 positions on: + 1024, the same swizzle)
+    uint32_t aoff[3], boff[2];
+#pragma unroll
+    for (int sh = 0; sh < 3; sh++) {
+        const int pos = (lane & 7) + 8 * ((lane >> 3) & 1) + sh, c = lane >> 4;
+        aoff[sh] = pos * 64 + ((c ^ ((pos >> 1) & 3)) << 4);
+    }
+    const int hf = warp & 1, j = warp >> 1; // channels 32 hf .., row j of the segment
+#pragma unroll
+    for (int p = 0; p < 2; p++) { // B: (n tile 2 p, chunk 0), (2 p, 1), (2 p + 1, 0), (2 p + 1, 1)
+        const int q = lane >> 3, co = 32 * hf + 8 * (2 * p + (q >> 1)) + (lane & 7), c = q & 1;
+        boff[p] = co * 64 + ((c ^ ((co >> 1) & 3)) << 4);
+    }
+    float chk = 0.f;
+    for (int s = s0; s < s1; s++) {
+        const int k = s - s0;
+        int n, a, bb;
+        seg_of(s, n, a, bb);
+        __syncthreads(); // every warp done with segment s - 1: its buffer is free
+        if (s + 1 < s1) {
+            int n2, a2, bb2;
+            seg_of(s + 1, n2, a2, bb2);
+            load_segment(sbuf0 + ((k + 1) & 1) * BUF_B, xh, n2, a2 - 1 + pd, 8 * bb2 - 1 + ph);
+        }
+        cp_commit();
+        cp_wait_but_last(); // segment s (and the weights) landed
+        __syncthreads();
+        const uint32_t buf = sbuf0 + (k & 1) * BUF_B;
+        const int idlo = a - 1 + pd, ihlo = 8 * bb - 1 + ph, od = 2 * a + pd, oh = 2 * (8 * bb + j) + ph;
+        float acc[2][2][4][4];
+#pragma unroll
+        for (int nt = 0; nt < 4; nt++) {
+            const float2 b2 = *reinterpret_cast<const float2*>(sbias + 32 * hf + 8 * nt + 2 * t);
+#pragma unroll
+            for (int q = 0; q < 2; q++)
+#pragma unroll
+                for (int mt = 0; mt < 2; mt++) {
+                    acc[q][mt][nt][0] = acc[q][mt][nt][2] = b2.x;
+                    acc[q][mt][nt][1] = acc[q][mt][nt][3] = b2.y;
+                }
+        }
+#pragma unroll 1
+        for (int dh = 0; dh < 4; dh++) {
+            const int pl = dh >> 1, hs = dh & 1, r = j + hs;
+            if (idlo + pl < 0 || idlo + pl >= D || ihlo + r < 0 || ihlo + r >= H) continue;
+            const uint32_t xrow = buf + pl * PL_B + r * XROW_B, wt = sw + (dh * 4) * TAP_B;
+#pragma unroll
+            for (int ks = 0; ks < 2; ks++) {
+                const uint32_t ksx = ks * 32;
+                uint32_t ax[2][4];
+                // shift 0: the even phase's W tap 1 and the odd phase's W tap 2
+#pragma unroll
+                for (int mt = 0; mt < 2; mt++) ldm4(xrow + (aoff[1] ^ ksx) + mt * 1024, ax[mt]);
+                wtap_mma(acc[0], ax, wt + 1 * TAP_B, boff, ksx);
+                wtap_mma(acc[1], ax, wt + 2 * TAP_B, boff, ksx);
+                // shift -1: the even phase's W tap 3
+#pragma unroll
+                for (int mt = 0; mt < 2; mt++) ldm4(xrow + (aoff[0] ^ ksx) + mt * 1024, ax[mt]);
+                wtap_mma(acc[0], ax, wt + 3 * TAP_B, boff, ksx);
+                // shift +1: the odd phase's W tap 0
+#pragma unroll
+                for (int mt = 0; mt < 2; mt++) ldm4(xrow + (aoff[2] ^ ksx) + mt * 1024, ax[mt]);
+                wtap_mma(acc[1], ax, wt + 0 * TAP_B, boff, ksx);
+            }
+        }
+        if (MODE == 2) {
+#pragma unroll
+            for (int i = 0; i < 64; i++) chk += (&acc[0][0][0][0])[i];
+            continue;
+        }
+        // y[n][co][od][oh][ow]; lane (g, t) holds ow = 2 m, 2 m + 1 for m = 8 s + g, s = 0 .. 3
+        const int64_t rb = ((((int64_t)n * CO + 32 * hf) * OD + od) * OH + oh) * OW;
+#pragma unroll
+        for (int nt = 0; nt < 4; nt++)
+#pragma unroll
+            for (int cp = 0; cp < 2; cp++) {
+                const int col = 8 * nt + 2 * t + cp;
+                float* yr = y + rb + (int64_t)col * (OD * OH * OW);
+                float v[4][2];
+#pragma unroll
+                for (int s4 = 0; s4 < 4; s4++) {
+                    v[s4][0] = acc[0][s4 >> 1][nt][2 * (s4 & 1) + cp] * INV;
+                    v[s4][1] = acc[1][s4 >> 1][nt][2 * (s4 & 1) + cp] * INV;
+                }
+                if (MODE == 1) { // LayerNorm over the row's 64 W positions (8 a lane, the lanes of a t), GELU, x 1.0
+                    float sum = 0.f;
+#pragma unroll
+                    for (int s4 = 0; s4 < 4; s4++) sum += v[s4][0] + v[s4][1];
+                    sum += __shfl_xor_sync(0xffffffffu, sum, 4);
+                    sum += __shfl_xor_sync(0xffffffffu, sum, 8);
+                    sum += __shfl_xor_sync(0xffffffffu, sum, 16);
+                    const float mean = sum * (1.f / OW);
+                    float sq = 0.f;
+#pragma unroll
+                    for (int s4 = 0; s4 < 4; s4++) {
+                        v[s4][0] -= mean;
+                        v[s4][1] -= mean;
+                        sq = fmaf(v[s4][0], v[s4][0], fmaf(v[s4][1], v[s4][1], sq));
+                    }
+                    sq += __shfl_xor_sync(0xffffffffu, sq, 4);
+                    sq += __shfl_xor_sync(0xffffffffu, sq, 8);
+                    sq += __shfl_xor_sync(0xffffffffu, sq, 16);
+                    const float rstd = rsqrtf(sq * (1.f / OW) + 1e-5f);
+#pragma unroll
+                    for (int s4 = 0; s4 < 4; s4++) {
+                        const int m = 8 * s4 + g;
+                        const float2 lw = *reinterpret_cast<const float2*>(slnw + 2 * m);
+                        const float2 lb = *reinterpret_cast<const float2*>(slnb + 2 * m);
+                        v[s4][0] = gelu(fmaf(v[s4][0] * rstd, lw.x, lb.x)) * 1.0f;
+                        v[s4][1] = gelu(fmaf(v[s4][1] * rstd, lw.y, lb.y)) * 1.0f;
+                    }
+                }
+#pragma unroll
+                for (int s4 = 0; s4 < 4; s4++) st2(yr + 2 * (8 * s4 + g), v[s4][0], v[s4][1]);
+            }
+    }
+    cp_wait_all();
+    if (MODE == 2 && chk == 12345.f) sink[blockIdx.x * NT + tid] = chk; // keeps the MMAs alive
+}
+
+// ---- reference: a direct FP32 convolution of the same rounded operands -----------------------
+__global__ void ref_conv(const float* __restrict__ xr, const float* __restrict__ wr, const float* __restrict__ bias,
+                         float* __restrict__ y) {
+    const int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (e >= (int64_t)N * CO * OD * OH * OW) return;
+    const int ow = e % OW, oh = e / OW % OH, od = e / (OW * OH) % OD, co = e / ((int64_t)OW * OH * OD) % CO;
+    const int n = (int)(e / ((int64_t)OW * OH * OD * CO));
+    float s = bias[co];
+    for (int td = 0; td < K; td++) {
+        const int fd = od + P - td;
+        if (fd < 0 || fd % S || fd / S >= D) continue;
+        for (int th = 0; th < K; th++) {
+            const int fh = oh + P - th;
+            if (fh < 0 || fh % S || fh / S >= H) continue;
+            for (int tw = 0; tw < K; tw++) {
+                const int fw = ow + P - tw;
+                if (fw < 0 || fw % S || fw / S >= W) continue;
+                for (int ci = 0; ci < CI; ci++)
+                    s = fmaf(xr[((((int64_t)n * CI + ci) * D + fd / S) * H + fh / S) * W + fw / S],
+                             wr[(ci * CO + co) * KT + (td * K + th) * K + tw], s);
+            }
+        }
+    }
+    y[e] = s;
+}
+
+static double host_ref(const std::vector<float>& xr, const std::vector<float>& wr, const std::vector<float>& b,
+                       int64_t e) {
+    const int ow = e % OW, oh = e / OW % OH, od = e / (OW * OH) % OD, co = e / ((int64_t)OW * OH * OD) % CO;
+    const int n = (int)(e / ((int64_t)OW * OH * OD * CO));
+    double s = b[co];
+    for (int ci = 0; ci < CI; ci++)
+        for (int td = 0; td < K; td++)
+            for (int th = 0; th < K; th++)
+                for (int tw = 0; tw < K; tw++) {
+                    const int fd = od + P - td, fh = oh + P - th, fw = ow + P - tw;
+                    if (fd < 0 || fh < 0 || fw < 0 || fd % S || fh % S || fw % S) continue;
+                    if (fd / S >= D || fh / S >= H || fw / S >= W) continue;
+                    s += (double)xr[((((int64_t)n * CI + ci) * D + fd / S) * H + fh / S) * W + fw / S] *
+                         (double)wr[(ci * CO + co) * KT + (td * K + th) * K + tw];
+                }
+    return s;
+}
+
+static void compare(const char* what, const std::vector<float>& got, const std::vector<float>& ref, double bound,
+                    int* fails) {
+    double num = 0, den = 0, worst = 0;
+    int64_t nonfinite = 0;
+    for (size_t i = 0; i < ref.size(); i++) {
+        if (!std::isfinite(got[i])) { nonfinite++; continue; }
+        const double d = (double)got[i] - ref[i];
+        num += d * d;
+        den += (double)ref[i] * ref[i];
+        worst = std::max(worst, std::fabs(d));
+    }
+    const double rel = std::sqrt(num / den);
+    const bool ok = nonfinite == 0 && rel <= bound;
+    printf("  %-34s rel-L2 %.3e (bound %.0e), largest |error| %.3e, non-finite %lld: %s\n", what, rel, bound, worst,
+           (long long)nonfinite, ok ? "ok" : "FAILED");
+    if (!ok) ++*fails;
+}
+
+int main(int argc, char** argv) {
+    const int runs = argc > 1 ? atoi(argv[1]) : 20;
+    int dev = 0, sms = 0;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    const int64_t nx = (int64_t)N * CI * D * H * W, nw = (int64_t)CI * CO * KT, ny = (int64_t)N * CO * OD * OH * OW;
+    std::vector<float> hx(nx), hw(nw), hb(CO), hxr(nx), hwr(nw), hlw(OW), hlb(OW);
+    std::mt19937 rng(1234);
+    std::uniform_real_distribution<float> ux(0.f, 1.f);
+    const float bound = 1.f / sqrtf((float)CO * KT); // PyTorch's default init bound
+    std::uniform_real_distribution<float> uw(-bound, bound), ua(0.5f, 1.5f), ub(-0.5f, 0.5f);
+    for (int64_t i = 0; i < nx; i++) { hx[i] = ux(rng); hxr[i] = tf32(hx[i]); }
+    for (int64_t i = 0; i < nw; i++) { hw[i] = uw(rng); hwr[i] = tf32(hw[i]); }
+    for (int i = 0; i < CO; i++) hb[i] = uw(rng);
+    for (int i = 0; i < OW; i++) { hlw[i] = ua(rng); hlb[i] = ub(rng); }
+    float *dx, *dw, *db, *dxr, *dwr, *dy, *dref, *dsink, *dlw, *dlb, *flush;
+    __half *dxh, *dwh;
+    const size_t flush_bytes = (size_t)256 << 20;
+    CK(cudaMalloc(&dx, nx * 4));
+    CK(cudaMalloc(&dw, nw * 4));
+    CK(cudaMalloc(&db, CO * 4));
+    CK(cudaMalloc(&dlw, OW * 4));
+    CK(cudaMalloc(&dlb, OW * 4));
+    CK(cudaMalloc(&dxr, nx * 4));
+    CK(cudaMalloc(&dwr, nw * 4));
+    CK(cudaMalloc(&dy, ny * 4));
+    CK(cudaMalloc(&dref, ny * 4));
+    CK(cudaMalloc(&dsink, (size_t)sms * NT * 4));
+    CK(cudaMalloc(&dxh, nx * 2));
+    CK(cudaMalloc(&dwh, nw * 2));
+    CK(cudaMalloc(&flush, flush_bytes));
+    CK(cudaMemcpy(dx, hx.data(), nx * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dw, hw.data(), nw * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(db, hb.data(), CO * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dlw, hlw.data(), OW * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dlb, hlb.data(), OW * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dxr, hxr.data(), nx * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dwr, hwr.data(), nw * 4, cudaMemcpyHostToDevice));
+    CK(cudaFuncSetAttribute(conv_rows<0>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_B));
+    CK(cudaFuncSetAttribute(conv_rows<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_B));
+    CK(cudaFuncSetAttribute(conv_rows<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_B));
+    int per_sm = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, conv_rows<1>, NT, SMEM_B));
+    cudaFuncAttributes fa;
+    CK(cudaFuncGetAttributes(&fa, conv_rows<1>));
+    printf("l34_rows: %d SMs, conv_rows<1> %d registers, %zu bytes local, %d B shared, %d CTAs an SM\n", sms, fa.numRegs,
+           (size_t)fa.localSizeBytes, SMEM_B, per_sm);
+    if (sms < 4) { printf("l34_rows: fewer than 4 SMs\n"); return 1; }
+
+    auto px = [&] { prep_x<<<(unsigned)((N * D * H * W + 255) / 256), 256>>>(dx, dxh); };
+    auto pw = [&] { prep_w<<<(KT * CO * CI + 255) / 256, 256>>>(dw, dwh); };
+    auto rows = [&](int mode, int grid) {
+        if (mode == 0) conv_rows<0><<<grid, NT, SMEM_B>>>(dxh, dwh, db, dlw, dlb, dy, dsink);
+        if (mode == 1) conv_rows<1><<<grid, NT, SMEM_B>>>(dxh, dwh, db, dlw, dlb, dy, dsink);
+        if (mode == 2) conv_rows<2><<<grid, NT, SMEM_B>>>(dxh, dwh, db, dlw, dlb, dy, dsink);
+    };
+    auto poison = [&] { CK(cudaMemsetAsync(dy, 0xff, ny * 4)); }; // NaN
+
+    int fails = 0;
+    ref_conv<<<(unsigned)((ny + 255) / 256), 256>>>(dxr, dwr, db, dref);
+    CK(cudaGetLastError());
+    std::vector<float> ref(ny), got(ny);
+    CK(cudaMemcpy(ref.data(), dref, ny * 4, cudaMemcpyDeviceToHost));
+    {
+        std::mt19937_64 pick(99);
+        double num = 0, den = 0;
+        for (int i = 0; i < 4096; i++) {
+            const int64_t e = (int64_t)(pick() % (uint64_t)ny);
+            const double h = host_ref(hxr, hwr, hb, e);
+            num += (ref[e] - h) * (ref[e] - h);
+            den += h * h;
+        }
+        const double rel = std::sqrt(num / den);
+        printf("  the FP32 reference against double at 4,096 outputs: rel-L2 %.3e (bound 1e-6): %s\n", rel,
+               rel <= 1e-6 ? "ok" : "FAILED");
+        if (rel > 1e-6) fails++;
+    }
+    px();
+    pw();
+    poison();
+    rows(0, sms);
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(got.data(), dy, ny * 4, cudaMemcpyDeviceToHost));
+    compare("rows, the convolution", got, ref, 1e-5, &fails);
+    {
+        std::vector<float> want(ny);
+        for (int64_t rb = 0; rb < ny; rb += OW) { // each (n, c, od, oh) row: LayerNorm over W, GELU, x 1.0, in double
+            double m = 0, q = 0;
+            for (int i = 0; i < OW; i++) m += ref[rb + i];
+            m /= OW;
+            for (int i = 0; i < OW; i++) q += (ref[rb + i] - m) * (ref[rb + i] - m);
+            const double rs = 1.0 / std::sqrt(q / OW + 1e-5);
+            for (int i = 0; i < OW; i++) {
+                const double u = (ref[rb + i] - m) * rs * hlw[i] + hlb[i];
+                want[rb + i] = (float)(0.5 * u * (1.0 + std::erf(u / std::sqrt(2.0))));
+            }
+        }
+        poison();
+        rows(1, sms);
+        CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(got.data(), dy, ny * 4, cudaMemcpyDeviceToHost));
+        compare("rows, the chain", got, want, 1e-5, &fails);
+        std::vector<float> again(ny);
+        poison();
+        rows(1, sms - 1); // another split of the segments, the same values
+        CK(cudaMemcpy(again.data(), dy, ny * 4, cudaMemcpyDeviceToHost));
+        const bool same = memcmp(got.data(), again.data(), ny * 4) == 0;
+        printf("  the chain on grids %d and %d bitwise equal: %s\n", sms, sms - 1, same ? "ok" : "FAILED");
+        if (!same) fails++;
+    }
+
+    const double tm = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { CK(cudaMemsetAsync(dy, 0, ny * 4)); });
+    const double tpx = standalone_median_ms(runs, flush, flush_bytes, [] {}, px);
+    const double tpw = standalone_median_ms(runs, flush, flush_bytes, [] {}, pw);
+    const double t0 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(0, sms); });
+    const double t1 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(1, sms); });
+    const double t1a = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { px(); pw(); rows(1, sms); });
+    const double t2 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(2, sms); });
+    const double ybytes = (double)ny * 4, flops = 137.4e9;
+    printf("L2/34 by rows (median of %d, L2 flushed, ms): memset of y %.4f (%.0f GB/s); prep_x %.4f, prep_w %.4f; "
+           "convolution %.4f (%.0f GB/s of y, %.0f useful TFLOP/s); chain %.4f, with both preps %.4f; without stores "
+           "%.4f\n",
+           runs, tm, ybytes / tm * 1e-6, tpx, tpw, t0, ybytes / t0 * 1e-6, flops / t0 * 1e-9, t1, t1a, t2);
+    printf("l34_rows: %s (%d failed)\n", fails ? "FAILED" : "all checks passed", fails);
+    return fails ? 1 : 0;
+}
