@@ -219,14 +219,20 @@ __global__ void __launch_bounds__(NT, 1)
 #pragma unroll
             for (int cp = 0; cp < 2; cp++) {
                 const int col = 8 * nt + 2 * t + cp;
-                float* yr = y + rb + (int64_t)col * (OD * OH * OW);
-                float v[4][2];
+                float* yr = y + rb + col * (OD * OH * OW); // an int: 31 x 2^17 at most
+                if constexpr (MODE == 0) {
 #pragma unroll
-                for (int s4 = 0; s4 < 4; s4++) {
-                    v[s4][0] = acc[0][s4 >> 1][nt][2 * (s4 & 1) + cp] * INV;
-                    v[s4][1] = acc[1][s4 >> 1][nt][2 * (s4 & 1) + cp] * INV;
-                }
-                if (MODE == 1) { // LayerNorm over the row's 64 W positions (8 a lane, the lanes of a t), GELU, x 1.0
+                    for (int s4 = 0; s4 < 4; s4++)
+                        st2(yr + 2 * (8 * s4 + g), acc[0][s4 >> 1][nt][2 * (s4 & 1) + cp] * INV,
+                            acc[1][s4 >> 1][nt][2 * (s4 & 1) + cp] * INV);
+                } else {
+                    float v[4][2];
+#pragma unroll
+                    for (int s4 = 0; s4 < 4; s4++) {
+                        v[s4][0] = acc[0][s4 >> 1][nt][2 * (s4 & 1) + cp] * INV;
+                        v[s4][1] = acc[1][s4 >> 1][nt][2 * (s4 & 1) + cp] * INV;
+                    }
+                    // LayerNorm over the row's 64 W positions (8 a lane, the lanes of a t), GELU, x 1.0
                     float sum = 0.f;
 #pragma unroll
                     for (int s4 = 0; s4 < 4; s4++) sum += v[s4][0] + v[s4][1];
@@ -250,12 +256,10 @@ __global__ void __launch_bounds__(NT, 1)
                         const int m = 8 * s4 + g;
                         const float2 lw = *reinterpret_cast<const float2*>(slnw + 2 * m);
                         const float2 lb = *reinterpret_cast<const float2*>(slnb + 2 * m);
-                        v[s4][0] = gelu(fmaf(v[s4][0] * rstd, lw.x, lb.x)) * 1.0f;
-                        v[s4][1] = gelu(fmaf(v[s4][1] * rstd, lw.y, lb.y)) * 1.0f;
+                        st2(yr + 2 * m, gelu(fmaf(v[s4][0] * rstd, lw.x, lb.x)) * 1.0f,
+                            gelu(fmaf(v[s4][1] * rstd, lw.y, lb.y)) * 1.0f);
                     }
                 }
-#pragma unroll
-                for (int s4 = 0; s4 < 4; s4++) st2(yr + 2 * (8 * s4 + g), v[s4][0], v[s4][1]);
             }
     }
     cp_wait_all();
