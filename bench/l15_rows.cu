@@ -25,7 +25,10 @@
 //              stores nothing (a checksum a warp: what the MMAs and loads cost alone). MODE 3
 //              stores nothing but each (n, c)'s sum and sum of squares (a lane's over the rows of a
 //              segment (n, od) in registers, then over the warp's lanes, to a slot per segment, piece
-//              and warp): L2/15's statistics pass.
+//              and warp): L2/15's statistics pass. STAGE (modes 0 and 1, one CTA an SM): the row
+//              through a staging of the warp's own ([co][ow], 68 floats a channel: its 8-byte
+//              writes on 32 banks), then a store instruction a channel row (8-byte pairs as the row's
+//              alignment allows, the odd value of a pair shuffled from the lane before).
 //   finalize   the chain's statistics (BatchNorm's per-channel mean and variance over the batch,
 //              the per-(n, c) mean) from the slots in double, in a fixed order, and the storing
 //              pass's map gamma invstd (v - mean_nc): with MODE 3 before it and MODE 1 after, the
@@ -64,6 +67,10 @@ constexpr int WT_B = KT * TAP_B;                   // 27,648 bytes
 constexpr int SMEM_B = WT_B + 2 * PLANE_B + CO * 12; // 95,616 bytes: two CTAs an SM
 constexpr int NT = 256, NWARP = NT / 32;
 constexpr float XSCALE = 16.f, WSCALE = 4096.f;    // powers of two: exact, and f16-normal operands
+constexpr int STAGE_W = 68;                        // a staged channel row: 64 + 4 floats (conflict-free v2 stores)
+constexpr int STAGE_B = CO * STAGE_W * 4;          // 8,704 bytes a warp
+constexpr int STAGE_OFF = SMEM_B;                  // after the rest
+constexpr int SMEM_STAGED_B = SMEM_B + NWARP * STAGE_B; // 165,248 bytes: one CTA an SM
 static_assert(OD == 31 && OH == 63 && OW == 63, "L2/15's output");
 static_assert(W == 32 && CI == 16 && CO == 32 && K == 3 && S == 2 && P == 1, "the kernel is written for this shape");
 
@@ -138,7 +145,7 @@ __device__ __forceinline__ void row_tap(float (&acc)[2][2][4][4], const float (&
 
 __device__ __forceinline__ void st2(float* p, float a, float b) { *reinterpret_cast<float2*>(p) = make_float2(a, b); }
 
-template <int MODE>
+template <int MODE, bool STAGE = false>
 __global__ void __launch_bounds__(NT, 2)
     conv_rows(const __half* __restrict__ xh, const __half* __restrict__ wh, const float* __restrict__ bias,
               const float2* __restrict__ aff, float* __restrict__ y, float* __restrict__ sink, float2* __restrict__ part) {
@@ -253,28 +260,60 @@ __global__ void __launch_bounds__(NT, 2)
             // is (co + od + oh) & 1 (OD * OH * OW and OW odd)
             const int64_t rb = (((int64_t)n * CO * OD + od) * OH + oh) * OW;
             const int par = (od + oh) & 1;
+            if constexpr (STAGE) { // through the warp's staging: a store instruction a channel row
+                float* st = reinterpret_cast<float*>(sm + STAGE_OFF + warp * STAGE_B);
+                __syncwarp(); // the previous row's reads done
 #pragma unroll
-            for (int cp = 0; cp < 2; cp++) {
-                const bool aligned = ((cp + par) & 1) == 0;
+                for (int cp = 0; cp < 2; cp++)
 #pragma unroll
-                for (int nt = 0; nt < 4; nt++) {
-                    const int co = 8 * nt + 2 * t + cp;
+                    for (int nt = 0; nt < 4; nt++) {
+                        const int co = 8 * nt + 2 * t + cp;
+                        const float2 m_ = MODE == 1 ? saf[co] : make_float2(1.f / (XSCALE * WSCALE), 0.f);
+#pragma unroll
+                        for (int s = 0; s < 4; s++) {
+                            const int mt = s >> 1, i = 2 * (s & 1) + cp, m = 8 * s + g;
+                            *reinterpret_cast<float2*>(st + co * STAGE_W + 2 * m) =
+                                make_float2(fmaf(acc[0][mt][nt][i], m_.x, m_.y), fmaf(acc[1][mt][nt][i], m_.x, m_.y));
+                        }
+                    }
+                __syncwarp();
+#pragma unroll 4
+                for (int co = 0; co < CO; co++) {
                     float* yr = y + rb + (int64_t)co * (OD * OH * OW);
-                    const float2 m_ = MODE == 1 ? saf[co] : make_float2(1.f / (XSCALE * WSCALE), 0.f);
-                    const float sa = m_.x, sb = m_.y;
+                    const float2 v = *reinterpret_cast<const float2*>(st + co * STAGE_W + 2 * lane); // ow 2 lane, + 1
+                    if (((co + par) & 1) == 0) { // the row on 8 bytes: pairs (2 l, 2 l + 1), ow 62 alone
+                        if (lane < 31) st2(yr + 2 * lane, v.x, v.y);
+                        else yr[62] = v.x;
+                    } else { // pairs (2 l - 1, 2 l), ow 0 alone
+                        const float pv = __shfl_up_sync(0xffffffffu, v.y, 1);
+                        if (lane > 0) st2(yr + 2 * lane - 1, pv, v.x);
+                        else yr[0] = v.x;
+                    }
+                }
+            } else {
 #pragma unroll
-                    for (int s = 0; s < 4; s++) {
-                        const int mt = s >> 1, i = 2 * (s & 1) + cp, m = 8 * s + g;
-                        const float ev = fmaf(acc[0][mt][nt][i], sa, sb), ov = fmaf(acc[1][mt][nt][i], sa, sb);
-                        if (aligned) {
-                            if (m < 31) st2(yr + 2 * m, ev, ov);
-                            else yr[2 * m] = ev;
-                        } else {
-                            const int sp_ = s > 0 ? s - 1 : 0;
-                            const float pv = fmaf(acc[1][sp_ >> 1][nt][2 * (sp_ & 1) + cp], sa, sb);
-                            const float recv = __shfl_sync(0xffffffffu, g == 7 ? pv : ov, (lane + 28) & 31);
-                            if (m > 0) st2(yr + 2 * m - 1, recv, ev);
-                            else yr[0] = ev;
+                for (int cp = 0; cp < 2; cp++) {
+                    const bool aligned = ((cp + par) & 1) == 0;
+#pragma unroll
+                    for (int nt = 0; nt < 4; nt++) {
+                        const int co = 8 * nt + 2 * t + cp;
+                        float* yr = y + rb + (int64_t)co * (OD * OH * OW);
+                        const float2 m_ = MODE == 1 ? saf[co] : make_float2(1.f / (XSCALE * WSCALE), 0.f);
+                        const float sa = m_.x, sb = m_.y;
+#pragma unroll
+                        for (int s = 0; s < 4; s++) {
+                            const int mt = s >> 1, i = 2 * (s & 1) + cp, m = 8 * s + g;
+                            const float ev = fmaf(acc[0][mt][nt][i], sa, sb), ov = fmaf(acc[1][mt][nt][i], sa, sb);
+                            if (aligned) {
+                                if (m < 31) st2(yr + 2 * m, ev, ov);
+                                else yr[2 * m] = ev;
+                            } else {
+                                const int sp_ = s > 0 ? s - 1 : 0;
+                                const float pv = fmaf(acc[1][sp_ >> 1][nt][2 * (sp_ & 1) + cp], sa, sb);
+                                const float recv = __shfl_sync(0xffffffffu, g == 7 ? pv : ov, (lane + 28) & 31);
+                                if (m > 0) st2(yr + 2 * m - 1, recv, ev);
+                                else yr[0] = ev;
+                            }
                         }
                     }
                 }
@@ -445,6 +484,8 @@ int main(int argc, char** argv) {
     CK(cudaFuncSetAttribute(conv_rows<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_B));
     CK(cudaFuncSetAttribute(conv_rows<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_B));
     CK(cudaFuncSetAttribute(conv_rows<3>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_B));
+    CK(cudaFuncSetAttribute(conv_rows<0, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_STAGED_B));
+    CK(cudaFuncSetAttribute(conv_rows<1, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_STAGED_B));
     int per_sm = 0;
     CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, conv_rows<0>, NT, SMEM_B));
     cudaFuncAttributes fa;
@@ -459,6 +500,8 @@ int main(int argc, char** argv) {
         if (mode == 1) conv_rows<1><<<grid, NT, SMEM_B>>>(dxh, dwh, db, daff, dy, dsink, dpart);
         if (mode == 2) conv_rows<2><<<grid, NT, SMEM_B>>>(dxh, dwh, db, daff, dy, dsink, dpart);
         if (mode == 3) conv_rows<3><<<grid, NT, SMEM_B>>>(dxh, dwh, db, daff, dy, dsink, dpart);
+        if (mode == 4) conv_rows<0, true><<<grid, NT, SMEM_STAGED_B>>>(dxh, dwh, db, daff, dy, dsink, dpart);
+        if (mode == 5) conv_rows<1, true><<<grid, NT, SMEM_STAGED_B>>>(dxh, dwh, db, daff, dy, dsink, dpart);
     };
     auto poison = [&] { CK(cudaMemsetAsync(dy, 0xff, ny * 4)); }; // NaN
     // L2/15's chain on the rows (recompute / moments): the statistics pass (no store), the
@@ -468,6 +511,12 @@ int main(int argc, char** argv) {
         conv_rows<3><<<2 * sms, NT, SMEM_B>>>(dxh, dwh, db, daff, dy, dsink, dpart);
         finalize<<<CO, 32>>>(dpart, dgamma, dchain_aff, dstats);
         conv_rows<1><<<2 * sms, NT, SMEM_B>>>(dxh, dwh, db, dchain_aff, dy, dsink, dpart);
+    };
+    auto chain_staged = [&] { // the same with the storing pass through the warps' staging
+        CK(cudaMemsetAsync(dpart, 0, part_bytes));
+        conv_rows<3><<<2 * sms, NT, SMEM_B>>>(dxh, dwh, db, daff, dy, dsink, dpart);
+        finalize<<<CO, 32>>>(dpart, dgamma, dchain_aff, dstats);
+        conv_rows<1, true><<<sms, NT, SMEM_STAGED_B>>>(dxh, dwh, db, dchain_aff, dy, dsink, dpart);
     };
     if (ROWS / (2 * sms) < OH) { printf("l15_rows: %d SMs: a CTA's rows fewer than a segment's (two pieces a segment at most)\n", sms); return 1; }
 
@@ -493,38 +542,23 @@ int main(int argc, char** argv) {
     }
     px();
     pw();
-    for (int mode = 0; mode < 2; mode++) {
+    for (int mode : {0, 1, 4, 5}) {
         poison();
-        rows(mode, 2 * sms);
+        rows(mode, mode >= 4 ? sms : 2 * sms);
         CK(cudaDeviceSynchronize());
         CK(cudaMemcpy(got.data(), dy, ny * 4, cudaMemcpyDeviceToHost));
         std::vector<float> want = ref;
-        if (mode == 1)
+        if (mode == 1 || mode == 5)
             for (int64_t e = 0; e < ny; e++) {
                 const int nc = (int)(e / ((int64_t)OD * OH * OW));
                 want[e] = (float)((double)ref[e] * haff[nc].x + haff[nc].y);
             }
-        compare(mode == 0 ? "rows, the convolution" : "rows, a v + b per (n, c)", got, want, 1e-5, &fails);
+        compare(mode == 0 ? "rows, the convolution" : mode == 1 ? "rows, a v + b per (n, c)" : mode == 4 ? "staged rows, the convolution" : "staged rows, a v + b", got, want, 1e-5, &fails);
     }
-    { // the chain: its sums per (n, c) and its output against double from the FP32 reference
-        poison();
-        chain();
-        CK(cudaDeviceSynchronize());
-        std::vector<double2> st(N * CO);
-        CK(cudaMemcpy(st.data(), dstats, N * CO * sizeof(double2), cudaMemcpyDeviceToHost));
-        CK(cudaMemcpy(got.data(), dy, ny * 4, cudaMemcpyDeviceToHost));
+    { // the chain (both storing passes): its sums per (n, c) and its output against double from the FP32 reference
         const int64_t sp = (int64_t)OD * OH * OW;
         std::vector<double> S(N * CO, 0), Q(N * CO, 0);
         for (int64_t e = 0; e < ny; e++) { S[e / sp] += ref[e]; Q[e / sp] += (double)ref[e] * ref[e]; }
-        double ws = 0, wq = 0;
-        for (int i = 0; i < N * CO; i++) {
-            ws = std::max(ws, std::fabs(st[i].x - S[i]) / std::sqrt(Q[i] / sp) / sp); // against the values' rms
-            wq = std::max(wq, std::fabs(st[i].y - Q[i]) / Q[i]);
-        }
-        const bool sok = ws <= 1e-5 && wq <= 1e-5;
-        printf("  chain statistics: sums %.3e of the rms, sums of squares %.3e relative (bound 1e-5 each): %s\n", ws, wq,
-               sok ? "ok" : "FAILED");
-        if (!sok) fails++;
         std::vector<float> want(ny);
         for (int c = 0; c < CO; c++) {
             double Sc = 0, Qc = 0;
@@ -535,7 +569,25 @@ int main(int argc, char** argv) {
                 for (int64_t e = (int64_t)(n * CO + c) * sp; e < (int64_t)(n * CO + c + 1) * sp; e++) want[e] = (float)(a * (ref[e] - mnc));
             }
         }
-        compare("chain: BatchNorm, less the mean", got, want, 1e-5, &fails);
+        for (int staged = 0; staged < 2; staged++) {
+            poison();
+            if (staged) chain_staged();
+            else chain();
+            CK(cudaDeviceSynchronize());
+            std::vector<double2> st(N * CO);
+            CK(cudaMemcpy(st.data(), dstats, N * CO * sizeof(double2), cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(got.data(), dy, ny * 4, cudaMemcpyDeviceToHost));
+            double ws = 0, wq = 0;
+            for (int i = 0; i < N * CO; i++) {
+                ws = std::max(ws, std::fabs(st[i].x - S[i]) / std::sqrt(Q[i] / sp) / sp); // against the values' rms
+                wq = std::max(wq, std::fabs(st[i].y - Q[i]) / Q[i]);
+            }
+            const bool sok = ws <= 1e-5 && wq <= 1e-5;
+            printf("  chain statistics: sums %.3e of the rms, sums of squares %.3e relative (bound 1e-5 each): %s\n", ws, wq,
+                   sok ? "ok" : "FAILED");
+            if (!sok) fails++;
+            compare(staged ? "chain, staged storing pass" : "chain: BatchNorm, less the mean", got, want, 1e-5, &fails);
+        }
     }
     { // bitwise the same across two runs
         std::vector<float> again(ny);
@@ -562,11 +614,18 @@ int main(int argc, char** argv) {
     const double t3 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(3, 2 * sms); });
     const double tch = standalone_median_ms(runs, flush, flush_bytes, [] {}, chain);
     const double tcha = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { px(); pw(); chain(); });
+    const double t4 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(4, sms); });
+    const double t5 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(5, sms); });
+    const double t31 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(3, sms); });
+    const double tchs = standalone_median_ms(runs, flush, flush_bytes, [] {}, chain_staged);
     const double ybytes = (double)ny * 4;
     printf("L2/15 by rows (median of %d, L2 flushed, ms): memset of y %.4f (%.0f GB/s); prep_x %.4f, prep_w %.4f; "
            "rows %.4f (%.0f GB/s of y), with both preps %.4f; rows on %d CTAs %.4f; rows a v + b %.4f; rows without "
            "stores %.4f; statistics pass %.4f; the chain (statistics, finalize, storing pass) %.4f, with both preps %.4f\n",
            runs, tm, ybytes / tm * 1e-6, tpx, tpw, t0, ybytes / t0 * 1e-6, t0a, sms, t01, t1, t2, t3, tch, tcha);
+    printf("L2/15 by rows, staged stores (one CTA an SM): rows %.4f (%.0f GB/s of y), a v + b %.4f; statistics pass on %d "
+           "CTAs %.4f; the chain with the staged storing pass %.4f\n",
+           t4, ybytes / t4 * 1e-6, t5, sms, t31, tchs);
     printf("l15_rows: %s (%d failed)\n", fails ? "FAILED" : "all checks passed", fails);
     return fails ? 1 : 0;
 }
