@@ -29,6 +29,8 @@
 //              through a staging of the warp's own ([co][ow], 68 floats a channel: its 8-byte
 //              writes on 32 banks), then a store instruction a channel row (8-byte pairs as the row's
 //              alignment allows, the odd value of a pair shuffled from the lane before).
+//   -DL15_NT=512: CTAs of 16 warps, one an SM (the staging then half a row's channels at a time,
+//              so that it fits); 256 (default): 8 warps, two CTAs an SM, the staged pass one.
 //   finalize   the chain's statistics (BatchNorm's per-channel mean and variance over the batch,
 //              the per-(n, c) mean) from the slots in double, in a fixed order, and the storing
 //              pass's map gamma invstd (v - mean_nc): with MODE 3 before it and MODE 1 after, the
@@ -65,12 +67,17 @@ constexpr int PLANE_B = H * XROW_B;                // 33,792 bytes
 constexpr int TAP_B = CO * CI * 2;                 // 1,024 bytes
 constexpr int WT_B = KT * TAP_B;                   // 27,648 bytes
 constexpr int SMEM_B = WT_B + 2 * PLANE_B + CO * 12; // 95,616 bytes: two CTAs an SM
-constexpr int NT = 256, NWARP = NT / 32;
+#ifndef L15_NT
+#define L15_NT 256 /* threads a CTA: 256 (two CTAs an SM; the staged pass one) or 512 (one CTA of 16 warps) */
+#endif
+constexpr int NT = L15_NT, NWARP = NT / 32, CTAS_SM = NT == 256 ? 2 : 1;
+static_assert(NT == 256 || NT == 512, "8 or 16 warps a CTA");
 constexpr float XSCALE = 16.f, WSCALE = 4096.f;    // powers of two: exact, and f16-normal operands
 constexpr int STAGE_W = 68;                        // a staged channel row: 64 + 4 floats (conflict-free v2 stores)
-constexpr int STAGE_B = CO * STAGE_W * 4;          // 8,704 bytes a warp
+constexpr int STAGE_CH = NT == 256 ? CO : CO / 2;  // channels staged at a time: the whole row, or half at 16 warps
+constexpr int STAGE_B = STAGE_CH * STAGE_W * 4;    // 8,704 / 4,352 bytes a warp
 constexpr int STAGE_OFF = SMEM_B;                  // after the rest
-constexpr int SMEM_STAGED_B = SMEM_B + NWARP * STAGE_B; // 165,248 bytes: one CTA an SM
+constexpr int SMEM_STAGED_B = SMEM_B + NWARP * STAGE_B; // 165,248 bytes either way: one CTA an SM
 static_assert(OD == 31 && OH == 63 && OW == 63, "L2/15's output");
 static_assert(W == 32 && CI == 16 && CO == 32 && K == 3 && S == 2 && P == 1, "the kernel is written for this shape");
 
@@ -146,7 +153,7 @@ __device__ __forceinline__ void row_tap(float (&acc)[2][2][4][4], const float (&
 __device__ __forceinline__ void st2(float* p, float a, float b) { *reinterpret_cast<float2*>(p) = make_float2(a, b); }
 
 template <int MODE, bool STAGE = false>
-__global__ void __launch_bounds__(NT, 2)
+__global__ void __launch_bounds__(NT, CTAS_SM)
     conv_rows(const __half* __restrict__ xh, const __half* __restrict__ wh, const float* __restrict__ bias,
               const float2* __restrict__ aff, float* __restrict__ y, float* __restrict__ sink, float2* __restrict__ part) {
     extern __shared__ __align__(128) uint8_t sm[];
@@ -262,32 +269,36 @@ __global__ void __launch_bounds__(NT, 2)
             const int par = (od + oh) & 1;
             if constexpr (STAGE) { // through the warp's staging: a store instruction a channel row
                 float* st = reinterpret_cast<float*>(sm + STAGE_OFF + warp * STAGE_B);
-                __syncwarp(); // the previous row's reads done
 #pragma unroll
-                for (int cp = 0; cp < 2; cp++)
+                for (int hh = 0; hh < CO / STAGE_CH; hh++) { // STAGE_CH channels at a time
+                    __syncwarp(); // the previous reads of the staging done
 #pragma unroll
-                    for (int nt = 0; nt < 4; nt++) {
-                        const int co = 8 * nt + 2 * t + cp;
-                        const float2 m_ = MODE == 1 ? saf[co] : make_float2(1.f / (XSCALE * WSCALE), 0.f);
+                    for (int cp = 0; cp < 2; cp++)
 #pragma unroll
-                        for (int s = 0; s < 4; s++) {
-                            const int mt = s >> 1, i = 2 * (s & 1) + cp, m = 8 * s + g;
-                            *reinterpret_cast<float2*>(st + co * STAGE_W + 2 * m) =
-                                make_float2(fmaf(acc[0][mt][nt][i], m_.x, m_.y), fmaf(acc[1][mt][nt][i], m_.x, m_.y));
+                        for (int nt = hh * (STAGE_CH / 8); nt < (hh + 1) * (STAGE_CH / 8); nt++) {
+                            const int co = 8 * nt + 2 * t + cp, cl = co - hh * STAGE_CH;
+                            const float2 m_ = MODE == 1 ? saf[co] : make_float2(1.f / (XSCALE * WSCALE), 0.f);
+#pragma unroll
+                            for (int s = 0; s < 4; s++) {
+                                const int mt = s >> 1, i = 2 * (s & 1) + cp, m = 8 * s + g;
+                                *reinterpret_cast<float2*>(st + cl * STAGE_W + 2 * m) = make_float2(
+                                    fmaf(acc[0][mt][nt][i], m_.x, m_.y), fmaf(acc[1][mt][nt][i], m_.x, m_.y));
+                            }
                         }
-                    }
-                __syncwarp();
+                    __syncwarp();
 #pragma unroll 4
-                for (int co = 0; co < CO; co++) {
-                    float* yr = y + rb + (int64_t)co * (OD * OH * OW);
-                    const float2 v = *reinterpret_cast<const float2*>(st + co * STAGE_W + 2 * lane); // ow 2 lane, + 1
-                    if (((co + par) & 1) == 0) { // the row on 8 bytes: pairs (2 l, 2 l + 1), ow 62 alone
-                        if (lane < 31) st2(yr + 2 * lane, v.x, v.y);
-                        else yr[62] = v.x;
-                    } else { // pairs (2 l - 1, 2 l), ow 0 alone
-                        const float pv = __shfl_up_sync(0xffffffffu, v.y, 1);
-                        if (lane > 0) st2(yr + 2 * lane - 1, pv, v.x);
-                        else yr[0] = v.x;
+                    for (int cl = 0; cl < STAGE_CH; cl++) {
+                        const int co = hh * STAGE_CH + cl;
+                        float* yr = y + rb + (int64_t)co * (OD * OH * OW);
+                        const float2 v = *reinterpret_cast<const float2*>(st + cl * STAGE_W + 2 * lane); // ow 2 lane, + 1
+                        if (((co + par) & 1) == 0) { // the row on 8 bytes: pairs (2 l, 2 l + 1), ow 62 alone
+                            if (lane < 31) st2(yr + 2 * lane, v.x, v.y);
+                            else yr[62] = v.x;
+                        } else { // pairs (2 l - 1, 2 l), ow 0 alone
+                            const float pv = __shfl_up_sync(0xffffffffu, v.y, 1);
+                            if (lane > 0) st2(yr + 2 * lane - 1, pv, v.x);
+                            else yr[0] = v.x;
+                        }
                     }
                 }
             } else {
@@ -508,17 +519,17 @@ int main(int argc, char** argv) {
     // finalize, the storing pass with the map (the slots of pieces no CTA has are zero)
     auto chain = [&] {
         CK(cudaMemsetAsync(dpart, 0, part_bytes));
-        conv_rows<3><<<2 * sms, NT, SMEM_B>>>(dxh, dwh, db, daff, dy, dsink, dpart);
+        conv_rows<3><<<CTAS_SM * sms, NT, SMEM_B>>>(dxh, dwh, db, daff, dy, dsink, dpart);
         finalize<<<CO, 32>>>(dpart, dgamma, dchain_aff, dstats);
-        conv_rows<1><<<2 * sms, NT, SMEM_B>>>(dxh, dwh, db, dchain_aff, dy, dsink, dpart);
+        conv_rows<1><<<CTAS_SM * sms, NT, SMEM_B>>>(dxh, dwh, db, dchain_aff, dy, dsink, dpart);
     };
     auto chain_staged = [&] { // the same with the storing pass through the warps' staging
         CK(cudaMemsetAsync(dpart, 0, part_bytes));
-        conv_rows<3><<<2 * sms, NT, SMEM_B>>>(dxh, dwh, db, daff, dy, dsink, dpart);
+        conv_rows<3><<<CTAS_SM * sms, NT, SMEM_B>>>(dxh, dwh, db, daff, dy, dsink, dpart);
         finalize<<<CO, 32>>>(dpart, dgamma, dchain_aff, dstats);
         conv_rows<1, true><<<sms, NT, SMEM_STAGED_B>>>(dxh, dwh, db, dchain_aff, dy, dsink, dpart);
     };
-    if (ROWS / (2 * sms) < OH) { printf("l15_rows: %d SMs: a CTA's rows fewer than a segment's (two pieces a segment at most)\n", sms); return 1; }
+    if (ROWS / (CTAS_SM * sms) < OH) { printf("l15_rows: %d SMs: a CTA's rows fewer than a segment's (two pieces a segment at most)\n", sms); return 1; }
 
     // correctness: the reference against double at random points, then every output against it
     int fails = 0;
@@ -544,7 +555,7 @@ int main(int argc, char** argv) {
     pw();
     for (int mode : {0, 1, 4, 5}) {
         poison();
-        rows(mode, mode >= 4 ? sms : 2 * sms);
+        rows(mode, mode >= 4 ? sms : CTAS_SM * sms);
         CK(cudaDeviceSynchronize());
         CK(cudaMemcpy(got.data(), dy, ny * 4, cudaMemcpyDeviceToHost));
         std::vector<float> want = ref;
@@ -592,13 +603,13 @@ int main(int argc, char** argv) {
     { // bitwise the same across two runs
         std::vector<float> again(ny);
         poison();
-        rows(0, 2 * sms);
+        rows(0, CTAS_SM * sms);
         CK(cudaMemcpy(got.data(), dy, ny * 4, cudaMemcpyDeviceToHost));
         poison();
-        rows(0, sms); // another grid: another split of the rows, the same values
+        rows(0, CTAS_SM == 2 ? sms : sms - 1); // another grid: another split of the rows, the same values
         CK(cudaMemcpy(again.data(), dy, ny * 4, cudaMemcpyDeviceToHost));
         const bool same = memcmp(got.data(), again.data(), ny * 4) == 0;
-        printf("  two runs (grids %d and %d) bitwise equal: %s\n", 2 * sms, sms, same ? "ok" : "FAILED");
+        printf("  two runs (grids %d and %d) bitwise equal: %s\n", CTAS_SM * sms, CTAS_SM == 2 ? sms : sms - 1, same ? "ok" : "FAILED");
         if (!same) fails++;
     }
 
@@ -606,12 +617,12 @@ int main(int argc, char** argv) {
     const double tm = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { CK(cudaMemsetAsync(dy, 0, ny * 4)); });
     const double tpx = standalone_median_ms(runs, flush, flush_bytes, [] {}, px);
     const double tpw = standalone_median_ms(runs, flush, flush_bytes, [] {}, pw);
-    const double t0 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(0, 2 * sms); });
-    const double t0a = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { px(); pw(); rows(0, 2 * sms); });
+    const double t0 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(0, CTAS_SM * sms); });
+    const double t0a = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { px(); pw(); rows(0, CTAS_SM * sms); });
     const double t01 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(0, sms); });
-    const double t1 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(1, 2 * sms); });
-    const double t2 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(2, 2 * sms); });
-    const double t3 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(3, 2 * sms); });
+    const double t1 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(1, CTAS_SM * sms); });
+    const double t2 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(2, CTAS_SM * sms); });
+    const double t3 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(3, CTAS_SM * sms); });
     const double tch = standalone_median_ms(runs, flush, flush_bytes, [] {}, chain);
     const double tcha = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { px(); pw(); chain(); });
     const double t4 = standalone_median_ms(runs, flush, flush_bytes, [] {}, [&] { rows(4, sms); });
