@@ -57,9 +57,9 @@
 #include "standalone.h"
 #include "standalone_mma.h"
 
-constexpr int N = 16, CI = 16, CO = 32, D = 16, H = 32, W = 32, K = 3, S = 2, P = 1;
-constexpr int OD = (D - 1) * S - 2 * P + K, OH = (H - 1) * S - 2 * P + K, OW = (W - 1) * S - 2 * P + K;
-constexpr int KT = K * K * K;
+using SH = conv_shape<16, 16, 32, 16, 32, 32, 3, 2, 1>; // L2/15
+constexpr int N = SH::N, CI = SH::CI, CO = SH::CO, D = SH::D, H = SH::H, W = SH::W, K = SH::K, S = SH::S, P = SH::P;
+constexpr int OD = SH::OD, OH = SH::OH, OW = SH::OW, KT = SH::KT;
 constexpr int ROWS = N * OD * OH;                  // output rows (n, od, oh), all channels each
 constexpr int XW = W + 1;                          // staged positions a row; the last one zero
 constexpr int XROW_B = XW * CI * 2;                // 1,056 bytes
@@ -81,26 +81,6 @@ constexpr int SMEM_STAGED_B = SMEM_B + NWARP * STAGE_B; // 165,248 bytes either 
 static_assert(OD == 31 && OH == 63 && OW == 63, "L2/15's output");
 static_assert(W == 32 && CI == 16 && CO == 32 && K == 3 && S == 2 && P == 1, "the kernel is written for this shape");
 
-// ---- prep ------------------------------------------------------------------------------------
-__global__ void prep_x(const float* __restrict__ x, __half* __restrict__ xh) {
-    const int p = blockIdx.x * blockDim.x + threadIdx.x; // position (n, d, h, w)
-    if (p >= N * D * H * W) return;
-    const int n = p / (D * H * W), s = p % (D * H * W);
-    __align__(16) __half v[CI];
-#pragma unroll
-    for (int ci = 0; ci < CI; ci++) v[ci] = __float2half_rn(tf32(x[((int64_t)n * CI + ci) * (D * H * W) + s]) * XSCALE);
-    uint4* dst = reinterpret_cast<uint4*>(xh + (int64_t)p * CI);
-    dst[0] = reinterpret_cast<const uint4*>(v)[0];
-    dst[1] = reinterpret_cast<const uint4*>(v)[1];
-}
-
-__global__ void prep_w(const float* __restrict__ w, __half* __restrict__ wh) {
-    const int e = blockIdx.x * blockDim.x + threadIdx.x; // (tap, co, ci)
-    if (e >= KT * CO * CI) return;
-    const int tap = e / (CO * CI), co = e / CI % CO, ci = e % CI;
-    wh[e] = __float2half_rn(tf32(w[(ci * CO + co) * KT + tap]) * WSCALE);
-}
-
 // ---- the row kernel --------------------------------------------------------------------------
 // a plane of xh (n, id: [h][w][ci], 32 KB) into a staging buffer, 8 cp.async a thread
 __device__ __forceinline__ void load_plane(uint32_t buf, const __half* __restrict__ xh, int plane) {
@@ -119,35 +99,14 @@ __device__ __forceinline__ void row_tap(float (&acc)[2][2][4][4], const float (&
     uint32_t a0[2][4], a1[2][4];
 #pragma unroll
     for (int mt = 0; mt < 2; mt++) ldm4(xrow + aoff[0] + mt * 512, a0[mt]); // positions 16 mt + r: iw = m
-    uint32_t b[2][4];
     // W tap 1: the even phase (ow = 2 m), iw = m
-    ldm4(wtap + 1 * TAP_B + boff[0], b[0]);
-    ldm4(wtap + 1 * TAP_B + boff[1], b[1]);
-#pragma unroll
-    for (int mt = 0; mt < 2; mt++)
-#pragma unroll
-        for (int nt = 0; nt < 4; nt++)
-            if constexpr (FIRST) mma16(acc[0][mt][nt], a0[mt], b[nt >> 1][(nt & 1) * 2], b[nt >> 1][(nt & 1) * 2 + 1], cb[nt]);
-            else mma16(acc[0][mt][nt], a0[mt], b[nt >> 1][(nt & 1) * 2], b[nt >> 1][(nt & 1) * 2 + 1], acc[0][mt][nt]);
+    wtap_mma<FIRST>(acc[0], a0, wtap + 1 * TAP_B, boff, 0, cb);
     // W tap 0: the odd phase (ow = 2 m + 1), iw = m + 1
 #pragma unroll
     for (int mt = 0; mt < 2; mt++) ldm4(xrow + aoff[1] + mt * 512, a1[mt]);
-    ldm4(wtap + 0 * TAP_B + boff[0], b[0]);
-    ldm4(wtap + 0 * TAP_B + boff[1], b[1]);
-#pragma unroll
-    for (int mt = 0; mt < 2; mt++)
-#pragma unroll
-        for (int nt = 0; nt < 4; nt++)
-            if constexpr (FIRST) mma16(acc[1][mt][nt], a1[mt], b[nt >> 1][(nt & 1) * 2], b[nt >> 1][(nt & 1) * 2 + 1], cb[nt]);
-            else mma16(acc[1][mt][nt], a1[mt], b[nt >> 1][(nt & 1) * 2], b[nt >> 1][(nt & 1) * 2 + 1], acc[1][mt][nt]);
+    wtap_mma<FIRST>(acc[1], a1, wtap + 0 * TAP_B, boff, 0, cb);
     // W tap 2: the odd phase, iw = m
-    ldm4(wtap + 2 * TAP_B + boff[0], b[0]);
-    ldm4(wtap + 2 * TAP_B + boff[1], b[1]);
-#pragma unroll
-    for (int mt = 0; mt < 2; mt++)
-#pragma unroll
-        for (int nt = 0; nt < 4; nt++)
-            mma16(acc[1][mt][nt], a0[mt], b[nt >> 1][(nt & 1) * 2], b[nt >> 1][(nt & 1) * 2 + 1], acc[1][mt][nt]);
+    wtap_mma(acc[1], a0, wtap + 2 * TAP_B, boff, 0);
 }
 
 __device__ __forceinline__ void st2(float* p, float a, float b) { *reinterpret_cast<float2*>(p) = make_float2(a, b); }
@@ -382,99 +341,26 @@ __global__ void finalize(const float2* __restrict__ part, const float* __restric
     }
 }
 
-// ---- reference: a direct FP32 convolution of the same rounded operands -----------------------
-__global__ void ref_conv(const float* __restrict__ xr, const float* __restrict__ wr, const float* __restrict__ bias,
-                         float* __restrict__ y) {
-    const int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (e >= (int64_t)N * CO * OD * OH * OW) return;
-    const int ow = e % OW, oh = e / OW % OH, od = e / (OW * OH) % OD, co = e / ((int64_t)OW * OH * OD) % CO;
-    const int n = (int)(e / ((int64_t)OW * OH * OD * CO));
-    float s = bias[co];
-    for (int ci = 0; ci < CI; ci++)
-        for (int td = 0; td < K; td++) {
-            const int fd = od + P - td;
-            if (fd < 0 || fd % S || fd / S >= D) continue;
-            for (int th = 0; th < K; th++) {
-                const int fh = oh + P - th;
-                if (fh < 0 || fh % S || fh / S >= H) continue;
-                for (int tw = 0; tw < K; tw++) {
-                    const int fw = ow + P - tw;
-                    if (fw < 0 || fw % S || fw / S >= W) continue;
-                    s = fmaf(xr[((((int64_t)n * CI + ci) * D + fd / S) * H + fh / S) * W + fw / S],
-                             wr[(ci * CO + co) * KT + (td * K + th) * K + tw], s);
-                }
-            }
-        }
-    y[e] = s;
-}
-
-static double host_ref(const std::vector<float>& xr, const std::vector<float>& wr, const std::vector<float>& b,
-                       int64_t e) {
-    const int ow = e % OW, oh = e / OW % OH, od = e / (OW * OH) % OD, co = e / ((int64_t)OW * OH * OD) % CO;
-    const int n = (int)(e / ((int64_t)OW * OH * OD * CO));
-    double s = b[co];
-    for (int ci = 0; ci < CI; ci++)
-        for (int td = 0; td < K; td++)
-            for (int th = 0; th < K; th++)
-                for (int tw = 0; tw < K; tw++) {
-                    const int fd = od + P - td, fh = oh + P - th, fw = ow + P - tw;
-                    if (fd < 0 || fh < 0 || fw < 0 || fd % S || fh % S || fw % S) continue;
-                    if (fd / S >= D || fh / S >= H || fw / S >= W) continue;
-                    s += (double)xr[((((int64_t)n * CI + ci) * D + fd / S) * H + fh / S) * W + fw / S] *
-                         (double)wr[(ci * CO + co) * KT + (td * K + th) * K + tw];
-                }
-    return s;
-}
-
-static void compare(const char* what, const std::vector<float>& got, const std::vector<float>& ref, double bound,
-                    int* fails) {
-    double num = 0, den = 0, worst = 0;
-    int64_t nonfinite = 0;
-    for (size_t i = 0; i < ref.size(); i++) {
-        if (!std::isfinite(got[i])) { nonfinite++; continue; }
-        const double d = (double)got[i] - ref[i];
-        num += d * d;
-        den += (double)ref[i] * ref[i];
-        worst = std::max(worst, std::fabs(d));
-    }
-    const double rel = std::sqrt(num / den);
-    const bool ok = nonfinite == 0 && rel <= bound;
-    printf("  %-34s rel-L2 %.3e (bound %.0e), largest |error| %.3e, non-finite %lld: %s\n", what, rel, bound, worst,
-           (long long)nonfinite, ok ? "ok" : "FAILED");
-    if (!ok) ++*fails;
-}
-
 int main(int argc, char** argv) {
     const int runs = argc > 1 ? atoi(argv[1]) : 20;
     int dev = 0, sms = 0;
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    const int64_t nx = (int64_t)N * CI * D * H * W, nw = (int64_t)CI * CO * KT, ny = (int64_t)N * CO * OD * OH * OW;
-    std::vector<float> hx(nx), hw(nw), hb(CO), hxr(nx), hwr(nw);
+    const int64_t nx = SH::NX, ny = SH::NY;
+    conv_operands<SH> op; // x, the weight, the bias
+    std::mt19937& rng = op.rng;
+    std::uniform_real_distribution<float> uw(-op.bound, op.bound), ua(0.5f, 2.f);
     std::vector<float2> haff(N * CO);
-    std::mt19937 rng(1234);
-    std::uniform_real_distribution<float> ux(0.f, 1.f);
-    const float bound = 1.f / sqrtf((float)CO * KT); // PyTorch's default init bound
-    std::uniform_real_distribution<float> uw(-bound, bound), ua(0.5f, 2.f);
-    for (int64_t i = 0; i < nx; i++) { hx[i] = ux(rng); hxr[i] = tf32(hx[i]); }
-    for (int64_t i = 0; i < nw; i++) { hw[i] = uw(rng); hwr[i] = tf32(hw[i]); }
-    for (int i = 0; i < CO; i++) hb[i] = uw(rng);
     for (int i = 0; i < N * CO; i++) haff[i] = make_float2(ua(rng), uw(rng));
     std::vector<float> hgamma(CO);
     for (int i = 0; i < CO; i++) hgamma[i] = ua(rng);
-    float *dx, *dw, *db, *dxr, *dwr, *dy, *dref, *dsink, *flush, *dgamma;
+    float *dx = op.dx, *dw = op.dw, *db = op.db, *dy, *dsink, *flush, *dgamma;
     float2 *daff, *dpart, *dchain_aff;
     double2* dstats;
     const size_t part_bytes = (size_t)N * OD * 2 * NWARP * CO * sizeof(float2);
     __half *dxh, *dwh;
     const size_t flush_bytes = (size_t)256 << 20;
-    CK(cudaMalloc(&dx, nx * 4));
-    CK(cudaMalloc(&dw, nw * 4));
-    CK(cudaMalloc(&db, CO * 4));
-    CK(cudaMalloc(&dxr, nx * 4));
-    CK(cudaMalloc(&dwr, nw * 4));
     CK(cudaMalloc(&dy, ny * 4));
-    CK(cudaMalloc(&dref, ny * 4));
     CK(cudaMalloc(&dsink, (size_t)4 * sms * NT * 4));
     CK(cudaMalloc(&daff, N * CO * sizeof(float2)));
     CK(cudaMalloc(&dchain_aff, N * CO * sizeof(float2)));
@@ -483,13 +369,8 @@ int main(int argc, char** argv) {
     CK(cudaMalloc(&dgamma, CO * 4));
     CK(cudaMemcpy(dgamma, hgamma.data(), CO * 4, cudaMemcpyHostToDevice));
     CK(cudaMalloc(&dxh, nx * 2));
-    CK(cudaMalloc(&dwh, nw * 2));
+    CK(cudaMalloc(&dwh, SH::NW * 2));
     CK(cudaMalloc(&flush, flush_bytes));
-    CK(cudaMemcpy(dx, hx.data(), nx * 4, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(dw, hw.data(), nw * 4, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(db, hb.data(), CO * 4, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(dxr, hxr.data(), nx * 4, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(dwr, hwr.data(), nw * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(daff, haff.data(), N * CO * sizeof(float2), cudaMemcpyHostToDevice));
     CK(cudaFuncSetAttribute(conv_rows<0>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_B));
     CK(cudaFuncSetAttribute(conv_rows<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_B));
@@ -504,8 +385,8 @@ int main(int argc, char** argv) {
     printf("l15_rows: %d SMs, conv_rows %d registers, %zu bytes local, %d B shared, %d CTAs an SM\n", sms, fa.numRegs,
            (size_t)fa.localSizeBytes, SMEM_B, per_sm);
 
-    auto px = [&] { prep_x<<<(N * D * H * W + 255) / 256, 256>>>(dx, dxh); };
-    auto pw = [&] { prep_w<<<(KT * CO * CI + 255) / 256, 256>>>(dw, dwh); };
+    auto px = [&] { prep_x<SH><<<(N * D * H * W + 255) / 256, 256>>>(dx, dxh, XSCALE); };
+    auto pw = [&] { prep_w<SH><<<(KT * CO * CI + 255) / 256, 256>>>(dw, dwh, WSCALE); };
     auto rows = [&](int mode, int grid) {
         if (mode == 0) conv_rows<0><<<grid, NT, SMEM_B>>>(dxh, dwh, db, daff, dy, dsink, dpart);
         if (mode == 1) conv_rows<1><<<grid, NT, SMEM_B>>>(dxh, dwh, db, daff, dy, dsink, dpart);
@@ -533,24 +414,8 @@ int main(int argc, char** argv) {
 
     // correctness: the reference against double at random points, then every output against it
     int fails = 0;
-    ref_conv<<<(unsigned)((ny + 255) / 256), 256>>>(dxr, dwr, db, dref);
-    CK(cudaGetLastError());
-    std::vector<float> ref(ny), got(ny);
-    CK(cudaMemcpy(ref.data(), dref, ny * 4, cudaMemcpyDeviceToHost));
-    {
-        std::mt19937_64 pick(99);
-        double num = 0, den = 0;
-        for (int i = 0; i < 4096; i++) {
-            const int64_t e = (int64_t)(pick() % (uint64_t)ny);
-            const double h = host_ref(hxr, hwr, hb, e);
-            num += (ref[e] - h) * (ref[e] - h);
-            den += h * h;
-        }
-        const double rel = std::sqrt(num / den);
-        printf("  the FP32 reference against double at 4,096 outputs: rel-L2 %.3e (bound 1e-6): %s\n", rel,
-               rel <= 1e-6 ? "ok" : "FAILED");
-        if (rel > 1e-6) fails++;
-    }
+    const std::vector<float> ref = op.reference(&fails);
+    std::vector<float> got(ny);
     px();
     pw();
     for (int mode : {0, 1, 4, 5}) {

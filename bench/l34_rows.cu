@@ -42,9 +42,9 @@
 #include "standalone.h"
 #include "standalone_mma.h"
 
-constexpr int N = 32, CI = 32, CO = 64, D = 16, H = 32, W = 32, K = 4, S = 2, P = 1;
-constexpr int OD = (D - 1) * S - 2 * P + K, OH = (H - 1) * S - 2 * P + K, OW = (W - 1) * S - 2 * P + K;
-constexpr int KT = K * K * K;
+using SH = conv_shape<32, 32, 64, 16, 32, 32, 4, 2, 1>; // L2/34
+constexpr int N = SH::N, CI = SH::CI, CO = SH::CO, D = SH::D, H = SH::H, W = SH::W, K = SH::K, S = SH::S, P = SH::P;
+constexpr int OD = SH::OD, OH = SH::OH, OW = SH::OW, KT = SH::KT;
 constexpr int XP = W + 2;                      // staged positions a row: iw = -1 .. W, the ends zero
 constexpr int XROW_B = XP * CI * 2;            // 2,176 bytes
 constexpr int SROWS = 9;                       // staged rows a plane: 8 output rows of a class
@@ -60,26 +60,6 @@ constexpr float XSCALE = 16.f, WSCALE = 4096.f, INV = 1.f / (XSCALE * WSCALE);
 static_assert(OD == 32 && OH == 64 && OW == 64, "L2/34's output");
 static_assert(W == 32 && CI == 32 && CO == 64 && K == 4 && S == 2 && P == 1, "the kernel is written for this shape");
 
-// ---- prep ------------------------------------------------------------------------------------
-__global__ void prep_x(const float* __restrict__ x, __half* __restrict__ xh) {
-    const int64_t p = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; // position (n, d, h, w)
-    if (p >= (int64_t)N * D * H * W) return;
-    const int64_t n = p / (D * H * W), s = p % (D * H * W);
-    __align__(16) __half v[CI];
-#pragma unroll
-    for (int ci = 0; ci < CI; ci++) v[ci] = __float2half_rn(tf32(x[(n * CI + ci) * (D * H * W) + s]) * XSCALE);
-    uint4* dst = reinterpret_cast<uint4*>(xh + p * CI);
-#pragma unroll
-    for (int q = 0; q < CI / 8; q++) dst[q] = reinterpret_cast<const uint4*>(v)[q];
-}
-
-__global__ void prep_w(const float* __restrict__ w, __half* __restrict__ wh) {
-    const int e = blockIdx.x * blockDim.x + threadIdx.x; // (tap, co, ci)
-    if (e >= KT * CO * CI) return;
-    const int tap = e / (CO * CI), co = e / CI % CO, ci = e % CI;
-    wh[e] = __float2half_rn(tf32(w[(ci * CO + co) * KT + tap]) * WSCALE);
-}
-
 // ---- the row kernel --------------------------------------------------------------------------
 // a segment's x: planes id = idlo, idlo + 1; rows ih = ihlo .. ihlo + 8; out-of-range ones not loaded
 // (no tap of the segment reads them)
@@ -91,19 +71,6 @@ __device__ __forceinline__ void load_segment(uint32_t buf, const __half* __restr
         cp16(buf + pl * PL_B + r * XROW_B + pos * 64 + ((c ^ ((pos >> 1) & 3)) << 4),
              xh + ((((int64_t)n * D + id) * H + ih) * W + iw) * CI + c * 8);
     }
-}
-
-// the 16 MMAs of one W tap of a k-step: acc[phase][mt][nt] += A[mt] B(tw)
-__device__ __forceinline__ void wtap_mma(float (&acc)[2][4][4], const uint32_t (&a)[2][4], uint32_t wb,
-                                         const uint32_t (&boff)[2], uint32_t ksx) {
-    uint32_t b[2][4];
-    ldm4(wb + (boff[0] ^ ksx), b[0]);
-    ldm4(wb + (boff[1] ^ ksx), b[1]);
-#pragma unroll
-    for (int mt = 0; mt < 2; mt++)
-#pragma unroll
-        for (int nt = 0; nt < 4; nt++)
-            mma16(acc[mt][nt], a[mt], b[nt >> 1][(nt & 1) * 2], b[nt >> 1][(nt & 1) * 2 + 1], acc[mt][nt]);
 }
 
 __device__ __forceinline__ void st2(float* p, float a, float b) { *reinterpret_cast<float2*>(p) = make_float2(a, b); }
@@ -266,106 +233,28 @@ __global__ void __launch_bounds__(NT, 1)
     if (MODE == 2 && chk == 12345.f) sink[blockIdx.x * NT + tid] = chk; // keeps the MMAs alive
 }
 
-// ---- reference: a direct FP32 convolution of the same rounded operands -----------------------
-__global__ void ref_conv(const float* __restrict__ xr, const float* __restrict__ wr, const float* __restrict__ bias,
-                         float* __restrict__ y) {
-    const int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (e >= (int64_t)N * CO * OD * OH * OW) return;
-    const int ow = e % OW, oh = e / OW % OH, od = e / (OW * OH) % OD, co = e / ((int64_t)OW * OH * OD) % CO;
-    const int n = (int)(e / ((int64_t)OW * OH * OD * CO));
-    float s = bias[co];
-    for (int td = 0; td < K; td++) {
-        const int fd = od + P - td;
-        if (fd < 0 || fd % S || fd / S >= D) continue;
-        for (int th = 0; th < K; th++) {
-            const int fh = oh + P - th;
-            if (fh < 0 || fh % S || fh / S >= H) continue;
-            for (int tw = 0; tw < K; tw++) {
-                const int fw = ow + P - tw;
-                if (fw < 0 || fw % S || fw / S >= W) continue;
-                for (int ci = 0; ci < CI; ci++)
-                    s = fmaf(xr[((((int64_t)n * CI + ci) * D + fd / S) * H + fh / S) * W + fw / S],
-                             wr[(ci * CO + co) * KT + (td * K + th) * K + tw], s);
-            }
-        }
-    }
-    y[e] = s;
-}
-
-static double host_ref(const std::vector<float>& xr, const std::vector<float>& wr, const std::vector<float>& b,
-                       int64_t e) {
-    const int ow = e % OW, oh = e / OW % OH, od = e / (OW * OH) % OD, co = e / ((int64_t)OW * OH * OD) % CO;
-    const int n = (int)(e / ((int64_t)OW * OH * OD * CO));
-    double s = b[co];
-    for (int ci = 0; ci < CI; ci++)
-        for (int td = 0; td < K; td++)
-            for (int th = 0; th < K; th++)
-                for (int tw = 0; tw < K; tw++) {
-                    const int fd = od + P - td, fh = oh + P - th, fw = ow + P - tw;
-                    if (fd < 0 || fh < 0 || fw < 0 || fd % S || fh % S || fw % S) continue;
-                    if (fd / S >= D || fh / S >= H || fw / S >= W) continue;
-                    s += (double)xr[((((int64_t)n * CI + ci) * D + fd / S) * H + fh / S) * W + fw / S] *
-                         (double)wr[(ci * CO + co) * KT + (td * K + th) * K + tw];
-                }
-    return s;
-}
-
-static void compare(const char* what, const std::vector<float>& got, const std::vector<float>& ref, double bound,
-                    int* fails) {
-    double num = 0, den = 0, worst = 0;
-    int64_t nonfinite = 0;
-    for (size_t i = 0; i < ref.size(); i++) {
-        if (!std::isfinite(got[i])) { nonfinite++; continue; }
-        const double d = (double)got[i] - ref[i];
-        num += d * d;
-        den += (double)ref[i] * ref[i];
-        worst = std::max(worst, std::fabs(d));
-    }
-    const double rel = std::sqrt(num / den);
-    const bool ok = nonfinite == 0 && rel <= bound;
-    printf("  %-34s rel-L2 %.3e (bound %.0e), largest |error| %.3e, non-finite %lld: %s\n", what, rel, bound, worst,
-           (long long)nonfinite, ok ? "ok" : "FAILED");
-    if (!ok) ++*fails;
-}
-
 int main(int argc, char** argv) {
     const int runs = argc > 1 ? atoi(argv[1]) : 20;
     int dev = 0, sms = 0;
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    const int64_t nx = (int64_t)N * CI * D * H * W, nw = (int64_t)CI * CO * KT, ny = (int64_t)N * CO * OD * OH * OW;
-    std::vector<float> hx(nx), hw(nw), hb(CO), hxr(nx), hwr(nw), hlw(OW), hlb(OW);
-    std::mt19937 rng(1234);
-    std::uniform_real_distribution<float> ux(0.f, 1.f);
-    const float bound = 1.f / sqrtf((float)CO * KT); // PyTorch's default init bound
-    std::uniform_real_distribution<float> uw(-bound, bound), ua(0.5f, 1.5f), ub(-0.5f, 0.5f);
-    for (int64_t i = 0; i < nx; i++) { hx[i] = ux(rng); hxr[i] = tf32(hx[i]); }
-    for (int64_t i = 0; i < nw; i++) { hw[i] = uw(rng); hwr[i] = tf32(hw[i]); }
-    for (int i = 0; i < CO; i++) hb[i] = uw(rng);
-    for (int i = 0; i < OW; i++) { hlw[i] = ua(rng); hlb[i] = ub(rng); }
-    float *dx, *dw, *db, *dxr, *dwr, *dy, *dref, *dsink, *dlw, *dlb, *flush;
+    const int64_t nx = SH::NX, ny = SH::NY;
+    conv_operands<SH> op; // x, the weight, the bias
+    std::uniform_real_distribution<float> ua(0.5f, 1.5f), ub(-0.5f, 0.5f);
+    std::vector<float> hlw(OW), hlb(OW);
+    for (int i = 0; i < OW; i++) { hlw[i] = ua(op.rng); hlb[i] = ub(op.rng); }
+    float *dx = op.dx, *dw = op.dw, *db = op.db, *dy, *dsink, *dlw, *dlb, *flush;
     __half *dxh, *dwh;
     const size_t flush_bytes = (size_t)256 << 20;
-    CK(cudaMalloc(&dx, nx * 4));
-    CK(cudaMalloc(&dw, nw * 4));
-    CK(cudaMalloc(&db, CO * 4));
     CK(cudaMalloc(&dlw, OW * 4));
     CK(cudaMalloc(&dlb, OW * 4));
-    CK(cudaMalloc(&dxr, nx * 4));
-    CK(cudaMalloc(&dwr, nw * 4));
     CK(cudaMalloc(&dy, ny * 4));
-    CK(cudaMalloc(&dref, ny * 4));
     CK(cudaMalloc(&dsink, (size_t)sms * NT * 4));
     CK(cudaMalloc(&dxh, nx * 2));
-    CK(cudaMalloc(&dwh, nw * 2));
+    CK(cudaMalloc(&dwh, SH::NW * 2));
     CK(cudaMalloc(&flush, flush_bytes));
-    CK(cudaMemcpy(dx, hx.data(), nx * 4, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(dw, hw.data(), nw * 4, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(db, hb.data(), CO * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dlw, hlw.data(), OW * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dlb, hlb.data(), OW * 4, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(dxr, hxr.data(), nx * 4, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(dwr, hwr.data(), nw * 4, cudaMemcpyHostToDevice));
     CK(cudaFuncSetAttribute(conv_rows<0>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_B));
     CK(cudaFuncSetAttribute(conv_rows<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_B));
     CK(cudaFuncSetAttribute(conv_rows<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_B));
@@ -377,8 +266,8 @@ int main(int argc, char** argv) {
            (size_t)fa.localSizeBytes, SMEM_B, per_sm);
     if (sms < 4) { printf("l34_rows: fewer than 4 SMs\n"); return 1; }
 
-    auto px = [&] { prep_x<<<(unsigned)((N * D * H * W + 255) / 256), 256>>>(dx, dxh); };
-    auto pw = [&] { prep_w<<<(KT * CO * CI + 255) / 256, 256>>>(dw, dwh); };
+    auto px = [&] { prep_x<SH><<<(unsigned)((N * D * H * W + 255) / 256), 256>>>(dx, dxh, XSCALE); };
+    auto pw = [&] { prep_w<SH><<<(KT * CO * CI + 255) / 256, 256>>>(dw, dwh, WSCALE); };
     auto rows = [&](int mode, int grid) {
         if (mode == 0) conv_rows<0><<<grid, NT, SMEM_B>>>(dxh, dwh, db, dlw, dlb, dy, dsink);
         if (mode == 1) conv_rows<1><<<grid, NT, SMEM_B>>>(dxh, dwh, db, dlw, dlb, dy, dsink);
@@ -387,24 +276,8 @@ int main(int argc, char** argv) {
     auto poison = [&] { CK(cudaMemsetAsync(dy, 0xff, ny * 4)); }; // NaN
 
     int fails = 0;
-    ref_conv<<<(unsigned)((ny + 255) / 256), 256>>>(dxr, dwr, db, dref);
-    CK(cudaGetLastError());
-    std::vector<float> ref(ny), got(ny);
-    CK(cudaMemcpy(ref.data(), dref, ny * 4, cudaMemcpyDeviceToHost));
-    {
-        std::mt19937_64 pick(99);
-        double num = 0, den = 0;
-        for (int i = 0; i < 4096; i++) {
-            const int64_t e = (int64_t)(pick() % (uint64_t)ny);
-            const double h = host_ref(hxr, hwr, hb, e);
-            num += (ref[e] - h) * (ref[e] - h);
-            den += h * h;
-        }
-        const double rel = std::sqrt(num / den);
-        printf("  the FP32 reference against double at 4,096 outputs: rel-L2 %.3e (bound 1e-6): %s\n", rel,
-               rel <= 1e-6 ? "ok" : "FAILED");
-        if (rel > 1e-6) fails++;
-    }
+    const std::vector<float> ref = op.reference(&fails);
+    std::vector<float> got(ny);
     px();
     pw();
     poison();
