@@ -30,8 +30,8 @@
                          >>optable >>result-strings >>defaults >>validation >>statistics
                          >>workspace >>steps >>device-helpers >>finalize
                          >>engine-direct (one section per engine; >>engine-implicit-gemm
-                         holds its main loops, >>halo-loop the haloed one, >>block-loop the
-                         short-K one) >>engines >>planning
+                         holds its main loops, >>halo-loop the haloed one, >>warp-row-loop
+                         the up-sampling one, >>block-loop the short-K one) >>engines >>planning
                          >>run-checks >>executor >>public
        >>history, >>license at the end
    ============================================================================================
@@ -306,8 +306,8 @@ typedef enum fc3d_engine {
 /* Which main loop the implicit_gemm engine's tensor-core MMAs run in (>>engine-implicit-gemm).
    Forcing one is for tests and benchmarks that compare them on the same desc. */
 typedef enum fc3d_main_loop {
-    FC3D_MAIN_LOOP_AUTO = 0,     /* haloed, else block, else wgmma, where the plan and the run allow
-                                    it, else mma.sync */
+    FC3D_MAIN_LOOP_AUTO = 0,     /* haloed, else warp rows, else block, else wgmma, where the plan and
+                                    the run allow it, else mma.sync */
     FC3D_MAIN_LOOP_MMA_SYNC = 1, /* mma.sync: every device the engine runs on (sm_80 and up) */
     FC3D_MAIN_LOOP_WGMMA = 2,    /* Hopper's warpgroup MMAs (every math mode): in_channels / groups a
                                     multiple of 16; the run needs sm_90a code in the binary (nvcc
@@ -328,6 +328,14 @@ typedef enum fc3d_main_loop {
                                     is a multiple of 16: its f16 kernels), float32 NCDHW tensors,
                                     groups 1, in_channels a multiple of 8 up to 32, out_channels up to
                                     64, a weight that fits beside two input blocks; no LayerNorm over W.
+                                    AUTO takes it where it can and neither the haloed loop nor the
+                                    warp-row loop is taken */
+    FC3D_MAIN_LOOP_WARP_ROWS = 5, /* the warp-row loop for the up-sampling convolution (>>warp-row-loop):
+                                    a warp an output row, x copied once per run as f16 [n][d][h][w][c],
+                                    ldmatrix and mma.sync m16n8k16 (sm_80 and up). TF32 or half math,
+                                    float32 NCDHW tensors, groups 1, in_channels 16, out_channels up
+                                    to 32, kernel 3, stride 2, padding 1, dilation 1 along every dim,
+                                    input H and W up to 32, ops each fixed by (n, c) (no LayerNorm).
                                     AUTO takes it where it can and the haloed loop is not taken */
     FC3D_MAIN_LOOP_COUNT_        /* not a loop */
 } fc3d_main_loop;
@@ -458,8 +466,8 @@ typedef struct fc3d_op {
    engine     FC3D_ENGINE_AUTO (0): the planner chooses
    strategy   FC3D_STRATEGY_NONE (0): the planner chooses by cost
    stats_plan FC3D_STATS_PLAN_AUTO (0): the planner chooses by cost
-   main_loop  FC3D_MAIN_LOOP_AUTO (0): the haloed loop, else the block loop, else wgmma, where the
-              plan and the run allow it, else mma.sync
+   main_loop  FC3D_MAIN_LOOP_AUTO (0): the haloed loop, else the warp-row loop, else the block loop,
+              else wgmma, where the plan and the run allow it, else mma.sync
    num_ops    0 (the convolution alone)
    ops[]      see fc3d_op; only ops[0 .. num_ops-1] are read */
 typedef struct fc3d_plan_desc {
@@ -1471,6 +1479,23 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      shifts between tap pairs, m16n8k8 MMAs with both operands loaded from global memory, then one
      convolution pass on the pairs' composed map) measured 1.58 ms for the chain, 1.28 of them the
      correlations (thirty-sixth entry): not kept.
+     The warp-row loop (FC3D_MAIN_LOOP_WARP_ROWS, >>warp-row-loop) takes the block loop's place,
+     where AUTO would have taken it, for the decoders' up-sampling convolution: kernel 3, stride 2,
+     padding 1 along every dim, C_in 16, C_out up to 32, input H and W up to 32 (L2/15). The block
+     loop was latency-bound there at ~1,700 warp instructions an output row of 32 channels (its
+     unit tables, its one-phase stores, its per-block copies and conversions of x); this loop
+     copies x once per run as f16 [n][d][h][w][c] (8.4 MB for L2/15, ~6 us at the copy rate) and
+     runs a whole output row a warp: a (d, h) tap is 10 ldmatrix.x4 and 24 mma.sync m16n8k16, the
+     row leaves through the warp's staging, one store instruction a channel row. Its storing pass
+     ran L2/15's convolution in 0.100 ms (1.10x its floor) standalone against the block loop's
+     0.161, its statistics pass (no store, two CTAs an SM) 0.034, and L2/15's recompute/moments
+     chain 0.157 against 0.345 (bench/l15_rows.cu, H200, bench/RESULTS.md fifty-eighth entry);
+     the planner's estimate takes those rates (_FC3D_WR_VALUES_PER_S, _FC3D_WR_STORE_OVER) and
+     so recomputes L2/15's chain (a statistics pass, then the storing pass through the composed
+     map: 2 x 63 M values convolved, 252 MB written once) rather than materialising it (y
+     written, then read and written again). Its statistics slots are one per (n, c, od): a pass
+     with statistics deals whole segments (n, od) to its CTAs, so the partials do not depend on
+     the grid. Measured in the library: bench/RESULTS.md fifty-ninth entry.
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
@@ -3671,6 +3696,7 @@ typedef struct _fc3d_tc_kparams {
     int bk_f16;            /* TF32's operands held as f16, m16n8k16 MMAs (_FC3D_BK_F16) */
     int bk_half;           /* with bk_f16: half math, x and the weight rounded to f16 as they are (no scales) */
     int64_t bk_blocks;     /* blocks of one sample */
+    int wr_half;           /* the warp-row loop (>>warp-row-loop) in half math: x and the weight held as they are */
 } _fc3d_tc_kparams;
 
 typedef struct _fc3d_tc_plan {
@@ -3692,6 +3718,9 @@ typedef struct _fc3d_tc_plan {
     int bk_nt8;          /* its output channels / 8, padded: 4 or 8 */
     int rows_store;      /* a chain without statistics whose storing pass takes the haloed row tiles */
     size_t bk_wbytes;    /* its weight in fragment order (_fc3d_bk_prep_w) */
+    int wr_ok;           /* the run takes the warp-row loop (_fc3d_wr_choose), else wr_why says why not */
+    int wr_why;
+    size_t wr_xbytes;    /* its f16 copy of x (the weight's: _FC3D_WR_WB + _FC3D_WR_WORDS) */
     int ok;
 } _fc3d_tc_plan;
 /* The configuration the haloed kernels of plan tp take: its math, but HALF where TF32 runs on the
@@ -7599,6 +7628,474 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
 #endif
 }
 
+/* >>warp-row-loop --------------------------------------------------------------------------------
+   The implicit-GEMM engine's warp-row loop (FC3D_MAIN_LOOP_WARP_ROWS): the decoders' up-sampling
+   convolution - kernel 3, stride 2, padding 1 along every dim, dilation 1 - at 16 input channels
+   and up to 32 output channels, input H and W up to 32 (L2/15's shape and its kin). There the
+   block loop's units (16 positions of a W phase, a tap table and a store pattern each) spend
+   ~1,700 warp instructions an output row of 32 channels; here a warp computes a whole output row
+   (n, od, oh): both W phases, 32 positions each, times 32 channels in 64 accumulators.
+     The prep step writes x once into the workspace as f16 [n][d][h][w][ci] (a position's 16
+   channels 32 contiguous bytes), each value rounded to 11 significant bits (cvt.rn: TF32's
+   rounding in f16's normal range), as it is where x's largest finite magnitude lies in
+   [2^-4, 2^15) (_fc3d_hx_x_as_is; the copy finds it), else again at the power of two that puts it
+   in [2^14, 2^15) (a second kernel, which returns at once otherwise); the weight as
+   [tap][co][ci] f16 at its own power of two (TF32-rounded first), its channels past C_out zero.
+   Half math holds both as they are (no powers of two), as the other loops' half math does.
+     The kernel: persistent CTAs of 8 warps take contiguous ranges of output rows (a pass with
+   statistics: of segments (n, od), whole). A segment's rows read one input plane (od even) or two
+   (od odd); the planes sit in two shared buffers of [h][33 positions][16 channels] (positions
+   past W zero: the odd phase's last tap reads one past the row), brought by cp.async, the next
+   segment's missing plane while this one computes. A row's (d, h) taps (1, 2 or 4) each run 4
+   ldmatrix.x4 of x (positions m and m + 1, two m16 tiles), 6 of the weight (W taps 1, 0, 2) and 24
+   mma.sync m16n8k16; a position's two 16-byte halves are swapped where bit 2 of w is set, a
+   weight row's where bit 2 of co is set, so every ldmatrix phase touches 32 banks. The epilogue
+   applies one map a v + b per channel - the bias, the scales' powers of two and every op of the
+   pass composed in double per segment (_fc3d_uop_compose) where the ops are affine per (n, c),
+   else (sc, bias) and then the ops resolved per (n, c) (epi.apply_nc_regs: ReLU, GELU) - then
+   sums the values for the pass's statistics (a lane's in float over the segment's rows, then in
+   double across lanes and warps in a fixed order, one slot per (n, c, od)) and, in a storing pass,
+   writes the row through the warp's staging (16 channels at a time, [co][68 floats], its 8-byte
+   writes on 32 banks): one store instruction a channel row, 8-byte pairs as the row's address
+   allows (the odd value of a pair shuffled from the lane before). Storing passes run one CTA an
+   SM (134 KB of shared memory with the staging), statistics-only passes two (100 KB).
+     Measured standalone first (bench/l15_rows.cu, H200, L2 flushed, median of 20; bench/RESULTS.md
+   fifty-eighth entry): L2/15's convolution 0.100 ms (1.10x its floor; the block loop 0.161 in the
+   same run), its statistics pass 0.034, its recompute/moments chain (statistics pass, finalize,
+   storing pass) 0.157 against the library's 0.345. */
+#define _FC3D_WR_NT 256 /* threads a CTA */
+#define _FC3D_WR_NW (_FC3D_WR_NT / 32)
+#define _FC3D_WR_CI 16                                /* input channels */
+#define _FC3D_WR_CO 32                                /* output channels, padded */
+#define _FC3D_WR_MAXHW 32                             /* input H and W at most */
+#define _FC3D_WR_XW (_FC3D_WR_MAXHW + 1)              /* staged positions of an input row */
+#define _FC3D_WR_XROW (_FC3D_WR_XW * _FC3D_WR_CI * 2) /* bytes of a staged input row: 1,056 */
+#define _FC3D_WR_TAP (_FC3D_WR_CO * _FC3D_WR_CI * 2)  /* bytes of a tap's weight [co][ci]: 1,024 */
+#define _FC3D_WR_WB (27 * _FC3D_WR_TAP)               /* the weight's bytes: 27,648 */
+#define _FC3D_WR_WORDS 16                             /* bytes after the weight: its magnitude, x's */
+#define _FC3D_WR_STW 68                               /* floats of a staged channel row: 64 + 4 */
+#define _FC3D_WR_STCH 16 /* channels a warp stages at a time: 134 KB of shared memory a storing CTA, within
+                            an A100's 163 KB (the whole row's 32: 169 KB) */
+static __host__ __device__ inline size_t _fc3d_wr_plane_bytes(int h) {
+    return ((size_t)h * _FC3D_WR_XROW + 127) & ~(size_t)127;
+}
+/* Shared memory: the weight, two input planes, the per-channel map, the statistics' cross-warp
+   sums, and in a storing pass each warp's staging */
+static __host__ __device__ inline size_t _fc3d_wr_smem(int h, bool store) {
+    return (size_t)_FC3D_WR_WB + 2 * _fc3d_wr_plane_bytes(h) + _FC3D_WR_CO * 8 + (size_t)_FC3D_WR_NW * _FC3D_WR_CO * 16 +
+           (store ? (size_t)_FC3D_WR_NW * _FC3D_WR_STCH * _FC3D_WR_STW * 4 : 0);
+}
+/* the copy of x's grid: a thread a position, at most 4096 CTAs of 256 (grid-stride beyond) */
+static inline unsigned _fc3d_wr_prep_grid(const _fc3d_tc_kparams& P) {
+    const int64_t b = (P.n * P.idhw + 255) / 256;
+    return (unsigned)(b < 1 ? 1 : b > 4096 ? 4096 : b);
+}
+/* the op kinds the loop applies: each fixed by (n, c) once its statistics are known */
+static int _fc3d_wr_kind_ok(int kind) {
+    return _fc3d_kind_affine_nc(kind) || kind == FC3D_OP_RELU || kind == FC3D_OP_GELU || kind == FC3D_OP_GELU_TANH ||
+           kind == FC3D_OP_GLOBAL_AVG_POOL;
+}
+
+/* four 8x8 b16 matrices: lane l gives the address of row l & 7 of matrix l >> 3 and receives, of
+   each matrix i in r[i], row l / 4, elements 2 (l % 4) and + 1 */
+static __device__ __forceinline__ void _fc3d_wr_ldm4(uint32_t a, uint32_t (&r)[4]) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(a)
+                 : "memory");
+}
+/* d = a b + d (FIRST: a b), m16n8k16, f16 operands, FP32 accumulation */
+template <bool FIRST>
+static __device__ __forceinline__ void _fc3d_wr_mma(float (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
+    if (FIRST)
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                     "{%10,%10,%10,%10};\n"
+                     : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "f"(0.0f));
+    else
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                     "{%0,%1,%2,%3};\n"
+                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+/* one W tap of a row's phase: 16 MMAs, the two n-tile pairs of B by ldmatrix.x4 at wb + boff[p] */
+template <bool FIRST>
+static __device__ __forceinline__ void _fc3d_wr_wtap(float (&acc)[2][4][4], const uint32_t (&a)[2][4], uint32_t wb,
+                                                     const uint32_t (&boff)[2]) {
+    uint32_t b[2][4];
+    _fc3d_wr_ldm4(wb + boff[0], b[0]);
+    _fc3d_wr_ldm4(wb + boff[1], b[1]);
+#pragma unroll
+    for (int mt = 0; mt < 2; mt++)
+#pragma unroll
+        for (int nt = 0; nt < 4; nt++)
+            _fc3d_wr_mma<FIRST>(acc[mt][nt], a[mt], b[nt >> 1][(nt & 1) * 2], b[nt >> 1][(nt & 1) * 2 + 1]);
+}
+/* one (d, h) tap of a row: 24 MMAs into acc[phase][mt][nt] (FIRST: the row's first, no C) */
+template <bool FIRST>
+static __device__ __forceinline__ void _fc3d_wr_tap(float (&acc)[2][2][4][4], uint32_t xrow, uint32_t wtap,
+                                                    const uint32_t (&aoff)[2], const uint32_t (&boff)[2]) {
+    uint32_t a0[2][4], a1[2][4];
+#pragma unroll
+    for (int mt = 0; mt < 2; mt++) _fc3d_wr_ldm4(xrow + aoff[0] + mt * 512, a0[mt]); /* iw = m */
+    _fc3d_wr_wtap<FIRST>(acc[0], a0, wtap + 1 * _FC3D_WR_TAP, boff);                 /* even ow = 2 m: W tap 1 */
+#pragma unroll
+    for (int mt = 0; mt < 2; mt++) _fc3d_wr_ldm4(xrow + aoff[1] + mt * 512, a1[mt]); /* iw = m + 1 */
+    _fc3d_wr_wtap<FIRST>(acc[1], a1, wtap + 0 * _FC3D_WR_TAP, boff);                 /* odd ow = 2 m + 1: W tap 0 */
+    _fc3d_wr_wtap<false>(acc[1], a0, wtap + 2 * _FC3D_WR_TAP, boff);                 /* and W tap 2 at iw = m */
+}
+
+/* The weight [16][C_out][3][3][3] -> f16 [tap][32][16] (channels past C_out zero), TF32-rounded and
+   times the power of two that puts its largest finite magnitude in [2^14, 2^15) (half math: as it
+   is); that magnitude's bits in the word after the pieces, x's magnitude word after it zeroed for
+   the copy of x. One CTA of 1024 threads (13,824 values at most). */
+static __global__ void __launch_bounds__(1024) _fc3d_wr_prep_w(int cout, const float* __restrict__ w,
+                                                               __half* __restrict__ wh, int half) {
+    __shared__ unsigned red[32];
+    const int n = _FC3D_WR_CI * cout * 27;
+    unsigned m = 0u;
+    if (!half)
+        for (int i = threadIdx.x; i < n; i += 1024) {
+            const unsigned b = __float_as_uint(w[i]) & 0x7fffffffu;
+            if (b < 0x7f800000u) m = max(m, b);
+        }
+    m = _fc3d_warp_umax(m);
+    if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = m;
+    __syncthreads();
+    m = _fc3d_warp_umax(red[threadIdx.x & 31]);
+    const float sc = half ? 1.f : _fc3d_hx_x3_pow2(m, 1);
+    for (int e = threadIdx.x; e < 27 * _FC3D_WR_CO * _FC3D_WR_CI; e += 1024) {
+        const int tap = e >> 9, co = (e >> 4) & 31, ci = e & 15;
+        float v = 0.f;
+        if (co < cout) {
+            v = w[((int64_t)ci * cout + co) * 27 + tap];
+            if (!half) v = __uint_as_float(_fc3d_tc_round(v)) * sc;
+        }
+        wh[e] = __float2half_rn(v);
+    }
+    if (threadIdx.x == 0) {
+        unsigned* words = reinterpret_cast<unsigned*>(wh + 27 * _FC3D_WR_CO * _FC3D_WR_CI);
+        words[0] = m;
+        words[1] = 0u;
+    }
+}
+/* x [n][16][d][h][w] -> f16 [n][d][h][w][16]: as it is, its largest finite magnitude (TF32) into
+   the word after the weight's (FIX = false); FIX: again at the power of two of that magnitude where
+   it lies outside [2^-4, 2^15) (_fc3d_hx_x_as_is), else nothing. A thread a position at a time, its
+   16 loads each coalesced across the warp, two 16-byte stores. */
+template <bool FIX>
+static __global__ void __launch_bounds__(256) _fc3d_wr_prep_x(_fc3d_tc_kparams P, const float* __restrict__ x,
+                                                              __half* __restrict__ xh, unsigned* __restrict__ words) {
+    const bool half = P.wr_half != 0;
+    float sc = 1.f;
+    if (FIX) {
+        if (half || _fc3d_hx_x_as_is(words[1])) return;
+        sc = _fc3d_hx_x3_pow2(words[1], 1);
+    }
+    const int64_t sp = P.idhw, np = P.n * sp;
+    unsigned m = 0u;
+    for (int64_t p = (int64_t)blockIdx.x * 256 + threadIdx.x; p < np; p += (int64_t)gridDim.x * 256) {
+        const int64_t n = p / sp, s = p - n * sp;
+        const float* src = x + n * _FC3D_WR_CI * sp + s;
+        uint32_t o[8];
+#pragma unroll
+        for (int c = 0; c < 8; c++) {
+            const float a = src[(2 * c) * sp], b = src[(2 * c + 1) * sp];
+            if (!FIX && !half) {
+                const unsigned ua = __float_as_uint(a) & 0x7fffffffu, ub = __float_as_uint(b) & 0x7fffffffu;
+                if (ua < 0x7f800000u) m = max(m, ua);
+                if (ub < 0x7f800000u) m = max(m, ub);
+            }
+            o[c] = _fc3d_tc_pack<false>(a * sc, b * sc);
+        }
+        uint4* d = reinterpret_cast<uint4*>(xh + p * _FC3D_WR_CI);
+        d[0] = make_uint4(o[0], o[1], o[2], o[3]);
+        d[1] = make_uint4(o[4], o[5], o[6], o[7]);
+    }
+    if (!FIX && !half) {
+        m = _fc3d_warp_umax(m);
+        if ((threadIdx.x & 31) == 0 && m) atomicMax(words + 1, m);
+    }
+}
+
+/* The kernel. STORE: the pass writes y (through the warps' staging, one CTA an SM); STATS: it
+   gathers its statistics op's per-(n, c) partials (slot (n, c, od); its CTAs take whole
+   segments); LIST: its ops are not one affine map per (n, c) (applied by epi.apply_nc_regs after
+   the bias). */
+template <bool STORE, bool STATS, bool LIST, typename Epi>
+static __global__ void __launch_bounds__(_FC3D_WR_NT, STORE ? 1 : 2)
+_fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* __restrict__ wh,
+              const float* __restrict__ bias, float* __restrict__ y, Epi epi)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+    __trap(); /* ldmatrix, mma.sync f16 and cp.async need sm_80; the run refuses older devices first */
+#else
+    constexpr int NT = _FC3D_WR_NT, NW = _FC3D_WR_NW, CO = _FC3D_WR_CO, XROW = _FC3D_WR_XROW, TAP = _FC3D_WR_TAP;
+    extern __shared__ __align__(128) unsigned char _fc3d_wr_sm[];
+    unsigned char* const sm = _fc3d_wr_sm;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, g = lane >> 2, t = lane & 3;
+    const int D = P.in[0], H = P.in[1], W = P.in[2], OD = P.out[0], OH = P.out[1], OW = P.out[2];
+    const int cout = (int)P.cout;
+    const int64_t odhw = P.odhw;
+    const int PLB = (int)_fc3d_wr_plane_bytes(H);
+    unsigned char* const pl0 = sm + _FC3D_WR_WB;
+    unsigned char* const pl1 = pl0 + PLB;
+    float2* const Map = reinterpret_cast<float2*>(pl1 + PLB);
+    double2* const Red = reinterpret_cast<double2*>(Map + CO);
+    float* const Stg = reinterpret_cast<float*>(Red + NW * CO) + warp * (_FC3D_WR_STCH * _FC3D_WR_STW);
+    const uint32_t sw = _fc3d_tc_smem(sm);
+    /* the weight, once per CTA (the grid is persistent) */
+    for (int c = tid; c < 27 * CO * 2; c += NT) {
+        const int tap = c >> 6, co = (c >> 1) & 31, hf = c & 1;
+        _fc3d_tc_cp16(sm + tap * TAP + co * 32 + ((hf ^ ((co >> 2) & 1)) << 4), wh + (int64_t)c * 8, true);
+    }
+    /* positions W .. 32 of every staged row, both buffers: zero (no copy writes them) */
+    const int zp = _FC3D_WR_XW - W;
+    for (int i = tid; i < 2 * H * zp * 2; i += NT) {
+        const int hf = i & 1, r = i >> 1, pos = W + r % zp, row = r / zp;
+        *reinterpret_cast<uint4*>((row >= H ? pl1 : pl0) + (row % H) * XROW + pos * 32 + hf * 16) = make_uint4(0u, 0u, 0u, 0u);
+    }
+    _fc3d_tc_commit();
+    /* the scales: x's power of two (0 where held as it is), the weight's; where 2^-(both) is not a
+       normal float, 2^-(x's) on the accumulators first (two) */
+    const unsigned* words = reinterpret_cast<const unsigned*>(wh + 27 * CO * _FC3D_WR_CI);
+    const bool half = P.wr_half != 0;
+    const int ex = half || _fc3d_hx_x_as_is(words[1]) ? 0 : _fc3d_hx_x3_sexp(words[1]);
+    const int ew = half ? 0 : _fc3d_hx_x3_sexp(words[0]), et = ex + ew;
+    const bool two = et > 126 || et < -126;
+    const double dsc = ldexp(1.0, two ? -ew : -et);
+    const float sc1 = _fc3d_p2(-ex);
+    /* a lane's ldmatrix offsets: A rows (positions) r = lane & 7 | 8 (lane >> 3 & 1), half lane >> 4
+       (the m16 tile 16 positions on is 512 bytes on: bit 2 of w, the swizzle's, the same) */
+    uint32_t aoff[2], boff[2];
+#pragma unroll
+    for (int sh = 0; sh < 2; sh++) {
+        const int iw = sh + (lane & 7) + 8 * ((lane >> 3) & 1), hf = lane >> 4;
+        aoff[sh] = iw * 32 + ((hf ^ ((iw >> 2) & 1)) << 4);
+    }
+#pragma unroll
+    for (int p = 0; p < 2; p++) { /* B: matrices (n tile 2 p, half 0), (2 p, 1), (2 p + 1, 0), (2 p + 1, 1) */
+        const int q = lane >> 3, co = 8 * (2 * p + (q >> 1)) + (lane & 7), hf = q & 1;
+        boff[p] = co * 32 + ((hf ^ ((co >> 2) & 1)) << 4);
+    }
+    /* a plane of x's copy (n D + id: [h][w][16]) into a buffer */
+    auto load_plane = [&](unsigned char* buf, int64_t plane) {
+        const __half* src = xh + plane * ((int64_t)H * W * _FC3D_WR_CI);
+        for (int c = tid; c < H * W * 2; c += NT) {
+            const int hw = c >> 1, h = hw / W, w = hw - h * W, hf = c & 1;
+            _fc3d_tc_cp16(buf + h * XROW + w * 32 + ((hf ^ ((w >> 2) & 1)) << 4), src + (int64_t)c * 8, true);
+        }
+    };
+    const int64_t S = P.n * OD, R = S * OH;
+    const int64_t r0 = STATS ? (int64_t)blockIdx.x * S / gridDim.x * OH : (int64_t)blockIdx.x * R / gridDim.x;
+    const int64_t r1 = STATS ? ((int64_t)blockIdx.x + 1) * S / gridDim.x * OH : ((int64_t)blockIdx.x + 1) * R / gridDim.x;
+    const int ne = (OW + 1) >> 1, no = OW >> 1; /* positions of the even and the odd W phase */
+    int64_t tag0 = -1, tag1 = -1; /* the plane each buffer holds (or is loading) */
+    for (int64_t r = r0; r < r1;) {
+        const int64_t seg = r / OH, n = seg / OD, rend = r1 < (seg + 1) * OH ? r1 : (seg + 1) * OH;
+        const int od = (int)(seg - n * OD);
+        /* od even: plane od / 2 (D tap 1); odd: (od - 1) / 2 (tap 2) and, within the input, + 1 (tap 0) */
+        const int64_t pa = n * D + (od >> 1), pb = (od & 1) && (od >> 1) + 1 < D ? pa + 1 : -1;
+        __syncthreads(); /* every warp done with the segment before */
+#pragma unroll
+        for (int q = 0; q < 2; q++) {
+            const int64_t p = q ? pb : pa;
+            if (p < 0 || p == tag0 || p == tag1) continue;
+            if (tag0 == pa || tag0 == pb) { load_plane(pl1, p); tag1 = p; } /* buffer 0 holds the other one */
+            else { load_plane(pl0, p); tag0 = p; }
+        }
+        _fc3d_tc_commit();
+        if (tid < CO) { /* the channel's map: bias, scales and (not LIST) the pass's ops, in double */
+            const int c = tid;
+            double a = c < cout ? 1.0 : 0.0, b = bias && c < cout ? (double)bias[c] : 0.0;
+            if (!LIST && c < cout) {
+                const int64_t co[5] = {n, c, 0, 0, 0};
+                for (int o = epi.op_begin; o < epi.op_end; ++o)
+                    _fc3d_uop_compose(_fc3d_resolve_op(epi.chain.ops[o], epi.ext, co), a, b);
+            }
+            Map[c] = make_float2((float)(a * dsc), (float)b);
+        }
+        _fc3d_tc_wait<0>();
+        __syncthreads();
+        unsigned char* const ba = tag0 == pa ? pl0 : pl1;
+        unsigned char* const bb = tag0 == pb ? pl0 : pl1; /* (pb >= 0 only) */
+        if (rend == (seg + 1) * OH && rend < r1) { /* the next segment's missing plane into the free buffer */
+            const int64_t s2 = seg + 1, n2 = s2 / OD;
+            const int od2 = (int)(s2 - n2 * OD);
+            const int64_t qa = n2 * D + (od2 >> 1), qb = (od2 & 1) && (od2 >> 1) + 1 < D ? qa + 1 : -1;
+            const bool use0 = !(tag0 == pa || tag0 == pb), use1 = !use0 && !(tag1 == pa || tag1 == pb);
+            bool free_ = use0 || use1;
+#pragma unroll
+            for (int q = 0; q < 2; q++) {
+                const int64_t p = q ? qb : qa;
+                if (p < 0 || p == tag0 || p == tag1 || !free_) continue; /* else loaded at that segment's start */
+                if (use0) { load_plane(pl0, p); tag0 = p; }
+                else { load_plane(pl1, p); tag1 = p; }
+                free_ = false;
+            }
+            _fc3d_tc_commit();
+        }
+        const int cnt = (int)(rend - r), oh0 = (int)(r - seg * OH);
+        float ssum[4][2], ssq[4][2];
+#pragma unroll
+        for (int nt = 0; nt < 4; nt++) ssum[nt][0] = ssum[nt][1] = ssq[nt][0] = ssq[nt][1] = 0.f;
+        const uint32_t xa = _fc3d_tc_smem(ba), xb = _fc3d_tc_smem(bb);
+        const int tdA = (od & 1) ? 2 : 1;
+        for (int k = 0; k * NW < cnt; k++) {
+            const int j = k * NW + ((k & 1) ? NW - 1 - warp : warp); /* alternate: both parities share a warp */
+            if (j >= cnt) continue;
+            const int oh = oh0 + j;
+            /* H taps: oh even, tap 1 at ih = oh / 2; odd, tap 2 at (oh - 1) / 2 and, within the input,
+               tap 0 at (oh + 1) / 2 */
+            const int thA = (oh & 1) ? 2 : 1, ih = oh >> 1;
+            const bool hB = (oh & 1) && ih + 1 < H;
+            float acc[2][2][4][4];
+            _fc3d_wr_tap<true>(acc, xa + ih * XROW, sw + (tdA * 9 + thA * 3) * TAP, aoff, boff);
+            if (hB) _fc3d_wr_tap<false>(acc, xa + (ih + 1) * XROW, sw + (tdA * 9) * TAP, aoff, boff);
+            if (pb >= 0) {
+                _fc3d_wr_tap<false>(acc, xb + ih * XROW, sw + (thA * 3) * TAP, aoff, boff);
+                if (hB) _fc3d_wr_tap<false>(acc, xb + (ih + 1) * XROW, sw, aoff, boff);
+            }
+            if (two)
+#pragma unroll
+                for (int i = 0; i < 64; i++) (&acc[0][0][0][0])[i] *= sc1;
+            float* const yrow = y + ((n * cout * OD + od) * (int64_t)OH + oh) * OW;
+#pragma unroll
+            for (int hh = 0; hh < CO / _FC3D_WR_STCH; hh++) { /* _FC3D_WR_STCH channels at a time */
+#pragma unroll
+                for (int nt = hh * (_FC3D_WR_STCH / 8); nt < (hh + 1) * (_FC3D_WR_STCH / 8); nt++)
+#pragma unroll
+                    for (int cp = 0; cp < 2; cp++) {
+                        /* lane (g, t): channel 8 nt + 2 t + cp, positions m = 8 s + g of both phases */
+                        const int co = 8 * nt + 2 * t + cp;
+                        const float2 mp = Map[co];
+                        float v[8]; /* [s]: even phase, [4 + s]: odd */
+#pragma unroll
+                        for (int s = 0; s < 4; s++) {
+                            v[s] = fmaf(acc[0][s >> 1][nt][2 * (s & 1) + cp], mp.x, mp.y);
+                            v[4 + s] = fmaf(acc[1][s >> 1][nt][2 * (s & 1) + cp], mp.x, mp.y);
+                        }
+                        if (LIST && co < cout) epi.apply_nc_regs(v, epi.op_begin, epi.op_end, n, co);
+                        if (STATS) {
+#pragma unroll
+                            for (int s = 0; s < 4; s++) {
+                                const float e = 8 * s + g < ne ? v[s] : 0.f, o = 8 * s + g < no ? v[4 + s] : 0.f;
+                                ssum[nt][cp] += e + o;
+                                ssq[nt][cp] = fmaf(e, e, fmaf(o, o, ssq[nt][cp]));
+                            }
+                        }
+                        if (STORE)
+#pragma unroll
+                            for (int s = 0; s < 4; s++)
+                                *reinterpret_cast<float2*>(Stg + (co - hh * _FC3D_WR_STCH) * _FC3D_WR_STW + 2 * (8 * s + g)) =
+                                    make_float2(v[s], v[4 + s]);
+                    }
+                if (STORE) { /* a store instruction a channel row: 8-byte pairs as the row's address allows */
+                    __syncwarp();
+                    const int c1 = min(cout, (hh + 1) * _FC3D_WR_STCH);
+                    for (int c = hh * _FC3D_WR_STCH; c < c1; c++) {
+                        float* const yr = yrow + (int64_t)c * odhw;
+                        const float2 v = *reinterpret_cast<const float2*>(Stg + (c - hh * _FC3D_WR_STCH) * _FC3D_WR_STW + 2 * lane);
+                        const int p0 = 2 * lane;
+                        if ((reinterpret_cast<uintptr_t>(yr) & 7) == 0) { /* pairs (2 l, 2 l + 1) */
+                            if (p0 + 1 < OW) *reinterpret_cast<float2*>(yr + p0) = v;
+                            else if (p0 < OW) yr[p0] = v.x;
+                        } else { /* ow 0 alone, pairs (2 l - 1, 2 l), ow 63 alone */
+                            const float pv = __shfl_up_sync(0xffffffffu, v.y, 1);
+                            if (lane == 0) yr[0] = v.x;
+                            else if (p0 < OW) *reinterpret_cast<float2*>(yr + p0 - 1) = make_float2(pv, v.x);
+                            else if (p0 - 1 < OW) yr[p0 - 1] = pv;
+                            if (lane == 31 && p0 + 1 < OW) yr[p0 + 1] = v.y;
+                        }
+                    }
+                    __syncwarp(); /* the staging's reads done before its next writes */
+                }
+            }
+        }
+        if (STATS) { /* the segment's partial per (n, c): lanes of one t, then warps, in a fixed order */
+#pragma unroll
+            for (int nt = 0; nt < 4; nt++)
+#pragma unroll
+                for (int cp = 0; cp < 2; cp++) {
+                    double ds = ssum[nt][cp], dq = ssq[nt][cp];
+#pragma unroll
+                    for (int o = 4; o < 32; o <<= 1) {
+                        ds += __shfl_xor_sync(0xffffffffu, ds, o);
+                        dq += __shfl_xor_sync(0xffffffffu, dq, o);
+                    }
+                    if (g == 0) Red[warp * CO + 8 * nt + 2 * t + cp] = make_double2(ds, dq);
+                }
+            __syncthreads();
+            if (tid < cout) {
+                double ds = 0.0, dq = 0.0;
+#pragma unroll
+                for (int wi = 0; wi < NW; ++wi) {
+                    const double2 rv = Red[wi * CO + tid];
+                    ds += rv.x;
+                    dq += rv.y;
+                }
+                const int64_t tps = P.hx_parts;
+                epi.partial(n, tid, od, tps, ds, dq);
+                for (int64_t z = od + OD; z < tps; z += OD) epi.partial(n, tid, z, tps, 0.0, 0.0);
+            }
+        }
+        r = rend;
+    }
+    _fc3d_tc_wait<0>();
+#endif
+}
+
+/* Whether the run takes the warp-row loop (tp->wr_ok, else tp->wr_why): desc.main_loop AUTO (where
+   the haloed loop is not taken) or WARP_ROWS; TF32 or half math; float32 NCDHW tensors, groups 1,
+   16 input channels, out_channels up to 32; kernel 3, stride 2, padding 1 and dilation 1 along
+   every dim (output padding 0 or 1); input H and W up to 32; ops each fixed by (n, c) once their
+   statistics are known (no LayerNorm); no more segments (n, od) a sample than the tiled loops'
+   tiles (the statistics slots are sized by theirs). Sets kp.wr_half. */
+enum { _FC3D_WR_NO_LOOP = 1, _FC3D_WR_NO_HALO, _FC3D_WR_NO_MATH, _FC3D_WR_NO_DTYPE, _FC3D_WR_NO_LAYOUT,
+       _FC3D_WR_NO_GROUPS, _FC3D_WR_NO_CHANNELS, _FC3D_WR_NO_GEOMETRY, _FC3D_WR_NO_SIZE, _FC3D_WR_NO_OPS,
+       _FC3D_WR_NO_SLOTS };
+static const char* _fc3d_wr_why_text(int why) {
+    switch (why) {
+    case _FC3D_WR_NO_LOOP: return "desc.main_loop forces another loop";
+    case _FC3D_WR_NO_HALO: return "the haloed loop takes the plan";
+    case _FC3D_WR_NO_MATH: return "it runs TF32 and half math";
+    case _FC3D_WR_NO_DTYPE: return "16-bit tensors run on the tiled loops";
+    case _FC3D_WR_NO_LAYOUT: return "NDHWC runs on the tiled loops";
+    case _FC3D_WR_NO_GROUPS: return "groups other than 1 run on the tiled loops";
+    case _FC3D_WR_NO_CHANNELS: return "in_channels is not 16, or out_channels is past 32";
+    case _FC3D_WR_NO_GEOMETRY: return "the kernel is not 3, stride 2, padding 1, dilation 1 along every dim";
+    case _FC3D_WR_NO_SIZE: return "the input H or W is past 32";
+    case _FC3D_WR_NO_OPS: return "an op is not fixed by (n, c) (a LayerNorm)";
+    case _FC3D_WR_NO_SLOTS: return "more output planes than tiled tiles a sample";
+    default: return "";
+    }
+}
+static void _fc3d_wr_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
+    const int loop = _fc3d_enum_int(&p->desc.main_loop);
+    _fc3d_tc_kparams& P = tp->kp;
+    int why = 0, i;
+    tp->wr_ok = 0;
+    if (loop != FC3D_MAIN_LOOP_AUTO && loop != FC3D_MAIN_LOOP_WARP_ROWS) why = _FC3D_WR_NO_LOOP;
+    else if (tp->hx_ok) why = _FC3D_WR_NO_HALO;
+    else if (tp->math != _FC3D_TC_TF32 && tp->math != _FC3D_TC_HALF) why = _FC3D_WR_NO_MATH;
+    else if (_fc3d_enum_int(&p->desc.dtype) != FC3D_DTYPE_F32) why = _FC3D_WR_NO_DTYPE;
+    else if (P.layout != 1) why = _FC3D_WR_NO_LAYOUT;
+    else if (P.groups != 1) why = _FC3D_WR_NO_GROUPS;
+    else if (P.cin != _FC3D_WR_CI || P.cout > _FC3D_WR_CO) why = _FC3D_WR_NO_CHANNELS;
+    for (i = 0; i < 3 && !why; i++)
+        if (P.k[i] != 3 || P.s[i] != 2 || P.p[i] != 1 || P.dl[i] != 1) why = _FC3D_WR_NO_GEOMETRY;
+    if (!why && (P.in[1] > _FC3D_WR_MAXHW || P.in[2] > _FC3D_WR_MAXHW)) why = _FC3D_WR_NO_SIZE;
+    if (!why && rows) why = _FC3D_WR_NO_OPS;
+    for (i = 0; i < p->desc.num_ops && !why; i++)
+        if (!_fc3d_wr_kind_ok(_fc3d_enum_int(&p->desc.ops[i].kind))) why = _FC3D_WR_NO_OPS;
+    if (!why && P.out[0] > tp->tiles_per_sample) why = _FC3D_WR_NO_SLOTS;
+    tp->wr_why = why;
+    if (why) return;
+    P.wr_half = tp->math == _FC3D_TC_HALF;
+    tp->wr_xbytes = (size_t)P.n * (size_t)P.idhw * _FC3D_WR_CI * 2;
+    tp->wr_ok = 1;
+}
+
 /* >>block-loop -----------------------------------------------------------------------------------
    The implicit-GEMM engine's block loop (FC3D_MAIN_LOOP_BLOCK): short K at small channel counts.
    The tiled loops pay a fixed cost per 128-row tile (row and tap tables, pipeline fill, barriers,
@@ -8793,6 +9290,15 @@ static double _fc3d_hx_issued_flops(const _fc3d_tc_plan* tp, int row);
 static double _fc3d_tc_issued_flops(const _fc3d_tc_plan* tp, int row) {
     const _fc3d_tc_kparams& P = tp->kp;
     if (tp->hx_ok) return _fc3d_hx_issued_flops(tp, row);
+    if (tp->wr_ok) { /* the warp-row loop: a row's (d, h) taps x 3 W taps of 32 positions x 32 channels */
+        double f = 2.0 * (double)P.n * _FC3D_WR_CI * _FC3D_WR_CO * 32.0 * 3.0;
+        for (int d = 0; d < 2; ++d) {
+            double taps = 0.0;
+            for (int o = 0; o < P.out[d]; ++o) taps += (o & 1) && (o >> 1) + 1 < P.in[d] ? 2.0 : 1.0;
+            f *= taps;
+        }
+        return f;
+    }
     if (tp->bk_ok) { /* the block loop: every tap of a row's phase, 16-position m-tiles, padded channels */
         double f = 2.0 * (double)P.n * (double)P.cin * 8.0 * tp->bk_nt8 * 16.0 * P.bk_qt;
         for (int d = 0; d < 3; ++d) {
@@ -8982,7 +9488,8 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
    blocks within _FC3D_BK_SMEM, no more blocks a sample than the tiled loops' tiles (the
    statistics slots are sized by theirs). Sets the block fields of tp->kp. */
 enum { _FC3D_BK_NO_LOOP = 1, _FC3D_BK_NO_HALO, _FC3D_BK_NO_MATH, _FC3D_BK_NO_DTYPE, _FC3D_BK_NO_LAYOUT,
-       _FC3D_BK_NO_GROUPS, _FC3D_BK_NO_CHANNELS, _FC3D_BK_NO_ROWS, _FC3D_BK_NO_GEOMETRY, _FC3D_BK_NO_TILES };
+       _FC3D_BK_NO_GROUPS, _FC3D_BK_NO_CHANNELS, _FC3D_BK_NO_ROWS, _FC3D_BK_NO_GEOMETRY, _FC3D_BK_NO_TILES,
+       _FC3D_BK_NO_WROWS };
 static const char* _fc3d_bk_why_text(int why) {
     switch (why) {
     case _FC3D_BK_NO_LOOP: return "desc.main_loop forces another loop";
@@ -8997,6 +9504,7 @@ static const char* _fc3d_bk_why_text(int why) {
         return "the geometry (a stride past 8, a padded input W past 4096, or a weight and two input blocks past "
                "112 KB of shared memory)";
     case _FC3D_BK_NO_TILES: return "more blocks than tiled tiles";
+    case _FC3D_BK_NO_WROWS: return "the warp-row loop takes the plan";
     default: return "";
     }
 }
@@ -9010,6 +9518,7 @@ static void _fc3d_bk_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     tp->bk_why = 0;
     if (loop != FC3D_MAIN_LOOP_AUTO && loop != FC3D_MAIN_LOOP_BLOCK) tp->bk_why = _FC3D_BK_NO_LOOP;
     else if (tp->hx_ok) tp->bk_why = _FC3D_BK_NO_HALO;
+    else if (tp->wr_ok) tp->bk_why = _FC3D_BK_NO_WROWS;
     else if (tp->math != _FC3D_TC_TF32 && !(half && _FC3D_BK_F16 && P.cin % 16 == 0)) tp->bk_why = _FC3D_BK_NO_MATH;
     else if (_fc3d_enum_int(&p->desc.dtype) != FC3D_DTYPE_F32) tp->bk_why = _FC3D_BK_NO_DTYPE;
     else if (P.layout != 1) tp->bk_why = _FC3D_BK_NO_LAYOUT;
@@ -9051,6 +9560,7 @@ static int _fc3d_tc_plan_rows(const fc3d_plan* p, _fc3d_tc_plan* tp, const _fc3d
     }
     if (_fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_MMA_SYNC) tp->wg_ok = 0; /* forced off */
     if (code == 0) _fc3d_hx_choose(p, tp, rows && tp->kp.row_ok);
+    if (code == 0) _fc3d_wr_choose(p, tp, rows && tp->kp.row_ok);
     if (code == 0) _fc3d_bk_choose(p, tp, rows && tp->kp.row_ok);
     return code;
 }
@@ -9168,6 +9678,10 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
         const int64_t cap = tp->bk_ok && tp->kp.bk_f16 ? 16 : 4096; /* (_fc3d_bk_run::prep) */
         s->block = tp->bk_ok && tp->kp.bk_f16 ? 1024 : 256;
         s->grid = (unsigned)((wn + s->block - 1) / s->block < cap ? (wn + s->block - 1) / s->block : cap);
+        if (tp->wr_ok) { /* the warp-row loop's copy of x (_fc3d_wr_run::prep): a thread a position */
+            s->grid = _fc3d_wr_prep_grid(tp->kp);
+            s->block = 256;
+        }
     }
     const unsigned rowmask = tp->kp.row_ok ? _fc3d_tc_rowops(p) : 0u;
     for (i = 0; i < p->num_passes; i++) {
@@ -9207,8 +9721,10 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
         const int tiles_gather = stat_op >= 0 && _fc3d_tc_gathers(p, stat_op);
         s = _fc3d_add_step(pr, _FC3D_STEP_TC_CONV, first, tiles_gather ? stat_op : -1);
         s->variant = tp->math;
-        s->block = tp->bk_ok ? _FC3D_BK_NT : 32 * _fc3d_tc_warps(tp->math, tp->bn, tp->wg_ok != 0);
-        s->grid = (unsigned)(tp->bk_ok ? tp->kp.bk_blocks : tiles); /* a sample's (the block loop: a persistent grid) */
+        s->block = tp->wr_ok ? _FC3D_WR_NT : tp->bk_ok ? _FC3D_BK_NT : 32 * _fc3d_tc_warps(tp->math, tp->bn, tp->wg_ok != 0);
+        /* a sample's (the block loop: its blocks; the warp-row loop: its output planes; both run a
+           persistent grid) */
+        s->grid = (unsigned)(tp->wr_ok ? tp->kp.out[0] : tp->bk_ok ? tp->kp.bk_blocks : tiles);
         s->arg[0] = store;
         s->arg[1] = ps->op_begin;
         s->arg[2] = op_end;
@@ -9236,6 +9752,11 @@ static void _fc3d_igemm_workspace(fc3d_plan* p) {
        loop's fragment-ordered weight, whichever the run takes; region 1: the haloed loop's operand
        copy of x; region 2: its decoded tiles (_fc3d_hx_prep). The scale words of 3xTF32 and of
        TF32 on the f16 path follow the pieces (_fc3d_hx_x3_scales, _FC3D_HX_SC_BYTES). */
+    if (tp->wr_ok) { /* the warp-row loop: its f16 weight and scale words; its f16 copy of x */
+        _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 0, (size_t)_FC3D_WR_WB + _FC3D_WR_WORDS);
+        _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 1, tp->wr_xbytes);
+        return;
+    }
     if (tp->bk_ok) {
         _fc3d_ws_add(&p->_private, _FC3D_WS_ENGINE + 0, tp->bk_wbytes);
         return;
@@ -9551,6 +10072,11 @@ FC3D_API const char* fc3d_engine_name(fc3d_engine engine) {
    measured on the H100 at 257 / 333 us under ncu, each op 0.33 on the one-phase units; none on the
    pairs', whose ops are one FMA a value) */
 #define _FC3D_BK_VALUES_PER_S 2.9e11
+/* the warp-row loop's statistics-only pass: L2/15's 63.0 M values of the convolution in 0.034 ms
+   (bench/l15_rows.cu, H200, the H100's SMs and clock; bench/RESULTS.md fifty-eighth entry); its
+   storing pass 0.100 ms, 1.10x the bytes it moves at the copy rate */
+#define _FC3D_WR_VALUES_PER_S 1.85e12
+#define _FC3D_WR_STORE_OVER 1.10
 #define _FC3D_BK_STORE_COST 0.3
 #define _FC3D_BK_OP_COST 0.33
 /* a pass with no ops or ops of one map per (n, c) at W stride 2 runs units of both W phases
@@ -9725,7 +10251,7 @@ static double _fc3d_hx_copy_read_bytes(const _fc3d_tc_plan* tp) {
 /* The bytes of the weight as the implicit GEMM's kernels read it: the block loop's re-layout, the
    haloed loop's pieces, or the tiled loops' re-layout. */
 static double _fc3d_tc_wcopy_bytes(const _fc3d_tc_plan* tp) {
-    return (double)(tp->bk_ok ? tp->bk_wbytes : tp->hx_ok ? tp->hx_wbytes : tp->ws_bytes);
+    return (double)(tp->wr_ok ? (size_t)_FC3D_WR_WB : tp->bk_ok ? tp->bk_wbytes : tp->hx_ok ? tp->hx_wbytes : tp->ws_bytes);
 }
 
 static int _fc3d_hx_ws_step_kind(const fc3d_plan* p, const _fc3d_tc_plan* tp, const fc3d_step_* st, int* gelu);
@@ -9759,6 +10285,7 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
                                     on the f16 path: the weight, x's copy finding x's) */
             b = (double)p->weight_elements * es + _fc3d_tc_wcopy_bytes(tp);
             if (tp->hx_ok) b += (double)p->x_elements * es + (double)tp->hx_xbytes;
+            if (tp->wr_ok) b += (double)p->x_elements * es + (double)tp->wr_xbytes; /* (the warp-row loop's copy) */
             if (tp->hx_ok && _fc3d_hx_scaled(_fc3d_hx_math(tp), tp->kp))
                 b += ((tp->kp.hx_t32 ? 0.0 : (double)p->x_elements) + (double)p->weight_elements) * es;
             break;
@@ -9767,6 +10294,7 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
             f = _fc3d_tc_issued_flops(tp, (int)st->arg[3]);
             b = xwb - (double)p->weight_elements * es + _fc3d_tc_wcopy_bytes(tp) + part;
             if (tp->hx_ok) b += _fc3d_hx_copy_read_bytes(tp) - (double)p->x_elements * es;
+            if (tp->wr_ok) b += (double)tp->wr_xbytes - (double)p->x_elements * es; /* (its f16 copy, once) */
             store = (int)st->arg[0];
             /* the zero fill is the store below, the tapped phases' sectors stored again; with no fill
                (the haloed tiles store every position, _fc3d_hx_zc_geom) the store below alone */
@@ -9810,7 +10338,13 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
         {   /* the estimate: the floor of the step, or what the engine sustains where that is slower */
             double t = b / _FC3D_H100_BYTES_PER_S, tf = f / _fc3d_default_rate(p);
             if (tf > t) t = tf;
-            if (st->kind == _FC3D_STEP_TC_CONV && tp->bk_ok) {
+            if (st->kind == _FC3D_STEP_TC_CONV && tp->wr_ok) {
+                /* the warp-row loop: its statistics-only pass at what its rows sustain, a storing
+                   pass at its stores' share of the copy rate (_FC3D_WR_*) */
+                const double tw = st->arg[0] != FC3D_STORE_NONE ? b / _FC3D_H100_BYTES_PER_S * _FC3D_WR_STORE_OVER
+                                                                : conv_elems / _FC3D_WR_VALUES_PER_S;
+                if (tw > t) t = tw;
+            } else if (st->kind == _FC3D_STEP_TC_CONV && tp->bk_ok) {
                 const bool pairs = _fc3d_bk_pairs(tp->bk_nt8, tp->kp.s[2], st->arg[0] != FC3D_STORE_NONE,
                                                   _fc3d_bk_ops_affine(p->desc.ops, (int)st->arg[1], (int)st->arg[2]));
                 /* the pairs' ops are one FMA a value (their map composed per block), their stores
@@ -9983,7 +10517,7 @@ static fc3d_result _fc3d_choose_engine(fc3d_plan* p, const _fc3d_engine_info** o
    plan.main_loop. */
 static fc3d_result _fc3d_check_main_loop(fc3d_plan* p) {
     const int loop = _fc3d_enum_int(&p->desc.main_loop);
-    static const char* const name[5] = {"auto", "mma_sync", "wgmma", "halo", "block"};
+    static const char* const name[6] = {"auto", "mma_sync", "wgmma", "halo", "block", "warp_rows"};
     p->main_loop = FC3D_MAIN_LOOP_AUTO;
     if (p->engine != FC3D_ENGINE_IMPLICIT_GEMM) {
         if (loop == FC3D_MAIN_LOOP_AUTO) return FC3D_SUCCESS;
@@ -10001,7 +10535,11 @@ static fc3d_result _fc3d_check_main_loop(fc3d_plan* p) {
     if (loop == FC3D_MAIN_LOOP_BLOCK && !tp->bk_ok)
         return _fc3d_fail(p->message, FC3D_ERROR_MAIN_LOOP, "main_loop = block cannot take this plan: %s",
                           _fc3d_bk_why_text(tp->bk_why));
+    if (loop == FC3D_MAIN_LOOP_WARP_ROWS && !tp->wr_ok)
+        return _fc3d_fail(p->message, FC3D_ERROR_MAIN_LOOP, "main_loop = warp_rows cannot take this plan: %s",
+                          _fc3d_wr_why_text(tp->wr_why));
     p->main_loop = tp->hx_ok   ? FC3D_MAIN_LOOP_HALO
+                   : tp->wr_ok ? FC3D_MAIN_LOOP_WARP_ROWS
                    : tp->bk_ok ? FC3D_MAIN_LOOP_BLOCK
                    : tp->wg_ok ? FC3D_MAIN_LOOP_WGMMA
                                : FC3D_MAIN_LOOP_MMA_SYNC;
@@ -10225,6 +10763,14 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
             else if (K.bk_f16)
                 _FC3D_PUT("  operands as f16 (m16n8k16): x rounded as TF32 and held as f16 per block (at the block's own "
                           "power of two where its magnitudes need it), the weight at its own\n");
+        } else if (p->main_loop == FC3D_MAIN_LOOP_WARP_ROWS) {
+            const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
+            _FC3D_PUT("main loop: warp rows (mma.sync m16n8k16)%s; a warp an output row of both W phases and %d "
+                      "channels, %lld rows a sample; x copied once per run as f16 [n][d][h][w][c] (%zu bytes), %s\n",
+                      _fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_WARP_ROWS ? " (forced)" : "", _FC3D_WR_CO,
+                      (long long)tp->kp.out[0] * tp->kp.out[1], tp->wr_xbytes,
+                      tp->kp.wr_half ? "x and the weight rounded to f16 as they are (half math)"
+                                     : "x and the weight rounded as TF32, each at its own power of two where it needs one");
         } else if (p->main_loop == FC3D_MAIN_LOOP_WGMMA)
             _FC3D_PUT("main loop: wgmma%s\n", _fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_WGMMA
                                                  ? " (forced: a run without sm_90a code for its device fails)"
@@ -10237,6 +10783,8 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
         if (p->main_loop == FC3D_MAIN_LOOP_WGMMA || p->main_loop == FC3D_MAIN_LOOP_MMA_SYNC) {
             const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
             if (tp->hx_why && tp->hx_why != _FC3D_HX_NO_LOOP) _FC3D_PUT("  haloed loop not taken: %s\n", _fc3d_hx_why_text(tp->hx_why));
+            if (tp->wr_why && tp->wr_why != _FC3D_WR_NO_LOOP && tp->wr_why != _FC3D_WR_NO_HALO)
+                _FC3D_PUT("  warp-row loop not taken: %s\n", _fc3d_wr_why_text(tp->wr_why));
             if (tp->bk_why && tp->bk_why != _FC3D_BK_NO_LOOP) _FC3D_PUT("  block loop not taken: %s\n", _fc3d_bk_why_text(tp->bk_why));
         }
         _FC3D_PUT("strategy %s, statistics %s%s, %d pass%s, workspace %zu bytes\n",
@@ -10285,6 +10833,9 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                     const fc3d_step_* st = &pr->steps[k];
                     own += st->kind != _FC3D_STEP_TC_PREP;
                     _FC3D_PUT("    step %d: %s, grid %u x %u", k, _fc3d_step_name[st->kind], st->grid, st->block);
+                    if (st->kind == _FC3D_STEP_TC_PREP && ((const _fc3d_tc_plan*)pr->engine_data.bytes)->wr_ok)
+                        _FC3D_PUT(" (the warp-row loop's f16 weight in one launch, x's f16 copy in a second, made again at "
+                                  "x's scale in a third where x needs one)");
                     if (st->kind == _FC3D_STEP_TC_PREP && ((const _fc3d_tc_plan*)pr->engine_data.bytes)->hx_ok) {
                         const _fc3d_tc_plan* htp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
                         _FC3D_PUT(" (the haloed loop's decoded tiles, weight pieces and operand copy of x, one launch%s)",
@@ -11006,6 +11557,63 @@ struct _fc3d_bk_run<float> {
     }
 };
 
+/* The warp-row loop's launches: float32 tensors only (the plan sees to it). prep: the weight's f16
+   copy (one CTA), x's (a thread a position), x's again at its scale where it needs one (the kernel
+   returns at once where not); conv: a persistent grid, one CTA an SM for a storing pass (the
+   warps' staging), two for a statistics-only one. */
+template <typename T>
+struct _fc3d_wr_run {
+    static cudaError_t prep(const _fc3d_tc_plan*, const T*, const T*, void*, void*, cudaStream_t) { return cudaErrorInvalidValue; }
+    static cudaError_t conv(const _fc3d_tc_plan*, const _fc3d_tc_kparams&, const void*, const void*, const T*, T*,
+                            const _fc3d_tc_epi&, cudaStream_t) {
+        return cudaErrorInvalidValue;
+    }
+};
+template <>
+struct _fc3d_wr_run<float> {
+    static cudaError_t prep(const _fc3d_tc_plan* tp, const float* x, const float* w, void* wsw, void* wsx, cudaStream_t st) {
+        __half* wh = (__half*)wsw;
+        unsigned* words = (unsigned*)(wh + 27 * _FC3D_WR_CO * _FC3D_WR_CI);
+        _fc3d_wr_prep_w<<<1, 1024, 0, st>>>((int)tp->kp.cout, w, wh, tp->kp.wr_half);
+        cudaError_t e = cudaPeekAtLastError();
+        if (e != cudaSuccess) return e;
+        const unsigned grid = _fc3d_wr_prep_grid(tp->kp);
+        _fc3d_wr_prep_x<false><<<grid, 256, 0, st>>>(tp->kp, x, (__half*)wsx, words);
+        if ((e = cudaPeekAtLastError()) != cudaSuccess) return e;
+        if (!tp->kp.wr_half) _fc3d_wr_prep_x<true><<<grid, 256, 0, st>>>(tp->kp, x, (__half*)wsx, words);
+        return cudaPeekAtLastError();
+    }
+    template <bool STORE, bool STATS, bool LIST>
+    static cudaError_t conv_as(const _fc3d_tc_kparams& P, const void* wsw, const void* wsx, const float* bias, float* y,
+                               const _fc3d_tc_epi& e, cudaStream_t st) {
+        auto kern = _fc3d_wr_main<STORE, STATS, LIST, _fc3d_tc_epi>;
+        const size_t smem = _fc3d_wr_smem(P.in[1], STORE);
+        cudaError_t err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        if (err != cudaSuccess) return err;
+        int dev = 0, sms = 0;
+        if ((err = cudaGetDevice(&dev)) != cudaSuccess) return err;
+        if ((err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) return err;
+        const int64_t work = STATS ? P.n * P.out[0] : P.n * P.out[0] * P.out[1]; /* segments, or rows */
+        const int64_t ctas = (int64_t)(STORE ? 1 : 2) * sms;
+        const unsigned grid = (unsigned)(work < ctas ? work : ctas);
+        kern<<<grid, _FC3D_WR_NT, smem, st>>>(P, (const __half*)wsx, (const __half*)wsw, bias, y, e);
+        return cudaPeekAtLastError();
+    }
+    static cudaError_t conv(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp, const void* wsw, const void* wsx,
+                            const float* bias, float* y, const _fc3d_tc_epi& e, cudaStream_t st) {
+        _fc3d_tc_kparams P = kp;
+        P.hx_parts = tp->tiles_per_sample; /* the statistics slots: the plan sizes them by the tiled loops' tiles */
+        const bool list = !_fc3d_bk_ops_affine(e.chain.ops, e.op_begin, e.op_end) || e.op_end - e.op_begin > _FC3D_BK_NCOPS;
+        if (P.store && P.stats)
+            return list ? conv_as<true, true, true>(P, wsw, wsx, bias, y, e, st) : conv_as<true, true, false>(P, wsw, wsx, bias, y, e, st);
+        if (P.store)
+            return list ? conv_as<true, false, true>(P, wsw, wsx, bias, y, e, st) : conv_as<true, false, false>(P, wsw, wsx, bias, y, e, st);
+        if (P.stats)
+            return list ? conv_as<false, true, true>(P, wsw, wsx, bias, y, e, st) : conv_as<false, true, false>(P, wsw, wsx, bias, y, e, st);
+        return cudaSuccess; /* (no pass neither stores nor gathers) */
+    }
+};
+
 template <typename T>
 static fc3d_result _fc3d_launch_tc_prep(const _fc3d_bound* b, const fc3d_step_* s, char* msg) {
     const fc3d_plan_private_* pr = &b->plan->_private;
@@ -11019,6 +11627,12 @@ static fc3d_result _fc3d_launch_tc_prep(const _fc3d_bound* b, const fc3d_step_* 
                           "the implicit_gemm engine needs compute capability 8.0 or newer (device %d has %d.x); "
                           "plan with desc.engine = FC3D_ENGINE_DIRECT",
                           dev, major);
+    if (tp->wr_ok) {
+        const cudaError_t e = _fc3d_wr_run<T>::prep(tp, (const T*)b->args->x, w, ws,
+                                                    _fc3d_ws_at(pr, b->base, _FC3D_WS_ENGINE + 1), b->stream);
+        if (e != cudaSuccess) return _fc3d_fail(msg, FC3D_ERROR_CUDA, "warp-row loop copies: %s", cudaGetErrorString(e));
+        return FC3D_SUCCESS;
+    }
     if (tp->bk_ok) {
         const cudaError_t e = _fc3d_bk_run<T>::prep(tp, w, ws, b->stream);
         if (e != cudaSuccess) return _fc3d_fail(msg, FC3D_ERROR_CUDA, "block loop weight: %s", cudaGetErrorString(e));
@@ -11111,6 +11725,11 @@ static fc3d_result _fc3d_launch_tc_conv(const _fc3d_bound* b, const fc3d_step_* 
     }
     const T* x = (const T*)a->x;
     const T* bias = (const T*)a->bias;
+    if (tp->wr_ok) {
+        err = _fc3d_wr_run<T>::conv(tp, kp, ws, _fc3d_ws_at(pr, b->base, _FC3D_WS_ENGINE + 1), bias, (T*)y, e, b->stream);
+        if (err != cudaSuccess) return _fc3d_fail(msg, FC3D_ERROR_CUDA, "warp-row loop kernel: %s", cudaGetErrorString(err));
+        return FC3D_SUCCESS;
+    }
     if (tp->bk_ok) {
         err = _fc3d_bk_run<T>::conv(tp, kp, x, ws, bias, (T*)y, e, b->stream);
         if (err != cudaSuccess) return _fc3d_fail(msg, FC3D_ERROR_CUDA, "block loop kernel: %s", cudaGetErrorString(err));
@@ -11201,6 +11820,7 @@ FC3D_API int fc3d_plan_main_loop(const fc3d_plan* plan) {
     if (!plan || _fc3d_check_plan(plan, NULL) != FC3D_SUCCESS) return -1;
     if (plan->engine != FC3D_ENGINE_IMPLICIT_GEMM) return FC3D_MAIN_LOOP_AUTO;
     const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)plan->_private.engine_data.bytes;
+    if (tp->wr_ok) return FC3D_MAIN_LOOP_WARP_ROWS;
     if (tp->bk_ok) return FC3D_MAIN_LOOP_BLOCK;
     if (!_fc3d_tc_wgmma_runs(tp)) return FC3D_MAIN_LOOP_MMA_SYNC;
     return tp->hx_ok ? FC3D_MAIN_LOOP_HALO : FC3D_MAIN_LOOP_WGMMA;

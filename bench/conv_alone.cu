@@ -12,7 +12,7 @@
 //          LBLOCKS comma-separated levels per block of the implicit-GEMM tile order to time in turn
 //                 (the plan's _FC3D_TC_LBLOCK overridden; a huge number = class by class); default:
 //                 the library's own
-//          LOOPS  comma-separated main loops to time in turn: auto,mma_sync,wgmma,halo,block (default auto;
+//          LOOPS  comma-separated main loops to time in turn: auto,mma_sync,wgmma,halo,block,warp_rows (default auto;
 //                 a loop the plan refuses is reported and skipped)
 // Timing: ex_time_ms of examples/example_common.h (CUDA events around fc3d_plan_run alone, a 256 MiB
 // buffer written before every timed run, median), after one warm-up run. TFLOP/s = plan.flops /
@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     static const fc3d_math math_modes[3] = {FC3D_MATH_TF32, FC3D_MATH_FP32, FC3D_MATH_HALF};
-    static const char* const loop_names[5] = {"auto", "mma_sync", "wgmma", "halo", "block"};
+    static const char* const loop_names[6] = {"auto", "mma_sync", "wgmma", "halo", "block", "warp_rows"};
     const char* loops = argc > 6 ? argv[6] : "auto";
     int status = 0;
     void* ws = nullptr; /* the workspace of the plan being timed */
@@ -108,7 +108,7 @@ int main(int argc, char** argv) {
         for (int mi = 0; mi < 3; ++mi) {
             const char* mname = ex_math_name(math_modes[mi]);
             if (!ex_listed(maths, mname)) continue;
-            for (int li = 0; li < 5; ++li) {
+            for (int li = 0; li < 6; ++li) {
                 if (!ex_listed(loops, loop_names[li])) continue;
                 d.engine = FC3D_ENGINE_IMPLICIT_GEMM;
                 d.math = math_modes[mi];
@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
                     const int ran = fc3d_plan_main_loop(&p);
                     printf("%-6s %s %-5s %-8s%s %8.3f ms %7.1f TFLOP/s  rel-L2 vs direct %s%.2e\n", c.id,
                            c.layout == FC3D_LAYOUT_NCDHW ? "ncdhw" : "ndhwc", mname,
-                           ran >= 0 && ran < 5 ? loop_names[ran] : "?", lbs, med, p.flops / med / 1e9,
+                           ran >= 0 && ran < 6 ? loop_names[ran] : "?", lbs, med, p.flops / med / 1e9,
                            check ? "" : "(unchecked) ", err);
                 }
             }

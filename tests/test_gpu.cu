@@ -643,6 +643,8 @@ static void count_loop(const fc3d_plan* p) {
         halo_math_cases[mi]++;
     } else if (loop == FC3D_MAIN_LOOP_BLOCK) {
         loop_cases[4]++;
+    } else if (loop == FC3D_MAIN_LOOP_WARP_ROWS) {
+        /* (test_warp_rows counts its own) */
     } else loop_cases[cin_g % 16 == 0 ? 0 : 1]++;
 }
 /* Whether this binary runs the wgmma loops on the current device (a TF32 plan that allows them:
@@ -1897,6 +1899,129 @@ static void test_halo_x3_rows(void) {
           "%d of 9 cases ran on the haloed loop, %d of 5 on its warp-specialized row tiles", runs, ws);
 }
 
+/* ---- 3a'''. the warp-row loop ------------------------------------------------------------------ */
+/* Descs within the warp-row loop's limits (float32 NCDHW, groups 1, C_in 16, kernel 3, stride 2,
+   padding 1 along every dim): batch 1 to 3, C_out 1 to 32, input D 1 to 5, H and W 1 to 32 (every
+   fourth case 32 x 32), output padding 0 or 1 per dim, with or without bias, TF32 and half math;
+   chains: none, L2/15's (BatchNorm, then the spatial mean) recomputed and materialised, random
+   chains of the kinds the loop takes (its ops resolved per (n, c) after the bias where they are not
+   one affine map: ReLU, GELU), and random moments chains. Forced onto the loop (a desc it refuses
+   is drawn again) and compared with the direct engine within twice the math's bound, and with
+   itself bitwise. Every eighth case binds y 4 bytes past its allocation's start (the rows' odd
+   addresses: pairs (2 l - 1, 2 l)); cases 3 and 11 scale x by 2^-12 and 2^17 (its f16 copy made
+   again at x's power of two), case 7 takes x at 2^-12 and a weight of 2^-97's size, no bias (the
+   scales' product past a float's exponent: x's applied first). Counted: cases that gather
+   statistics in the loop, that store and gather, that apply ops one by one, with output padding,
+   half math. */
+static void test_warp_rows(int cases) {
+    int gathered = 0, both = 0, listed = 0, padded = 0, halfc = 0, scaled = 0, redrawn = 0;
+    for (int k = 0; k < cases; k++) {
+        if (redrawn > 20 * cases) { /* (the loop refuses what it should take) */
+            check(0, "warp_rows.drawn", "%d descs drawn again for %d cases", redrawn, cases);
+            return;
+        }
+        host_case hc;
+        memset(&hc, 0, sizeof hc);
+        fc3d_plan_desc* d = &hc.desc;
+        const int full = k % 4 == 0;
+        d->conv.batch = rng_int(1, 3);
+        d->conv.in_channels = 16;
+        d->conv.out_channels = k % 3 == 0 ? 32 : rng_int(1, 32);
+        for (int i = 0; i < 3; i++) {
+            d->conv.in_size[i] = i == 0 ? rng_int(1, 5) : full ? 32 : rng_int(1, 32);
+            d->conv.kernel[i] = 3;
+            d->conv.stride[i] = 2;
+            d->conv.padding[i] = 1;
+            d->conv.output_padding[i] = rng_int(0, 1);
+            d->conv.dilation[i] = 1;
+        }
+        d->conv.bias = k == 7 ? 0 : rng_int(0, 3) != 0;
+        d->math = k % 3 == 2 && k != 3 && k != 7 && k != 11 ? FC3D_MATH_HALF : FC3D_MATH_TF32;
+        d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        d->main_loop = FC3D_MAIN_LOOP_WARP_ROWS;
+        const int kind = k % 5;
+        if (kind == 1 || kind == 2) { /* L2/15's chain, recomputed (kind 1) or materialised */
+            d->num_ops = 2;
+            d->ops[0].kind = FC3D_OP_BATCHNORM_TRAIN;
+            d->ops[0].flags = (unsigned)rng_int(0, 3) & (FC3D_OP_AFFINE | FC3D_OP_UPDATE_RUNNING_STATS);
+            d->ops[1].kind = FC3D_OP_SUB_SPATIAL_MEAN;
+            d->strategy = kind == 1 ? FC3D_STRATEGY_RECOMPUTE : FC3D_STRATEGY_MATERIALIZE;
+            d->stats_plan = FC3D_STATS_PLAN_MOMENTS;
+        }
+        if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) { /* (an output the desc cannot have: drawn again) */
+            --k;
+            ++redrawn;
+            continue;
+        }
+        if (kind == 3 || kind == 4) {
+            const int64_t cd[5] = {hc.plan.y_dims[0], hc.plan.y_dims[1], hc.plan.conv_size[0], hc.plan.conv_size[1],
+                                   hc.plan.conv_size[2]};
+            if (kind == 3) random_ops(d, cd);
+            else moments_ops(d, cd);
+            d->strategy = (fc3d_strategy)rng_int(0, 2);
+            d->stats_plan = (fc3d_stats_plan)rng_int(0, 3);
+            fc3d_result r = fc3d_plan_init(&hc.plan, d);
+            if (r == FC3D_ERROR_STRATEGY || r == FC3D_ERROR_STATS_PLAN) {
+                d->strategy = FC3D_STRATEGY_NONE;
+                d->stats_plan = FC3D_STATS_PLAN_AUTO;
+                r = fc3d_plan_init(&hc.plan, d);
+            }
+            if (r != FC3D_SUCCESS) { /* (a LayerNorm: refused, drawn again) */
+                --k;
+                ++redrawn;
+                continue;
+            }
+        }
+        if (fc3d_plan_main_loop(&hc.plan) != FC3D_MAIN_LOOP_WARP_ROWS) {
+            --k;
+            ++redrawn;
+            continue;
+        }
+        int g = 0, sb = 0, li = 0;
+        for (int i = 0; i < hc.plan._private.num_steps; i++) {
+            const fc3d_step_* st = &hc.plan._private.steps[i];
+            if (st->kind != _FC3D_STEP_TC_CONV) continue;
+            g |= st->stat_op >= 0;
+            sb |= st->stat_op >= 0 && st->arg[0] != FC3D_STORE_NONE;
+            li |= !_fc3d_bk_ops_affine(d->ops, (int)st->arg[1], (int)st->arg[2]);
+        }
+        gathered += g;
+        both += sb;
+        listed += li;
+        padded += d->conv.output_padding[0] || d->conv.output_padding[1] || d->conv.output_padding[2];
+        halfc += d->math == FC3D_MATH_HALF;
+        fill_case_tensors(&hc);
+        if (k == 3 || k == 7 || k == 11) { /* magnitudes the f16 copy cannot hold as they are */
+            const double sx = k == 11 ? 131072.0 : 1.0 / 4096.0;
+            for (int64_t i = 0; i < hc.plan.x_elements; i++) hc.x[i] *= sx;
+            if (k == 7)
+                for (int64_t i = 0; i < hc.plan.weight_elements; i++) hc.w[i] = (double)(float)(hc.w[i] * 0x1p-97);
+            scaled++;
+        }
+        char desc[200], name[300];
+        describe_case(&hc, desc, sizeof desc);
+        snprintf(name, sizeof name, "warp_rows.%03d.d%dh%dw%d.op%d%d%d.%s", k, d->conv.in_size[0], d->conv.in_size[1],
+                 d->conv.in_size[2], d->conv.output_padding[0], d->conv.output_padding[1], d->conv.output_padding[2],
+                 desc);
+        cmp_y_shift = k % 8 == 5 ? 4 : 0;
+        const int r = compare_engines(name, &hc, FC3D_ENGINE_DIRECT, FC3D_ENGINE_IMPLICIT_GEMM,
+                                      2.0 * bound_for(d->math, FC3D_DTYPE_F32), FC3D_MAIN_LOOP_AUTO,
+                                      FC3D_MAIN_LOOP_WARP_ROWS);
+        if (r == -1) check(0, name, "a plan refused the desc");
+        snprintf(name, sizeof name, "warp_rows.%03d.bitwise_twice", k);
+        compare_engines(name, &hc, FC3D_ENGINE_IMPLICIT_GEMM, FC3D_ENGINE_IMPLICIT_GEMM, 0.0, FC3D_MAIN_LOOP_WARP_ROWS,
+                        FC3D_MAIN_LOOP_WARP_ROWS);
+        cmp_y_shift = 0;
+        host_case_free(&hc);
+    }
+    check(gathered >= cases / 4 && both >= 1 && listed >= 1 && padded >= cases / 4 && halfc >= cases / 5 &&
+              scaled >= (cases > 11 ? 3 : 2),
+          "warp_rows.exercised",
+          "%d of %d cases gathered statistics in the loop, %d stored and gathered, %d applied ops one by one, %d had "
+          "output padding, %d ran half math, %d scaled x",
+          gathered, cases, both, listed, padded, halfc, scaled);
+}
+
 /* ---- 3a''. the block loop --------------------------------------------------------------------- */
 /* Random descs within the block loop's limits (float32 NCDHW, TF32, groups 1, in_channels 8 to 32
    in steps of 8, out_channels 1 to 64, kernels to 3, strides to 3, dilation to 2, padding, output
@@ -2515,6 +2640,7 @@ int main(int argc, char** argv) {
     test_row_pass_vec();
     test_halo_x3_rows();
     test_block_loop(quick ? 8 : 48);
+    test_warp_rows(quick ? 12 : 40);
     test_block_loop_range();
     test_linear_sums();
     test_graph_capture();

@@ -888,18 +888,19 @@ static void test_main_loops(void) {
             const int rowfp32 = w == 6 && m == FC3D_MATH_FP32; /* L2/34's LayerNorm over W in FP32 at W stride 1 */
             const int halo_auto = (w >= 1 && w <= 4) || rowfp32;
             const int halo_ok = halo_auto;
-            /* L2/15 in TF32, and in half math on its f16 operands (C_in 16): the block loop */
-            const int block_auto = w == 0 && (m == FC3D_MATH_TF32 || (m == FC3D_MATH_HALF && _FC3D_BK_F16));
+            /* L2/15 in TF32 and in half math: the warp-row loop (its shape: C_in 16, kernel 3, stride 2,
+               padding 1, H and W 32) */
+            const int block_auto = w == 0 && (m == FC3D_MATH_TF32 || m == FC3D_MATH_HALF);
             fc3d_result r = fc3d_plan_init(&p, &d);
             fc3d_plan_describe(&p, text, sizeof text);
             snprintf(name, sizeof name, "main_loop.auto_%d_math%d", w, m);
             check(r == FC3D_SUCCESS && p.engine == FC3D_ENGINE_IMPLICIT_GEMM &&
                       p.main_loop == (halo_auto    ? FC3D_MAIN_LOOP_HALO
-                                      : block_auto ? FC3D_MAIN_LOOP_BLOCK
+                                      : block_auto ? FC3D_MAIN_LOOP_WARP_ROWS
                                       : want       ? FC3D_MAIN_LOOP_WGMMA
                                                    : FC3D_MAIN_LOOP_MMA_SYNC) &&
                       strstr(text, halo_auto    ? "main loop: haloed wgmma where"
-                                   : block_auto ? "main loop: block (mma.sync); blocks of 3 x 3 output rows"
+                                   : block_auto ? "main loop: warp rows (mma.sync m16n8k16); a warp an output row"
                                    : want       ? "main loop: wgmma where"
                                                 : "main loop: mma.sync") != NULL &&
                       (halo_auto || block_auto || strstr(text, "haloed loop not taken: ") != NULL),
@@ -1068,6 +1069,77 @@ static void test_main_loops(void) {
             snprintf(nm, sizeof nm, "main_loop.block_refused_%d", others[i]);
             expect_invalid(nm, &d, FC3D_ERROR_MAIN_LOOP, "main_loop = block", why[i]);
         }
+    }
+    {
+        /* the warp-row loop: L2/15 forced onto it in TF32 and half math (x's f16 copy in the
+           workspace, the prep step's three launches); its chain planned as recompute / moments (a
+           statistics pass, then the storing pass through the composed map); refused, naming the
+           reason, for FP32 math, 16-bit tensors, NDHWC, groups, C_in 32, C_out 48, stride 1,
+           padding 0, input W 40 and a LayerNorm; AUTO leaves L2/15 at input W 40 to the block loop */
+        fc3d_plan_desc d;
+        fc3d_plan p;
+        char text[4096];
+        workload_desc(0, &d);
+        d.math = FC3D_MATH_TF32;
+        d.main_loop = FC3D_MAIN_LOOP_WARP_ROWS;
+        fc3d_result r = fc3d_plan_init(&p, &d);
+        fc3d_plan_describe(&p, text, sizeof text);
+        check(r == FC3D_SUCCESS && p.main_loop == FC3D_MAIN_LOOP_WARP_ROWS &&
+                  fc3d_plan_main_loop(&p) == FC3D_MAIN_LOOP_WARP_ROWS &&
+                  strstr(text, "main loop: warp rows (mma.sync m16n8k16) (forced)") != NULL &&
+                  strstr(text, "1953 rows a sample") != NULL && strstr(text, "(8388608 bytes)") != NULL &&
+                  strstr(text, "x's f16 copy in a second") != NULL && strstr(text, "its own power of two") != NULL &&
+                  p.workspace_bytes >= 8388608 + 27648,
+              "main_loop.warp_rows_l2_15", "result %d (%s): %s", (int)r, p.message, text);
+        d.main_loop = FC3D_MAIN_LOOP_AUTO;
+        r = fc3d_plan_init(&p, &d);
+        fc3d_plan_describe(&p, text, sizeof text);
+        check(r == FC3D_SUCCESS && p.main_loop == FC3D_MAIN_LOOP_WARP_ROWS && p.strategy == FC3D_STRATEGY_RECOMPUTE &&
+                  p.stats_plan == FC3D_STATS_PLAN_MOMENTS && p.num_passes == 2 && p.passes[0].store == FC3D_STORE_NONE &&
+                  p.passes[1].source == FC3D_SOURCE_CONV && p.passes[1].store == FC3D_STORE_Y,
+              "main_loop.warp_rows_l2_15_recompute", "result %d (%s): %s", (int)r, p.message, text);
+        d.math = FC3D_MATH_HALF;
+        r = fc3d_plan_init(&p, &d);
+        fc3d_plan_describe(&p, text, sizeof text);
+        check(r == FC3D_SUCCESS && fc3d_plan_main_loop(&p) == FC3D_MAIN_LOOP_WARP_ROWS &&
+                  strstr(text, "x and the weight rounded to f16 as they are (half math)") != NULL,
+              "main_loop.warp_rows_half", "result %d (%s): %s", (int)r, p.message, text);
+        d.main_loop = FC3D_MAIN_LOOP_WARP_ROWS;
+        d.math = FC3D_MATH_FP32;
+        expect_invalid("main_loop.warp_rows_fp32", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = warp_rows", "TF32 and half math");
+        d.math = FC3D_MATH_TF32;
+        d.dtype = FC3D_DTYPE_F16;
+        expect_invalid("main_loop.warp_rows_f16", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = warp_rows", "16-bit tensors");
+        d.dtype = FC3D_DTYPE_F32;
+        d.layout = FC3D_LAYOUT_NDHWC;
+        expect_invalid("main_loop.warp_rows_ndhwc", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = warp_rows", "NDHWC");
+        d.layout = FC3D_LAYOUT_NCDHW;
+        d.conv.groups = 2;
+        expect_invalid("main_loop.warp_rows_groups", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = warp_rows", "groups");
+        d.conv.groups = 1;
+        d.conv.in_channels = 32;
+        expect_invalid("main_loop.warp_rows_cin32", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = warp_rows", "in_channels is not 16");
+        d.conv.in_channels = 16;
+        d.conv.out_channels = 48;
+        expect_invalid("main_loop.warp_rows_cout48", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = warp_rows", "out_channels is past 32");
+        d.conv.out_channels = 32;
+        d.conv.stride[1] = 1;
+        expect_invalid("main_loop.warp_rows_stride1", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = warp_rows", "stride 2");
+        d.conv.stride[1] = 2;
+        d.conv.padding[2] = 0;
+        expect_invalid("main_loop.warp_rows_padding0", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = warp_rows", "padding 1");
+        d.conv.padding[2] = 1;
+        d.conv.in_size[2] = 40;
+        expect_invalid("main_loop.warp_rows_w40", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = warp_rows", "H or W is past 32");
+        d.main_loop = FC3D_MAIN_LOOP_AUTO;
+        r = fc3d_plan_init(&p, &d);
+        check(r == FC3D_SUCCESS && p.main_loop == FC3D_MAIN_LOOP_BLOCK, "main_loop.warp_rows_w40_auto_block",
+              "result %d (%s), main_loop %d", (int)r, p.message, (int)p.main_loop);
+        d.main_loop = FC3D_MAIN_LOOP_WARP_ROWS;
+        d.conv.in_size[2] = 32;
+        d.ops[1].kind = FC3D_OP_LAYERNORM;
+        d.ops[1].norm_dims = 3;
+        expect_invalid("main_loop.warp_rows_layernorm", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = warp_rows", "LayerNorm");
     }
     fc3d_plan_desc d;
     workload_desc(3, &d);

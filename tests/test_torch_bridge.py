@@ -1016,8 +1016,9 @@ def check_main_loop_reported():
     require(m32.last_main_loop == ("halo" if sm90 else "mma.sync"),
             f"fp32, C_in 64: last_main_loop {m32.last_main_loop!r}")
     require_close(y, y32, bound_for("tf32", x.dtype), "tf32 (haloed loop) against fp32", "tf32")
-    # L2/15's shape (in_channels 16, out_channels 32, k3 s2 p1): TF32 and half math take the block
-    # loop on every sm_80+ device (FP32 math stays on wgmma / mma.sync)
+    # L2/15's shape (in_channels 16, out_channels 32, k3 s2 p1): TF32 and half math take the
+    # warp-row loop on every sm_80+ device (FP32 math stays on wgmma / mma.sync), and the block loop
+    # where the input W is past 32
     conv = nn.ConvTranspose3d(16, 32, 3, stride=2, padding=1).to(DEV)
     x = torch.rand(2, 16, 5, 6, 7, device=DEV)
     m = fc.FusedConvTranspose3d(conv, nn.ReLU(), math="tf32")
@@ -1027,11 +1028,17 @@ def check_main_loop_reported():
         y = m(x)
         yh = mh(x)
         y32 = m32(x)
-    require(m.last_main_loop == "block", f"tf32, L2/15's shape: last_main_loop {m.last_main_loop!r}")
-    require(mh.last_main_loop == "block", f"half, L2/15's shape: last_main_loop {mh.last_main_loop!r}")
+    require(m.last_main_loop == "warp_rows", f"tf32, L2/15's shape: last_main_loop {m.last_main_loop!r}")
+    require(mh.last_main_loop == "warp_rows", f"half, L2/15's shape: last_main_loop {mh.last_main_loop!r}")
     require(m32.last_main_loop == want, f"fp32, L2/15's shape: last_main_loop {m32.last_main_loop!r}")
-    require_close(y, y32, bound_for("tf32", x.dtype), "tf32 (block loop) against fp32", "tf32")
-    require_close(yh, y32, bound_for("half", x.dtype), "half (block loop) against fp32", "half")
+    require_close(y, y32, bound_for("tf32", x.dtype), "tf32 (warp-row loop) against fp32", "tf32")
+    require_close(yh, y32, bound_for("half", x.dtype), "half (warp-row loop) against fp32", "half")
+    xw = torch.rand(2, 16, 3, 4, 40, device=DEV)  # input W 40: the block loop
+    with torch.no_grad():
+        yw = m(xw)
+        yw32 = m32(xw)
+    require(m.last_main_loop == "block", f"tf32, L2/15's shape at W 40: last_main_loop {m.last_main_loop!r}")
+    require_close(yw, yw32, bound_for("tf32", x.dtype), "tf32 (block loop) against fp32", "tf32")
 
 
 # ---- 9. engines -----------------------------------------------------------------------------------

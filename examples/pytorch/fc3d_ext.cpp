@@ -182,13 +182,14 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
         .def_property_readonly("engine", [](const Plan& p) { return (int)p.plan.engine; })
         .def_property_readonly("engine_name",
                                [](const Plan& p) { return std::string(fc3d_engine_name(p.plan.engine)); })
-        // the tensor-core main loop a run takes now on the current device: "halo", "wgmma", "block",
-        // "mma.sync" or ""
+        // the tensor-core main loop a run takes now on the current device: "halo", "wgmma",
+        // "warp_rows", "block", "mma.sync" or ""
         .def_property_readonly("main_loop_now",
                                [](const Plan& p) {
                                    const int l = fc3d_plan_main_loop(&p.plan);
                                    return std::string(l == FC3D_MAIN_LOOP_HALO       ? "halo"
                                                       : l == FC3D_MAIN_LOOP_WGMMA    ? "wgmma"
+                                                      : l == FC3D_MAIN_LOOP_WARP_ROWS ? "warp_rows"
                                                       : l == FC3D_MAIN_LOOP_BLOCK    ? "block"
                                                       : l == FC3D_MAIN_LOOP_MMA_SYNC ? "mma.sync"
                                                                                      : "");

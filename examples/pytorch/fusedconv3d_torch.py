@@ -283,7 +283,7 @@ class FusedConvTranspose3d(nn.Module):
         self._zero_bias = {}
         self.last_math = None    # the math mode of the last successful call
         self.last_engine = None  # the engine name of the last successful call
-        self.last_main_loop = None  # its tensor-core main loop ("halo", "wgmma", "block", "mma.sync"; "" for direct)
+        self.last_main_loop = None  # its tensor-core main loop ("halo", "wgmma", "warp_rows", "block", "mma.sync"; "" for direct)
 
     @property
     def math(self):
@@ -498,7 +498,7 @@ class FusedConvTranspose3d(nn.Module):
         if y is None:
             raise FusedConv3dError(message, code)
         self.last_math, self.last_engine = math, engine_name
-        self.last_main_loop = plan.main_loop_now  # "halo", "wgmma", "block", "mma.sync" or "" (direct engine)
+        self.last_main_loop = plan.main_loop_now  # "halo", "wgmma", "warp_rows", "block", "mma.sync" or "" (direct engine)
         return y
 
     def plan_description(self, x):
