@@ -7879,27 +7879,28 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
         boff[p] = co * 32 + ((hf ^ ((co >> 2) & 1)) << 4);
     }
     /* a plane of x's copy (n D + id: [h][w][16]) into a buffer */
-    auto load_plane = [&](unsigned char* buf, int64_t plane) {
+    auto load_plane = [&](unsigned char* buf, int plane) {
         const __half* src = xh + plane * ((int64_t)H * W * _FC3D_WR_CI);
         for (int c = tid; c < H * W * 2; c += NT) {
             const int hw = c >> 1, h = hw / W, w = hw - h * W, hf = c & 1;
             _fc3d_tc_cp16(buf + h * XROW + w * 32 + ((hf ^ ((w >> 2) & 1)) << 4), src + (int64_t)c * 8, true);
         }
     };
+    /* rows and planes are counted in 32 bits (the plan bounds them, _fc3d_wr_choose); offsets in 64 */
     const int64_t S = P.n * OD, R = S * OH;
-    const int64_t r0 = STATS ? (int64_t)blockIdx.x * S / gridDim.x * OH : (int64_t)blockIdx.x * R / gridDim.x;
-    const int64_t r1 = STATS ? ((int64_t)blockIdx.x + 1) * S / gridDim.x * OH : ((int64_t)blockIdx.x + 1) * R / gridDim.x;
+    const int r0 = (int)(STATS ? (int64_t)blockIdx.x * S / gridDim.x * OH : (int64_t)blockIdx.x * R / gridDim.x);
+    const int r1 = (int)(STATS ? ((int64_t)blockIdx.x + 1) * S / gridDim.x * OH : ((int64_t)blockIdx.x + 1) * R / gridDim.x);
     const int ne = (OW + 1) >> 1, no = OW >> 1; /* positions of the even and the odd W phase */
-    int64_t tag0 = -1, tag1 = -1; /* the plane each buffer holds (or is loading) */
-    for (int64_t r = r0; r < r1;) {
-        const int64_t seg = r / OH, n = seg / OD, rend = r1 < (seg + 1) * OH ? r1 : (seg + 1) * OH;
-        const int od = (int)(seg - n * OD);
+    int tag0 = -1, tag1 = -1; /* the plane each buffer holds (or is loading) */
+    for (int r = r0; r < r1;) {
+        const int seg = r / OH, n = seg / OD, rend = min(r1, (seg + 1) * OH);
+        const int od = seg - n * OD;
         /* od even: plane od / 2 (D tap 1); odd: (od - 1) / 2 (tap 2) and, within the input, + 1 (tap 0) */
-        const int64_t pa = n * D + (od >> 1), pb = (od & 1) && (od >> 1) + 1 < D ? pa + 1 : -1;
+        const int pa = n * D + (od >> 1), pb = (od & 1) && (od >> 1) + 1 < D ? pa + 1 : -1;
         __syncthreads(); /* every warp done with the segment before */
 #pragma unroll
         for (int q = 0; q < 2; q++) {
-            const int64_t p = q ? pb : pa;
+            const int p = q ? pb : pa;
             if (p < 0 || p == tag0 || p == tag1) continue;
             if (tag0 == pa || tag0 == pb) { load_plane(pl1, p); tag1 = p; } /* buffer 0 holds the other one */
             else { load_plane(pl0, p); tag0 = p; }
@@ -7920,14 +7921,13 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
         unsigned char* const ba = tag0 == pa ? pl0 : pl1;
         unsigned char* const bb = tag0 == pb ? pl0 : pl1; /* (pb >= 0 only) */
         if (rend == (seg + 1) * OH && rend < r1) { /* the next segment's missing plane into the free buffer */
-            const int64_t s2 = seg + 1, n2 = s2 / OD;
-            const int od2 = (int)(s2 - n2 * OD);
-            const int64_t qa = n2 * D + (od2 >> 1), qb = (od2 & 1) && (od2 >> 1) + 1 < D ? qa + 1 : -1;
+            const int s2 = seg + 1, n2 = s2 / OD, od2 = s2 - n2 * OD;
+            const int qa = n2 * D + (od2 >> 1), qb = (od2 & 1) && (od2 >> 1) + 1 < D ? qa + 1 : -1;
             const bool use0 = !(tag0 == pa || tag0 == pb), use1 = !use0 && !(tag1 == pa || tag1 == pb);
             bool free_ = use0 || use1;
 #pragma unroll
             for (int q = 0; q < 2; q++) {
-                const int64_t p = q ? qb : qa;
+                const int p = q ? qb : qa;
                 if (p < 0 || p == tag0 || p == tag1 || !free_) continue; /* else loaded at that segment's start */
                 if (use0) { load_plane(pl0, p); tag0 = p; }
                 else { load_plane(pl1, p); tag1 = p; }
@@ -7935,7 +7935,7 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
             }
             _fc3d_tc_commit();
         }
-        const int cnt = (int)(rend - r), oh0 = (int)(r - seg * OH);
+        const int cnt = rend - r, oh0 = r - seg * OH;
         float ssum[4][2], ssq[4][2];
 #pragma unroll
         for (int nt = 0; nt < 4; nt++) ssum[nt][0] = ssum[nt][1] = ssq[nt][0] = ssq[nt][1] = 0.f;
@@ -7959,7 +7959,7 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
             if (two)
 #pragma unroll
                 for (int i = 0; i < 64; i++) (&acc[0][0][0][0])[i] *= sc1;
-            float* const yrow = y + ((n * cout * OD + od) * (int64_t)OH + oh) * OW;
+            float* const yrow = y + (((int64_t)n * cout * OD + od) * OH + oh) * OW;
 #pragma unroll
             for (int hh = 0; hh < CO / _FC3D_WR_STCH; hh++) { /* _FC3D_WR_STCH channels at a time */
 #pragma unroll
@@ -8064,7 +8064,7 @@ static const char* _fc3d_wr_why_text(int why) {
     case _FC3D_WR_NO_GROUPS: return "groups other than 1 run on the tiled loops";
     case _FC3D_WR_NO_CHANNELS: return "in_channels is not 16, or out_channels is past 32";
     case _FC3D_WR_NO_GEOMETRY: return "the kernel is not 3, stride 2, padding 1, dilation 1 along every dim";
-    case _FC3D_WR_NO_SIZE: return "the input H or W is past 32";
+    case _FC3D_WR_NO_SIZE: return "the input H or W is past 32 (or 2^31 output rows)";
     case _FC3D_WR_NO_OPS: return "an op is not fixed by (n, c) (a LayerNorm)";
     case _FC3D_WR_NO_SLOTS: return "more output planes than tiled tiles a sample";
     default: return "";
@@ -8084,7 +8084,9 @@ static void _fc3d_wr_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     else if (P.cin != _FC3D_WR_CI || P.cout > _FC3D_WR_CO) why = _FC3D_WR_NO_CHANNELS;
     for (i = 0; i < 3 && !why; i++)
         if (P.k[i] != 3 || P.s[i] != 2 || P.p[i] != 1 || P.dl[i] != 1) why = _FC3D_WR_NO_GEOMETRY;
-    if (!why && (P.in[1] > _FC3D_WR_MAXHW || P.in[2] > _FC3D_WR_MAXHW)) why = _FC3D_WR_NO_SIZE;
+    if (!why && (P.in[1] > _FC3D_WR_MAXHW || P.in[2] > _FC3D_WR_MAXHW || P.n * P.out[0] * P.out[1] > 0x7fffffff ||
+                 P.n * P.in[0] > 0x7fffffff))
+        why = _FC3D_WR_NO_SIZE; /* (its rows and input planes counted in 32 bits) */
     if (!why && rows) why = _FC3D_WR_NO_OPS;
     for (i = 0; i < p->desc.num_ops && !why; i++)
         if (!_fc3d_wr_kind_ok(_fc3d_enum_int(&p->desc.ops[i].kind))) why = _FC3D_WR_NO_OPS;

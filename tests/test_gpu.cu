@@ -1903,9 +1903,9 @@ static void test_halo_x3_rows(void) {
 /* Descs within the warp-row loop's limits (float32 NCDHW, groups 1, C_in 16, kernel 3, stride 2,
    padding 1 along every dim): batch 1 to 3, C_out 1 to 32, input D 1 to 5, H and W 1 to 32 (every
    fourth case 32 x 32), output padding 0 or 1 per dim, with or without bias, TF32 and half math;
-   chains: none, L2/15's (BatchNorm, then the spatial mean) recomputed and materialised, random
-   chains of the kinds the loop takes (its ops resolved per (n, c) after the bias where they are not
-   one affine map: ReLU, GELU), and random moments chains. Forced onto the loop (a desc it refuses
+   chains: none, L2/15's (BatchNorm, then the spatial mean) recomputed and materialised, a GELU
+   then a GroupNorm (case 3), random chains of the kinds the loop takes (its ops resolved per
+   (n, c) after the bias where they are not one affine map: ReLU, GELU), and random moments chains. Forced onto the loop (a desc it refuses
    is drawn again) and compared with the direct engine within twice the math's bound, and with
    itself bitwise. Every eighth case binds y 4 bytes past its allocation's start (the rows' odd
    addresses: pairs (2 l - 1, 2 l)); cases 3 and 11 scale x by 2^-12 and 2^17 (its f16 copy made
@@ -1956,8 +1956,18 @@ static void test_warp_rows(int cases) {
         if (kind == 3 || kind == 4) {
             const int64_t cd[5] = {hc.plan.y_dims[0], hc.plan.y_dims[1], hc.plan.conv_size[0], hc.plan.conv_size[1],
                                    hc.plan.conv_size[2]};
-            if (kind == 3) random_ops(d, cd);
-            else moments_ops(d, cd);
+            if (k == 3) { /* a GELU, then a GroupNorm: ops applied one by one, in the statistics pass too */
+                memset(d->ops, 0, sizeof d->ops);
+                d->num_ops = 2;
+                d->ops[0].kind = FC3D_OP_GELU;
+                d->ops[1].kind = FC3D_OP_GROUPNORM;
+                d->ops[1].groups = 1;
+                d->ops[1].flags = FC3D_OP_AFFINE;
+            } else if (kind == 3) {
+                random_ops(d, cd);
+            } else {
+                moments_ops(d, cd);
+            }
             d->strategy = (fc3d_strategy)rng_int(0, 2);
             d->stats_plan = (fc3d_stats_plan)rng_int(0, 3);
             fc3d_result r = fc3d_plan_init(&hc.plan, d);
