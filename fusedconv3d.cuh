@@ -7628,6 +7628,28 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
 #endif
 }
 
+/* A warp's per-lane float sums and sums of squares of its channels (lane (g, t) holds channels
+   8 j + 2 t + h) summed over the lanes of one t in double by a butterfly, the sums of channel c at
+   red[c] (lanes g = 0 store): the first step of the block and warp-row loops' statistics partials,
+   in a fixed order. */
+template <int NT8>
+static __device__ __forceinline__ void _fc3d_lane_sums(const float (&ssum)[NT8][2], const float (&ssq)[NT8][2],
+                                                       double2* red, int lane) {
+    const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int j = 0; j < NT8; ++j)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            double ds = ssum[j][h], dq = ssq[j][h];
+#pragma unroll
+            for (int o = 4; o < 32; o <<= 1) {
+                ds += __shfl_xor_sync(0xffffffffu, ds, o);
+                dq += __shfl_xor_sync(0xffffffffu, dq, o);
+            }
+            if (g == 0) red[8 * j + 2 * t + h] = make_double2(ds, dq);
+        }
+}
+
 /* >>warp-row-loop --------------------------------------------------------------------------------
    The implicit-GEMM engine's warp-row loop (FC3D_MAIN_LOOP_WARP_ROWS): the decoders' up-sampling
    convolution - kernel 3, stride 2, padding 1 along every dim, dilation 1 - at 16 input channels
@@ -8013,18 +8035,7 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
             }
         }
         if (STATS) { /* the segment's partial per (n, c): lanes of one t, then warps, in a fixed order */
-#pragma unroll
-            for (int nt = 0; nt < 4; nt++)
-#pragma unroll
-                for (int cp = 0; cp < 2; cp++) {
-                    double ds = ssum[nt][cp], dq = ssq[nt][cp];
-#pragma unroll
-                    for (int o = 4; o < 32; o <<= 1) {
-                        ds += __shfl_xor_sync(0xffffffffu, ds, o);
-                        dq += __shfl_xor_sync(0xffffffffu, dq, o);
-                    }
-                    if (g == 0) Red[warp * CO + 8 * nt + 2 * t + cp] = make_double2(ds, dq);
-                }
+            _fc3d_lane_sums<4>(ssum, ssq, Red + warp * CO, lane);
             __syncthreads();
             if (tid < cout) {
                 double ds = 0.0, dq = 0.0;
@@ -9033,18 +9044,7 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
         }
         if (warp == builder && b + gridDim.x < nblk) build_table(b + gridDim.x, Ut0 + (buf ^ 1) * 2 * U, lane, 32, false);
         if (stats) { /* the block's partial per (n, c): lanes of one t, then warps, in a fixed order */
-#pragma unroll
-            for (int j = 0; j < NT8; ++j)
-#pragma unroll
-                for (int h = 0; h < 2; ++h) {
-                    double ds = ssum[j][h], dq = ssq[j][h];
-#pragma unroll
-                    for (int o = 4; o < 32; o <<= 1) {
-                        ds += __shfl_xor_sync(0xffffffffu, ds, o);
-                        dq += __shfl_xor_sync(0xffffffffu, dq, o);
-                    }
-                    if (g == 0) Red[warp * CO + 8 * j + 2 * t + h] = make_double2(ds, dq);
-                }
+            _fc3d_lane_sums<NT8>(ssum, ssq, Red + warp * CO, lane);
             __syncthreads();
             const int64_t blk = b - n * bps, tps = P.hx_parts;
             for (int c = tid; c < cout; c += NT) {
