@@ -1495,7 +1495,7 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      map: 2 x 63 M values convolved, 252 MB written once) rather than materialising it (y
      written, then read and written again). Its statistics slots are one per (n, c, od): a pass
      with statistics deals whole segments (n, od) to its CTAs, so the partials do not depend on
-     the grid. Measured in the library: bench/RESULTS.md fifty-ninth entry.
+     the grid. Not yet measured in the library (bench/RESULTS.md, fifty-ninth entry: no device then).
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
