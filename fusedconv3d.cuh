@@ -7726,19 +7726,13 @@ static __device__ __forceinline__ void _fc3d_wr_ldm4(uint32_t a, uint32_t (&r)[4
                  : "r"(a)
                  : "memory");
 }
-/* d = a b + d (FIRST: a b), m16n8k16, f16 operands, FP32 accumulation */
-template <bool FIRST>
-static __device__ __forceinline__ void _fc3d_wr_mma(float (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
-    if (FIRST)
-        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                     "{%10,%10,%10,%10};\n"
-                     : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "f"(0.0f));
-    else
-        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                     "{%0,%1,%2,%3};\n"
-                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+/* d = a b, m16n8k16, f16 operands, FP32 accumulation, a zero accumulator input (a row's first tap;
+   the others accumulate by _fc3d_tc_mma_k16) */
+static __device__ __forceinline__ void _fc3d_wr_mma_fresh(float (&d)[4], const uint32_t (&a)[4], const uint32_t* b) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%10,%10,%10,%10};\n"
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(0.0f));
 }
 /* one W tap of a row's phase: 16 MMAs, the two n-tile pairs of B by ldmatrix.x4 at wb + boff[p] */
 template <bool FIRST>
@@ -7751,7 +7745,8 @@ static __device__ __forceinline__ void _fc3d_wr_wtap(float (&acc)[2][4][4], cons
     for (int mt = 0; mt < 2; mt++)
 #pragma unroll
         for (int nt = 0; nt < 4; nt++)
-            _fc3d_wr_mma<FIRST>(acc[mt][nt], a[mt], b[nt >> 1][(nt & 1) * 2], b[nt >> 1][(nt & 1) * 2 + 1]);
+            if (FIRST) _fc3d_wr_mma_fresh(acc[mt][nt], a[mt], &b[nt >> 1][(nt & 1) * 2]);
+            else _fc3d_tc_mma_k16<false>(acc[mt][nt], a[mt], &b[nt >> 1][(nt & 1) * 2]);
 }
 /* one (d, h) tap of a row: 24 MMAs into acc[phase][mt][nt] (FIRST: the row's first, no C) */
 template <bool FIRST>
@@ -11605,7 +11600,7 @@ struct _fc3d_wr_run<float> {
                             const float* bias, float* y, const _fc3d_tc_epi& e, cudaStream_t st) {
         _fc3d_tc_kparams P = kp;
         P.hx_parts = tp->tiles_per_sample; /* the statistics slots: the plan sizes them by the tiled loops' tiles */
-        const bool list = !_fc3d_bk_ops_affine(e.chain.ops, e.op_begin, e.op_end) || e.op_end - e.op_begin > _FC3D_BK_NCOPS;
+        const bool list = !_fc3d_bk_ops_affine(e.chain.ops, e.op_begin, e.op_end); /* (more than _FC3D_BK_NCOPS ops too) */
         if (P.store && P.stats)
             return list ? conv_as<true, true, true>(P, wsw, wsx, bias, y, e, st) : conv_as<true, true, false>(P, wsw, wsx, bias, y, e, st);
         if (P.store)
