@@ -1495,7 +1495,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      map: 2 x 63 M values convolved, 252 MB written once) rather than materialising it (y
      written, then read and written again). Its statistics slots are one per (n, c, od): a pass
      with statistics deals whole segments (n, od) to its CTAs, so the partials do not depend on
-     the grid. Not yet measured in the library (bench/RESULTS.md, fifty-ninth entry: no device then).
+     the grid; the plan sizes them by its planes, as the block loop's by its blocks
+     (_fc3d_tc_slots; sized by the tiled loops' tiles, L2/15's moments had 964 slots a (n, c) of
+     which 31 held sums, 7.6 MB of zeros written by the statistics pass and read by the
+     finalize). Not yet measured in the library (bench/RESULTS.md, fifty-ninth entry: no device then).
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
@@ -3663,7 +3666,7 @@ typedef struct _fc3d_tc_kparams {
     int64_t hx_cls_tpl[8]; /* plane-row tiles: tiles per plane qd of class c */
     int64_t hx_tiles;
     int64_t hx_zcls_start[9]; /* as hx_cls_start counting tapped phases only (a zero-filling step's grid) */
-    int64_t hx_parts;      /* statistics slots per (n, c) at launch: the tiled loops' tiles */
+    int64_t hx_parts;      /* statistics slots per (n, c) at launch (_fc3d_tc_slots) */
     int64_t hx_ahead;      /* launch time: the CTAs the device holds at once (0: no prefetch, _FC3D_HX_PREFETCH) */
     int hx_pfu;            /* launch time: the units of the next CTA's tile the producer prefetches into L2 */
     const void* hx_tab;    /* launch time: this launch's decoded tiles (_fc3d_hx_prep), or NULL: each
@@ -3723,6 +3726,15 @@ typedef struct _fc3d_tc_plan {
     size_t wr_xbytes;    /* its f16 copy of x (the weight's: _FC3D_WR_WB + _FC3D_WR_WORDS) */
     int ok;
 } _fc3d_tc_plan;
+
+/* The statistics slots per (n, c) of a convolving step, the one count the plan sizes them by and
+   the launch hands the kernel: the warp-row loop's output planes (a segment (n, od) each), the
+   block loop's blocks of a sample, else the tiled loops' tiles (whole-row ones for a row step).
+   The haloed loop takes the tiled loops' count and zeroes the slots past its fewer tiles: a run
+   whose device takes no sm_90a code runs the same plan on the tiled loops. */
+static inline int64_t _fc3d_tc_slots(const _fc3d_tc_plan* tp, int row) {
+    return tp->wr_ok ? tp->kp.out[0] : tp->bk_ok ? tp->kp.bk_blocks : row ? tp->row_tiles_per_sample : tp->tiles_per_sample;
+}
 /* The configuration the haloed kernels of plan tp take: its math, but HALF where TF32 runs on the
    f16 path (kp.hx_t32, _FC3D_HX_TF32_F16) */
 static inline int _fc3d_hx_math(const _fc3d_tc_plan* tp) { return tp->kp.hx_t32 ? _FC3D_TC_HALF : tp->math; }
@@ -8040,9 +8052,7 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
                     ds += rv.x;
                     dq += rv.y;
                 }
-                const int64_t tps = P.hx_parts;
-                epi.partial(n, tid, od, tps, ds, dq);
-                for (int64_t z = od + OD; z < tps; z += OD) epi.partial(n, tid, z, tps, 0.0, 0.0);
+                epi.partial(n, tid, od, P.hx_parts, ds, dq); /* (hx_parts = OD: _fc3d_tc_slots) */
             }
         }
         r = rend;
@@ -8055,11 +8065,10 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
    the haloed loop is not taken) or WARP_ROWS; TF32 or half math; float32 NCDHW tensors, groups 1,
    16 input channels, out_channels up to 32; kernel 3, stride 2, padding 1 and dilation 1 along
    every dim (output padding 0 or 1); input H and W up to 32; ops each fixed by (n, c) once their
-   statistics are known (no LayerNorm); no more segments (n, od) a sample than the tiled loops'
-   tiles (the statistics slots are sized by theirs). Sets kp.wr_half. */
+   statistics are known (no LayerNorm). Its statistics slots are its segments (n, od)
+   (_fc3d_tc_slots). Sets kp.wr_half. */
 enum { _FC3D_WR_NO_LOOP = 1, _FC3D_WR_NO_HALO, _FC3D_WR_NO_MATH, _FC3D_WR_NO_DTYPE, _FC3D_WR_NO_LAYOUT,
-       _FC3D_WR_NO_GROUPS, _FC3D_WR_NO_CHANNELS, _FC3D_WR_NO_GEOMETRY, _FC3D_WR_NO_SIZE, _FC3D_WR_NO_OPS,
-       _FC3D_WR_NO_SLOTS };
+       _FC3D_WR_NO_GROUPS, _FC3D_WR_NO_CHANNELS, _FC3D_WR_NO_GEOMETRY, _FC3D_WR_NO_SIZE, _FC3D_WR_NO_OPS };
 static const char* _fc3d_wr_why_text(int why) {
     switch (why) {
     case _FC3D_WR_NO_LOOP: return "desc.main_loop forces another loop";
@@ -8072,7 +8081,6 @@ static const char* _fc3d_wr_why_text(int why) {
     case _FC3D_WR_NO_GEOMETRY: return "the kernel is not 3, stride 2, padding 1, dilation 1 along every dim";
     case _FC3D_WR_NO_SIZE: return "the input H or W is past 32 (or 2^31 output rows)";
     case _FC3D_WR_NO_OPS: return "an op is not fixed by (n, c) (a LayerNorm)";
-    case _FC3D_WR_NO_SLOTS: return "more output planes than tiled tiles a sample";
     default: return "";
     }
 }
@@ -8096,7 +8104,6 @@ static void _fc3d_wr_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     if (!why && rows) why = _FC3D_WR_NO_OPS;
     for (i = 0; i < p->desc.num_ops && !why; i++)
         if (!_fc3d_wr_kind_ok(_fc3d_enum_int(&p->desc.ops[i].kind))) why = _FC3D_WR_NO_OPS;
-    if (!why && P.out[0] > tp->tiles_per_sample) why = _FC3D_WR_NO_SLOTS;
     tp->wr_why = why;
     if (why) return;
     P.wr_half = tp->math == _FC3D_TC_HALF;
@@ -9050,8 +9057,7 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                     ds += r.x;
                     dq += r.y;
                 }
-                epi.partial(n, c, blk, tps, ds, dq);
-                for (int64_t z = blk + bps; z < tps; z += bps) epi.partial(n, c, z, tps, 0.0, 0.0);
+                epi.partial(n, c, blk, tps, ds, dq); /* (tps = bps: _fc3d_tc_slots) */
             }
         }
         __syncthreads(); /* the next block's copies reuse this buffer, Red and this block's unit table */
@@ -9482,10 +9488,10 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
    haloed loop is not taken) or BLOCK, TF32 math (or HALF where in_channels is a multiple of 16 and
    the f16 operands fit), float32 NCDHW tensors, groups 1, in_channels a multiple of 8 up to 32,
    out_channels up to 64, no whole-row passes, a weight and two input
-   blocks within _FC3D_BK_SMEM, no more blocks a sample than the tiled loops' tiles (the
-   statistics slots are sized by theirs). Sets the block fields of tp->kp. */
+   blocks within _FC3D_BK_SMEM. Its statistics slots are its blocks (_fc3d_tc_slots). Sets the
+   block fields of tp->kp. */
 enum { _FC3D_BK_NO_LOOP = 1, _FC3D_BK_NO_HALO, _FC3D_BK_NO_MATH, _FC3D_BK_NO_DTYPE, _FC3D_BK_NO_LAYOUT,
-       _FC3D_BK_NO_GROUPS, _FC3D_BK_NO_CHANNELS, _FC3D_BK_NO_ROWS, _FC3D_BK_NO_GEOMETRY, _FC3D_BK_NO_TILES,
+       _FC3D_BK_NO_GROUPS, _FC3D_BK_NO_CHANNELS, _FC3D_BK_NO_ROWS, _FC3D_BK_NO_GEOMETRY,
        _FC3D_BK_NO_WROWS };
 static const char* _fc3d_bk_why_text(int why) {
     switch (why) {
@@ -9500,7 +9506,6 @@ static const char* _fc3d_bk_why_text(int why) {
     case _FC3D_BK_NO_GEOMETRY:
         return "the geometry (a stride past 8, a padded input W past 4096, or a weight and two input blocks past "
                "112 KB of shared memory)";
-    case _FC3D_BK_NO_TILES: return "more blocks than tiled tiles";
     case _FC3D_BK_NO_WROWS: return "the warp-row loop takes the plan";
     default: return "";
     }
@@ -9526,12 +9531,11 @@ static void _fc3d_bk_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     const int nt8 = P.cout <= 32 ? 4 : 8;
     _fc3d_tc_kparams Q = P;
     Q.bk_f16 = _FC3D_BK_F16 && P.cin % 16 == 0;
-    if (Q.bk_f16 && !half && !(_fc3d_bk_geometry(&Q, nt8) && Q.bk_blocks <= tp->tiles_per_sample)) {
+    if (Q.bk_f16 && !half && !_fc3d_bk_geometry(&Q, nt8)) {
         Q = P; /* (the f16 copy's shared memory leaves too small a block: f32 operands) */
         Q.bk_f16 = 0;
     }
     if (!_fc3d_bk_geometry(&Q, nt8)) tp->bk_why = _FC3D_BK_NO_GEOMETRY;
-    else if (Q.bk_blocks > tp->tiles_per_sample) tp->bk_why = _FC3D_BK_NO_TILES;
     if (tp->bk_why) return;
     Q.bk_half = half;
     P = Q;
@@ -9732,7 +9736,7 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
             fc3d_stat_geom_* sg = &pr->stat[stat_op];
             /* slots: (n, channel within group) where the group does not keep them, then the tile */
             sg->slots = ((sg->keep & _FC3D_K_N) ? 1 : pr->geom.n) * ((sg->keep & _FC3D_K_C) ? sg->cpg : pr->geom.cout) *
-                        tiles;
+                        _fc3d_tc_slots(tp, rows != 0u);
             _fc3d_add_finalize(p, first, stat_op);
         } else if (stat_op >= 0 && !_fc3d_tc_row_pass(p, rowmask, i + 1)) {
             /* the stored intermediate read back once for statistics the tiles cannot gather (a row
@@ -11549,7 +11553,7 @@ struct _fc3d_bk_run<float> {
     static cudaError_t conv(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp, const float* x, const float* w,
                             const float* bias, float* y, const _fc3d_tc_epi& e, cudaStream_t st) {
         _fc3d_tc_kparams P = kp;
-        P.hx_parts = tp->tiles_per_sample; /* the statistics slots: the plan sizes them by the tiled loops' tiles */
+        P.hx_parts = _fc3d_tc_slots(tp, 0); /* the statistics slots: a sample's blocks */
         return P.bk_f16 ? conv_of<true>(tp, P, x, w, bias, y, e, st) : conv_of<false>(tp, P, x, w, bias, y, e, st);
     }
 };
@@ -11599,7 +11603,7 @@ struct _fc3d_wr_run<float> {
     static cudaError_t conv(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp, const void* wsw, const void* wsx,
                             const float* bias, float* y, const _fc3d_tc_epi& e, cudaStream_t st) {
         _fc3d_tc_kparams P = kp;
-        P.hx_parts = tp->tiles_per_sample; /* the statistics slots: the plan sizes them by the tiled loops' tiles */
+        P.hx_parts = _fc3d_tc_slots(tp, 0); /* the statistics slots: a sample's output planes */
         const bool list = !_fc3d_bk_ops_affine(e.chain.ops, e.op_begin, e.op_end); /* (more than _FC3D_BK_NCOPS ops too) */
         if (P.store && P.stats)
             return list ? conv_as<true, true, true>(P, wsw, wsx, bias, y, e, st) : conv_as<true, true, false>(P, wsw, wsx, bias, y, e, st);

@@ -1075,7 +1075,8 @@ static void test_main_loops(void) {
            workspace, the prep step's three launches); its chain planned as recompute / moments (a
            statistics pass, then the storing pass through the composed map); refused, naming the
            reason, for FP32 math, 16-bit tensors, NDHWC, groups, C_in 32, C_out 48, stride 1,
-           padding 0, input W 40 and a LayerNorm; AUTO leaves L2/15 at input W 40 to the block loop */
+           padding 0, input W 40 and a LayerNorm; AUTO leaves L2/15 at input W 40 to the block loop;
+           the statistics slots are the loop's units (planes, blocks), not the tiled loops' tiles */
         fc3d_plan_desc d;
         fc3d_plan p;
         char text[4096];
@@ -1096,7 +1097,8 @@ static void test_main_loops(void) {
         fc3d_plan_describe(&p, text, sizeof text);
         check(r == FC3D_SUCCESS && p.main_loop == FC3D_MAIN_LOOP_WARP_ROWS && p.strategy == FC3D_STRATEGY_RECOMPUTE &&
                   p.stats_plan == FC3D_STATS_PLAN_MOMENTS && p.num_passes == 2 && p.passes[0].store == FC3D_STORE_NONE &&
-                  p.passes[1].source == FC3D_SOURCE_CONV && p.passes[1].store == FC3D_STORE_Y,
+                  p.passes[1].source == FC3D_SOURCE_CONV && p.passes[1].store == FC3D_STORE_Y &&
+                  strstr(text, "512 groups x 31 slots") != NULL,
               "main_loop.warp_rows_l2_15_recompute", "result %d (%s): %s", (int)r, p.message, text);
         d.math = FC3D_MATH_HALF;
         r = fc3d_plan_init(&p, &d);
@@ -1133,8 +1135,13 @@ static void test_main_loops(void) {
         expect_invalid("main_loop.warp_rows_w40", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = warp_rows", "H or W is past 32");
         d.main_loop = FC3D_MAIN_LOOP_AUTO;
         r = fc3d_plan_init(&p, &d);
-        check(r == FC3D_SUCCESS && p.main_loop == FC3D_MAIN_LOOP_BLOCK, "main_loop.warp_rows_w40_auto_block",
-              "result %d (%s), main_loop %d", (int)r, p.message, (int)p.main_loop);
+        fc3d_plan_describe(&p, text, sizeof text);
+        /* (its statistics slots: its blocks, 31 x ceil(63 / 5) of 1 x 5 output rows a sample) */
+        check(r == FC3D_SUCCESS && p.main_loop == FC3D_MAIN_LOOP_BLOCK &&
+                  strstr(text, "blocks of 1 x 5 output rows (D x H, every W), 403 a sample") != NULL &&
+                  strstr(text, "512 groups x 403 slots") != NULL,
+              "main_loop.warp_rows_w40_auto_block", "result %d (%s), main_loop %d: %s", (int)r, p.message,
+              (int)p.main_loop, text);
         d.main_loop = FC3D_MAIN_LOOP_WARP_ROWS;
         d.conv.in_size[2] = 32;
         d.ops[1].kind = FC3D_OP_LAYERNORM;
