@@ -160,6 +160,10 @@
      elements (64-bit offsets throughout). Larger descs fail with FC3D_ERROR_SIZE_OVERFLOW.
    - output_padding must be smaller than stride or dilation in each dimension (as in PyTorch).
    - Training BatchNorm needs more than one value per channel (N*D*H*W > 1), as in PyTorch.
+   - The implicit-GEMM engine needs compute capability 8.0 or newer. Its plans assume by default
+     that a block may take sm_90's 227 KB of shared memory; on a device that grants less (sm_80:
+     163 KB, sm_86 / sm_89: 99 KB) set desc.smem_per_block to what it grants, or a run whose
+     kernels take more is refused with FC3D_ERROR_SMEM_PER_BLOCK and the figure to plan with.
    - An eps of exactly zero cannot be expressed (0 selects 1e-5). A momentum of zero selects 0.1;
      leave FC3D_OP_UPDATE_RUNNING_STATS off for no update. PyTorch's cumulative average
      (momentum=None) is momentum = 1/(num_batches_tracked+1), computed by the caller.
@@ -177,6 +181,12 @@
 #define FC3D_MAX_OPS 16                    /* epilogue ops in one chain */
 #define FC3D_MAX_PASSES (FC3D_MAX_OPS + 1) /* one per statistics op, plus one */
 #define FC3D_MESSAGE_LEN 256               /* bytes, with the terminating NUL */
+/* fc3d_plan_desc.smem_per_block: shared memory a block may take on the device that runs the plan
+   (cudaDevAttrMaxSharedMemoryPerBlockOptin): sm_90's 227 KB (the default), sm_80's and sm_87's
+   163 KB (166912), and the least of any device the implicit-GEMM engine runs on, sm_86's, sm_89's
+   and sm_120's 99 KB */
+#define FC3D_SMEM_PER_BLOCK_MAX 232448
+#define FC3D_SMEM_PER_BLOCK_MIN 101376
 
 #if defined(FUSEDCONV3D_STATIC)
 #define FC3D_API static
@@ -224,6 +234,8 @@ extern "C" {
       "fc3d_plan_desc.stats_plan is not a fc3d_stats_plan value, or one this chain cannot take (the message says why)") \
     X(FC3D_ERROR_MAIN_LOOP, -37,                                                                     \
       "fc3d_plan_desc.main_loop is not a fc3d_main_loop value, or one this plan or run cannot take (the message says why)") \
+    X(FC3D_ERROR_SMEM_PER_BLOCK, -38,                                                                \
+      "fc3d_plan_desc.smem_per_block must be 0 or in [101376, 232448] and granted by the run's device") \
     X(FC3D_ERROR_NUM_OPS, -40, "fc3d_plan_desc.num_ops must be in [0, FC3D_MAX_OPS]")                 \
     X(FC3D_ERROR_OP_KIND, -41, "fc3d_op.kind is not a fc3d_op_kind value")                            \
     X(FC3D_ERROR_OP_VALUE, -42, "fc3d_op.value must be finite")                                       \
@@ -468,6 +480,11 @@ typedef struct fc3d_op {
    stats_plan FC3D_STATS_PLAN_AUTO (0): the planner chooses by cost
    main_loop  FC3D_MAIN_LOOP_AUTO (0): the haloed loop, else the warp-row loop, else the block loop,
               else wgmma, where the plan and the run allow it, else mma.sync
+   smem_per_block  FC3D_SMEM_PER_BLOCK_MAX (0): the shared memory a block may take on the device
+              that will run the plan, in bytes (cudaDevAttrMaxSharedMemoryPerBlockOptin); the
+              planner takes no kernel past it. Below sm_90's 227 KB the Hopper loops are not
+              taken. A run on a device that grants less than the plan's kernels take is refused,
+              nothing launched, with the figure to plan with (sm_86 / sm_89: 101376)
    num_ops    0 (the convolution alone)
    ops[]      see fc3d_op; only ops[0 .. num_ops-1] are read */
 typedef struct fc3d_plan_desc {
@@ -479,6 +496,7 @@ typedef struct fc3d_plan_desc {
     fc3d_strategy strategy;
     fc3d_stats_plan stats_plan;
     fc3d_main_loop main_loop;
+    int smem_per_block;
     int num_ops;
     fc3d_op ops[FC3D_MAX_OPS];
 } fc3d_plan_desc;
@@ -1619,6 +1637,20 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    workspace buffer when y is 16-bit, so that statistics and normalisation see unrounded values
    (an intermediate stored in bf16 cost up to 2e-2 relative error after a GroupNorm).
 
+   Shared memory a block (desc.smem_per_block). The planner makes no CUDA call, so the device's
+   grant is a desc field: sm_90's 227 KB by default, which every loop here is sized within (the
+   mma.sync tiles take up to 110 KB at 128 channels, the block loop up to 112 KB, the haloed and
+   wgmma loops up to 227 KB). sm_80 grants 163 KB and sm_86 / sm_89 99 KB, where the default plans'
+   128-channel tiles and larger block-loop blocks cannot launch. Below 227 KB the planner halves
+   the mma.sync channel tile until it fits (_fc3d_tc_sync_smem: 64 channels take 86 KB), searches
+   block-loop blocks within the grant, and takes no sm_90a loop (they run on sm_90 only, which
+   grants the full 227 KB). A run on a device without the sm_90a loops compares the most its
+   mma.sync-family launches take (_fc3d_tc_sync_need) with the device's grant before anything
+   launches and refuses with the figure to plan with (_fc3d_tc_device_check), instead of failing
+   at the first launch that asks for more. The default plans are unchanged by the field (3,000
+   random descs describe alike); at 99 KB the 2,897 of them the engine takes all fit, 52 on the
+   block loop against 60 at 163 KB.
+
    Steps (physical, private, >>steps). Each logical pass becomes one or more kernel launches; a
    step records its kind, its pass, the statistics op it serves, the kernel instantiation, the grid
    and up to eight plan-time arguments. The executor calls the step kind's launcher with the bound
@@ -1877,6 +1909,7 @@ FC3D_API fc3d_plan_desc fc3d_plan_desc_defaults(const fc3d_plan_desc* desc) {
     if (_fc3d_enum_int(&d.layout) == FC3D_LAYOUT_DEFAULT) d.layout = FC3D_LAYOUT_NCDHW;
     if (_fc3d_enum_int(&d.dtype) == FC3D_DTYPE_DEFAULT) d.dtype = FC3D_DTYPE_F32;
     if (_fc3d_enum_int(&d.math) == FC3D_MATH_DEFAULT) d.math = FC3D_MATH_FP32;
+    if (d.smem_per_block == 0) d.smem_per_block = FC3D_SMEM_PER_BLOCK_MAX;
     for (i = 0; i < FC3D_MAX_OPS && i < d.num_ops; i++) {
         fc3d_op* op = &d.ops[i];
         const _fc3d_op_info* info = _fc3d_op_info_of(op);
@@ -1948,6 +1981,10 @@ static fc3d_result _fc3d_validate_enums(const fc3d_plan_desc* d, char* msg) {
         return _fc3d_fail(msg, FC3D_ERROR_STATS_PLAN, "stats_plan = %d", _fc3d_enum_int(&d->stats_plan));
     if (_fc3d_enum_int(&d->main_loop) < FC3D_MAIN_LOOP_AUTO || _fc3d_enum_int(&d->main_loop) >= FC3D_MAIN_LOOP_COUNT_)
         return _fc3d_fail(msg, FC3D_ERROR_MAIN_LOOP, "main_loop = %d", _fc3d_enum_int(&d->main_loop));
+    if (d->smem_per_block < FC3D_SMEM_PER_BLOCK_MIN || d->smem_per_block > FC3D_SMEM_PER_BLOCK_MAX)
+        return _fc3d_fail(msg, FC3D_ERROR_SMEM_PER_BLOCK,
+                          "smem_per_block = %d, not in [%d, %d] (sm_86's 99 KB to sm_90's 227 KB)",
+                          d->smem_per_block, FC3D_SMEM_PER_BLOCK_MIN, FC3D_SMEM_PER_BLOCK_MAX);
     if (d->num_ops < 0 || d->num_ops > FC3D_MAX_OPS)
         return _fc3d_fail(msg, FC3D_ERROR_NUM_OPS, "num_ops = %d", d->num_ops);
     return FC3D_SUCCESS;
@@ -3622,6 +3659,7 @@ typedef struct _fc3d_tc_geom {
     int k[3], s[3], p[3], dl[3];
     int groups;
     int layout; /* 1 = NCDHW, 2 = NDHWC */
+    int smem;   /* shared memory a block may take (desc.smem_per_block; 0: FC3D_SMEM_PER_BLOCK_MAX) */
 } _fc3d_tc_geom;
 
 /* Everything the kernels need except pointers; built once at plan time. */
@@ -3700,6 +3738,7 @@ typedef struct _fc3d_tc_kparams {
     int bk_half;           /* with bk_f16: half math, x and the weight rounded to f16 as they are (no scales) */
     int64_t bk_blocks;     /* blocks of one sample */
     int wr_half;           /* the warp-row loop (>>warp-row-loop) in half math: x and the weight held as they are */
+    int smem_max;          /* shared memory a block may take (desc.smem_per_block): the planner's cap */
 } _fc3d_tc_kparams;
 
 typedef struct _fc3d_tc_plan {
@@ -4142,6 +4181,18 @@ struct _fc3d_tc_cfg {
     static __device__ __forceinline__ int wm_of(int w) { return WG ? w : w % (NW / 2); }
     static __device__ __forceinline__ int wn_of(int w) { return WG ? 0 : w / (NW / 2); }
 };
+
+/* The mma.sync tiles' shared memory a CTA (C::SMEM without the sm_90a loop's tap table): what the
+   planner caps the channel tile by (desc.smem_per_block) and a run checks against its device. */
+static inline size_t _fc3d_tc_sync_smem(int bn, int math) {
+    if (math == _FC3D_TC_3XTF32)
+        return bn <= 32 ? _fc3d_tc_cfg<32, _FC3D_TC_3XTF32>::SMEM : _fc3d_tc_cfg<64, _FC3D_TC_3XTF32>::SMEM;
+    if (math == _FC3D_TC_HALF)
+        return bn <= 32 ? _fc3d_tc_cfg<32, _FC3D_TC_HALF>::SMEM
+               : bn <= 64 ? _fc3d_tc_cfg<64, _FC3D_TC_HALF>::SMEM : _fc3d_tc_cfg<128, _FC3D_TC_HALF>::SMEM;
+    return bn <= 32 ? _fc3d_tc_cfg<32, _FC3D_TC_TF32>::SMEM
+           : bn <= 64 ? _fc3d_tc_cfg<64, _FC3D_TC_TF32>::SMEM : _fc3d_tc_cfg<128, _FC3D_TC_TF32>::SMEM;
+}
 
 /* Whole-row tiles: one W phase's accumulators into the staging area, at [channel][row][ow]. */
 template <int NT8, int A, int WM>
@@ -8065,10 +8116,12 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
    the haloed loop is not taken) or WARP_ROWS; TF32 or half math; float32 NCDHW tensors, groups 1,
    16 input channels, out_channels up to 32; kernel 3, stride 2, padding 1 and dilation 1 along
    every dim (output padding 0 or 1); input H and W up to 32; ops each fixed by (n, c) once their
-   statistics are known (no LayerNorm). Its statistics slots are its segments (n, od)
+   statistics are known (no LayerNorm); its storing kernel within desc.smem_per_block (134 KB at
+   input H 32: not on sm_86 / sm_89's 99 KB). Its statistics slots are its segments (n, od)
    (_fc3d_tc_slots). Sets kp.wr_half. */
 enum { _FC3D_WR_NO_LOOP = 1, _FC3D_WR_NO_HALO, _FC3D_WR_NO_MATH, _FC3D_WR_NO_DTYPE, _FC3D_WR_NO_LAYOUT,
-       _FC3D_WR_NO_GROUPS, _FC3D_WR_NO_CHANNELS, _FC3D_WR_NO_GEOMETRY, _FC3D_WR_NO_SIZE, _FC3D_WR_NO_OPS };
+       _FC3D_WR_NO_GROUPS, _FC3D_WR_NO_CHANNELS, _FC3D_WR_NO_GEOMETRY, _FC3D_WR_NO_SIZE, _FC3D_WR_NO_OPS,
+       _FC3D_WR_NO_SMEM };
 static const char* _fc3d_wr_why_text(int why) {
     switch (why) {
     case _FC3D_WR_NO_LOOP: return "desc.main_loop forces another loop";
@@ -8081,6 +8134,7 @@ static const char* _fc3d_wr_why_text(int why) {
     case _FC3D_WR_NO_GEOMETRY: return "the kernel is not 3, stride 2, padding 1, dilation 1 along every dim";
     case _FC3D_WR_NO_SIZE: return "the input H or W is past 32 (or 2^31 output rows)";
     case _FC3D_WR_NO_OPS: return "an op is not fixed by (n, c) (a LayerNorm)";
+    case _FC3D_WR_NO_SMEM: return "its storing kernel's shared memory is past desc.smem_per_block";
     default: return "";
     }
 }
@@ -8104,6 +8158,7 @@ static void _fc3d_wr_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     if (!why && rows) why = _FC3D_WR_NO_OPS;
     for (i = 0; i < p->desc.num_ops && !why; i++)
         if (!_fc3d_wr_kind_ok(_fc3d_enum_int(&p->desc.ops[i].kind))) why = _FC3D_WR_NO_OPS;
+    if (!why && _fc3d_wr_smem(P.in[1], true) > (size_t)P.smem_max) why = _FC3D_WR_NO_SMEM; /* (134 KB at H 32) */
     tp->wr_why = why;
     if (why) return;
     P.wr_half = tp->math == _FC3D_TC_HALF;
@@ -9067,8 +9122,8 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
 }
 
 /* Block-loop geometry (no CUDA calls): the W padding, the m-tiles, and the block shape that loads
-   the fewest input rows per output row within _FC3D_BK_SMEM. Returns 0 where the loop cannot take
-   the geometry. */
+   the fewest input rows per output row within _FC3D_BK_SMEM and desc.smem_per_block (P->smem_max).
+   Returns 0 where the loop cannot take the geometry. */
 static int _fc3d_bk_geometry(_fc3d_tc_kparams* P, int nt8)
 {
     if (!_fc3d_tc_fill_dt(P)) return 0;
@@ -9103,6 +9158,7 @@ static int _fc3d_bk_geometry(_fc3d_tc_kparams* P, int nt8)
     };
     double best = 0.0;
     int found = 0;
+    const size_t cap = P->smem_max > 0 && (size_t)P->smem_max < (size_t)_FC3D_BK_SMEM ? (size_t)P->smem_max : (size_t)_FC3D_BK_SMEM;
     for (int bd = 1; bd <= 8 && bd <= P->out[0]; ++bd)
         for (int bh = 1; bh <= 64 && bh <= P->out[1]; ++bh) {
             if (bd * bh > 64) break;
@@ -9113,7 +9169,7 @@ static int _fc3d_bk_geometry(_fc3d_tc_kparams* P, int nt8)
             const int64_t vol = (int64_t)Q.bk_ed * Q.bk_eh * Q.bk_wp;
             if (vol > (1 << 20)) continue;
             Q.bk_cs = (int)(vol + ((8 - vol % 32) + 32) % 32);
-            if (_fc3d_bk_smem(Q, nt8) > _FC3D_BK_SMEM) continue;
+            if (_fc3d_bk_smem(Q, nt8) > cap) continue;
             const double score = (double)(bd * bh) / (double)(Q.bk_ed * Q.bk_eh);
             if (!found || score > best * (1.0 + 1e-9) || (score > best * (1.0 - 1e-9) && bd * bh > P->bk_bd * P->bk_bh)) {
                 *P = Q;
@@ -9184,6 +9240,10 @@ static int _fc3d_tc_plan_init(_fc3d_tc_plan* pl, const _fc3d_tc_geom* g, int mat
     int bn = P.cout_g <= 32 ? 32 : (P.cout_g <= 64 ? 64 : 128);
     if (math == _FC3D_TC_3XTF32 && bn > 64) bn = 64;
     if (rows && bn > _fc3d_tc_row_bn(math)) bn = _fc3d_tc_row_bn(math);
+    /* within the shared memory a block may take (128-channel tiles: 110 KB, past sm_86's 99 KB;
+       64: 86 KB) */
+    P.smem_max = g->smem > 0 ? g->smem : FC3D_SMEM_PER_BLOCK_MAX;
+    while (bn > 32 && _fc3d_tc_sync_smem(bn, math) > (size_t)P.smem_max) bn /= 2;
     pl->bn = bn;
     pl->math = math;
     pl->wg_ok = P.cin_g % _FC3D_WG_PIECE == 0;
@@ -9419,7 +9479,7 @@ static unsigned _fc3d_tc_rowops(const fc3d_plan* p) {
    rows of tap-less phases outweigh the loop's gain). Sets the haloed fields of tp->kp. */
 #define _FC3D_HX_MIN_MACS 128.0
 enum { _FC3D_HX_NO_LOOP = 1, _FC3D_HX_NO_MATH, _FC3D_HX_NO_DTYPE, _FC3D_HX_NO_CHANNELS, _FC3D_HX_NO_ROWS,
-       _FC3D_HX_NO_GEOMETRY, _FC3D_HX_NO_TILES, _FC3D_HX_NO_MACS };
+       _FC3D_HX_NO_GEOMETRY, _FC3D_HX_NO_TILES, _FC3D_HX_NO_MACS, _FC3D_HX_NO_SMEM };
 static const char* _fc3d_hx_why_text(int why) {
     switch (why) {
     case _FC3D_HX_NO_LOOP: return "desc.main_loop forces another loop";
@@ -9433,6 +9493,7 @@ static const char* _fc3d_hx_why_text(int why) {
                "256)";
     case _FC3D_HX_NO_TILES: return "more haloed tiles than tiled ones";
     case _FC3D_HX_NO_MACS: return "under 128 products an output on average (AUTO: measured slower there)";
+    case _FC3D_HX_NO_SMEM: return "desc.smem_per_block is below sm_90's 227 KB (the loop runs on sm_90 only)";
     default: return "";
     }
 }
@@ -9453,6 +9514,7 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     P.hx_sc_at = 0;
     P.hx_wide = 0;
     if (loop != FC3D_MAIN_LOOP_AUTO && loop != FC3D_MAIN_LOOP_HALO) tp->hx_why = _FC3D_HX_NO_LOOP;
+    else if (p->desc.smem_per_block < FC3D_SMEM_PER_BLOCK_MAX) tp->hx_why = _FC3D_HX_NO_SMEM;
     else if (_fc3d_enum_int(&p->desc.dtype) != FC3D_DTYPE_F32) tp->hx_why = _FC3D_HX_NO_DTYPE;
     else if (P.cin_g % 32 != 0) tp->hx_why = _FC3D_HX_NO_CHANNELS;
     else if (tp->math == _FC3D_TC_3XTF32 && rows && !_fc3d_hx_x3_rows(P))
@@ -9505,7 +9567,7 @@ static const char* _fc3d_bk_why_text(int why) {
     case _FC3D_BK_NO_ROWS: return "a LayerNorm over W takes the whole-row tiles";
     case _FC3D_BK_NO_GEOMETRY:
         return "the geometry (a stride past 8, a padded input W past 4096, or a weight and two input blocks past "
-               "112 KB of shared memory)";
+               "112 KB of shared memory or desc.smem_per_block)";
     case _FC3D_BK_NO_WROWS: return "the warp-row loop takes the plan";
     default: return "";
     }
@@ -9545,6 +9607,28 @@ static void _fc3d_bk_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     tp->bk_ok = 1;
 }
 
+/* The most shared memory a block of the plan's mma.sync-family launches takes (*loop: which loop):
+   what a run on a device that takes no sm_90a code checks against the device's grant before it
+   launches anything (fc3d_plan_run). The sm_90a loops run on sm_90 devices only, which grant the
+   227 KB they are planned within. */
+static size_t _fc3d_tc_sync_need(const _fc3d_tc_plan* tp, const char** loop) {
+    if (tp->wr_ok) { /* (its storing kernel: the planner asks it to fit, whether or not a pass stores) */
+        *loop = "warp-row";
+        return _fc3d_wr_smem(tp->kp.in[1], true);
+    }
+    if (tp->bk_ok) {
+        *loop = "block";
+        return _fc3d_bk_smem(tp->kp, tp->bk_nt8);
+    }
+    *loop = "mma.sync";
+    size_t need = _fc3d_tc_sync_smem(tp->bn, tp->math);
+    if (tp->kp.row_ok) { /* whole-row tiles' channel tile (_fc3d_tc_launch_bn) */
+        const size_t r = _fc3d_tc_sync_smem(tp->bn == 32 || tp->math == _FC3D_TC_3XTF32 ? 32 : 64, tp->math);
+        if (r > need) need = r;
+    }
+    return need;
+}
+
 #ifndef _FC3D_ROWS_ALWAYS
 #define _FC3D_ROWS_ALWAYS 0 /* measurement: whole-row tiles for every storing pass at W stride 2 (bench/RESULTS.md) */
 #endif
@@ -9560,6 +9644,7 @@ static int _fc3d_tc_plan_rows(const fc3d_plan* p, _fc3d_tc_plan* tp, const _fc3d
         code = _fc3d_tc_plan_init(tp, tg, math, 0);
     }
     if (_fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_MMA_SYNC) tp->wg_ok = 0; /* forced off */
+    if (p->desc.smem_per_block < FC3D_SMEM_PER_BLOCK_MAX) tp->wg_ok = 0; /* (a device other than sm_90) */
     if (code == 0) _fc3d_hx_choose(p, tp, rows && tp->kp.row_ok);
     if (code == 0) _fc3d_wr_choose(p, tp, rows && tp->kp.row_ok);
     if (code == 0) _fc3d_bk_choose(p, tp, rows && tp->kp.row_ok);
@@ -9574,6 +9659,7 @@ static int _fc3d_tc_plan_of(const fc3d_plan* p, _fc3d_tc_plan* tp) {
     for (k = 0; k < 3; k++) { tg.k[k] = g->k[k]; tg.s[k] = g->s[k]; tg.p[k] = g->p[k]; tg.dl[k] = g->dl[k]; }
     tg.groups = g->groups;
     tg.layout = g->layout;
+    tg.smem = p->desc.smem_per_block;
     const int math = _fc3d_tc_math_of(_fc3d_enum_int(&p->desc.math));
     const int rows = _fc3d_tc_rowops(p) != 0 || (_FC3D_ROWS_ALWAYS && g->s[2] == 2);
     const int code = _fc3d_tc_plan_rows(p, tp, &tg, math, rows);
@@ -10526,6 +10612,10 @@ static fc3d_result _fc3d_check_main_loop(fc3d_plan* p) {
                           name[loop], fc3d_engine_name(p->engine));
     }
     const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)p->_private.engine_data.bytes;
+    if (loop == FC3D_MAIN_LOOP_WGMMA && p->desc.smem_per_block < FC3D_SMEM_PER_BLOCK_MAX)
+        return _fc3d_fail(p->message, FC3D_ERROR_MAIN_LOOP,
+                          "main_loop = wgmma runs on sm_90 only, and desc.smem_per_block = %d is below sm_90's %d",
+                          p->desc.smem_per_block, FC3D_SMEM_PER_BLOCK_MAX);
     if (loop == FC3D_MAIN_LOOP_WGMMA && !tp->wg_ok)
         return _fc3d_fail(p->message, FC3D_ERROR_MAIN_LOOP,
                           "main_loop = wgmma needs in_channels / groups a multiple of %d (here %lld)", _FC3D_WG_PIECE,
@@ -10778,15 +10868,24 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                                                  : " where the run's device and binary allow it (sm_90a code on "
                                                    "an sm_90 device), else mma.sync");
         else if (p->main_loop == FC3D_MAIN_LOOP_MMA_SYNC)
-            _FC3D_PUT("main loop: mma.sync%s\n", _fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_MMA_SYNC
-                                                    ? " (forced)"
-                                                    : " (wgmma needs in_channels / groups a multiple of 16)");
+            _FC3D_PUT("main loop: mma.sync%s\n",
+                      _fc3d_enum_int(&p->desc.main_loop) == FC3D_MAIN_LOOP_MMA_SYNC ? " (forced)"
+                      : p->desc.smem_per_block < FC3D_SMEM_PER_BLOCK_MAX
+                          ? " (desc.smem_per_block is below sm_90's 227 KB: no sm_90a loop)"
+                          : " (wgmma needs in_channels / groups a multiple of 16)");
         if (p->main_loop == FC3D_MAIN_LOOP_WGMMA || p->main_loop == FC3D_MAIN_LOOP_MMA_SYNC) {
             const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
             if (tp->hx_why && tp->hx_why != _FC3D_HX_NO_LOOP) _FC3D_PUT("  haloed loop not taken: %s\n", _fc3d_hx_why_text(tp->hx_why));
             if (tp->wr_why && tp->wr_why != _FC3D_WR_NO_LOOP && tp->wr_why != _FC3D_WR_NO_HALO)
                 _FC3D_PUT("  warp-row loop not taken: %s\n", _fc3d_wr_why_text(tp->wr_why));
             if (tp->bk_why && tp->bk_why != _FC3D_BK_NO_LOOP) _FC3D_PUT("  block loop not taken: %s\n", _fc3d_bk_why_text(tp->bk_why));
+        }
+        if (p->engine == FC3D_ENGINE_IMPLICIT_GEMM) {
+            const char* ln = "";
+            const size_t need = _fc3d_tc_sync_need((const _fc3d_tc_plan*)pr->engine_data.bytes, &ln);
+            _FC3D_PUT("  shared memory a block: %zu bytes on the %s loop, which a run's device must grant where it "
+                      "takes no sm_90a code (planned within desc.smem_per_block = %d)\n",
+                      need, ln, p->desc.smem_per_block);
         }
         _FC3D_PUT("strategy %s, statistics %s%s, %d pass%s, workspace %zu bytes\n",
                   _fc3d_strategy_name[p->strategy == FC3D_STRATEGY_RECOMPUTE ? 2 : 1],
@@ -11621,13 +11720,6 @@ static fc3d_result _fc3d_launch_tc_prep(const _fc3d_bound* b, const fc3d_step_* 
     const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
     float* ws = (float*)_fc3d_ws_at(pr, b->base, _FC3D_WS_ENGINE + 0);
     const T* w = (const T*)b->args->weight;
-    int dev = 0, major = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess || major < 8)
-        return _fc3d_fail(msg, FC3D_ERROR_CUDA,
-                          "the implicit_gemm engine needs compute capability 8.0 or newer (device %d has %d.x); "
-                          "plan with desc.engine = FC3D_ENGINE_DIRECT",
-                          dev, major);
     if (tp->wr_ok) {
         const cudaError_t e = _fc3d_wr_run<T>::prep(tp, (const T*)b->args->x, w, ws,
                                                     _fc3d_ws_at(pr, b->base, _FC3D_WS_ENGINE + 1), b->stream);
@@ -11775,6 +11867,35 @@ static fc3d_result _fc3d_execute(const _fc3d_bound* b, char* msg) {
     return FC3D_SUCCESS;
 }
 
+/* What the implicit-GEMM engine asks of the run's device, checked before anything launches:
+   compute capability 8.0 or newer, and where the sm_90a loops do not run, the shared memory a
+   block of its mma.sync-family launches takes (_fc3d_tc_sync_need; the plan caps it by
+   desc.smem_per_block). _fc3d_smem_grant_cap, where set, stands for a device granting that much
+   (tests of the refusal on a device that grants more). */
+static int _fc3d_smem_grant_cap = 0;
+static fc3d_result _fc3d_tc_device_check(const fc3d_plan* plan, int dev, char* msg) {
+    const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)plan->_private.engine_data.bytes;
+    int major = 0, grant = 0;
+    cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&grant, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+    if (e != cudaSuccess) return _fc3d_fail(msg, FC3D_ERROR_CUDA, "cudaDeviceGetAttribute: %s", cudaGetErrorString(e));
+    if (major < 8)
+        return _fc3d_fail(msg, FC3D_ERROR_CUDA,
+                          "the implicit_gemm engine needs compute capability 8.0 or newer (device %d has %d.x; nothing "
+                          "launched); plan with desc.engine = FC3D_ENGINE_DIRECT",
+                          dev, major);
+    if (_fc3d_tc_wgmma_runs(tp)) return FC3D_SUCCESS;
+    if (_fc3d_smem_grant_cap > 0 && _fc3d_smem_grant_cap < grant) grant = _fc3d_smem_grant_cap;
+    const char* loop = "";
+    const size_t need = _fc3d_tc_sync_need(tp, &loop);
+    if (need > (size_t)grant)
+        return _fc3d_fail(msg, FC3D_ERROR_SMEM_PER_BLOCK,
+                          "its %s loop takes %zu bytes of shared memory a block, device %d grants %d (nothing "
+                          "launched): plan with smem_per_block = %d",
+                          loop, need, dev, grant, grant);
+    return FC3D_SUCCESS;
+}
+
 /* >>public ---------------------------------------------------------------------------------------*/
 FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* args, fc3d_message* message) {
     char* msg = message ? message->text : NULL;
@@ -11805,6 +11926,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
             return _fc3d_fail(msg, FC3D_ERROR_CUDA, "an earlier CUDA error is pending (nothing launched): %s",
                               cudaGetErrorString(e));
     }
+    if (plan->engine == FC3D_ENGINE_IMPLICIT_GEMM && (r = _fc3d_tc_device_check(plan, dev, msg)) != FC3D_SUCCESS)
+        return r;
     b.plan = plan;
     b.args = args;
     b.base = (char*)(((uintptr_t)args->workspace + (_FC3D_ALIGN - 1)) & ~(uintptr_t)(_FC3D_ALIGN - 1));

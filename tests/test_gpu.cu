@@ -2129,6 +2129,131 @@ static void test_block_loop(int cases) {
     engine_under_test = keep;
 }
 
+/* ---- 3x. desc.smem_per_block: plans within a smaller grant, and the run's refusal -------------- */
+/* Plans made for sm_86's 99 KB (FC3D_SMEM_PER_BLOCK_MIN), run as if the device granted only that
+   (_fc3d_smem_grant_cap): L2/61's pattern at a small size with 96 and 128 output channels (the
+   mma.sync loop's 128-channel tiles, 110 KB, planned as 64-channel ones), with a ReLU and for half
+   of them a GroupNorm, and L2/15's pattern (C_in 16, kernel 3, stride 2) with a training BatchNorm
+   and the spatial mean (its block loop within 99 KB), each in every math mode, against the direct
+   engine within twice the math mode's bound. Then a plan made for the default 227 KB, forced onto
+   mma.sync with 128-channel tiles, refused by the same run: FC3D_ERROR_SMEM_PER_BLOCK with the
+   loop's figure and the one to plan with, y untouched and no CUDA error left; without the cap the
+   same run goes through. */
+static void test_smem_grant(void) {
+    const int grant = FC3D_SMEM_PER_BLOCK_MIN;
+    int runs = 0, capped = 0, block = 0;
+    for (int k = 0; k < 9; k++) {
+        host_case hc;
+        memset(&hc, 0, sizeof hc);
+        fc3d_plan_desc* d = &hc.desc;
+        int o = 0;
+        if (k < 6) {
+            halo_small_conv(d, k % 2 ? 128 : 96, 4, 6, 7 + k % 3);
+            d->conv.bias = k % 3 == 1;
+            d->ops[o++].kind = FC3D_OP_RELU;
+            if (k >= 3) {
+                d->ops[o].kind = FC3D_OP_GROUPNORM;
+                d->ops[o].groups = 8;
+                d->ops[o].flags = FC3D_OP_AFFINE;
+                d->ops[o++].eps = 1e-5f;
+            }
+        } else {
+            d->conv.batch = 2;
+            d->conv.in_channels = 16;
+            d->conv.out_channels = 32;
+            d->conv.in_size[0] = 4;
+            d->conv.in_size[1] = 8;
+            d->conv.in_size[2] = 12;
+            for (int i = 0; i < 3; i++) {
+                d->conv.kernel[i] = 3;
+                d->conv.stride[i] = 2;
+                d->conv.padding[i] = 1;
+            }
+            d->conv.bias = 1;
+            d->ops[o].kind = FC3D_OP_BATCHNORM_TRAIN;
+            d->ops[o].flags = FC3D_OP_AFFINE | FC3D_OP_UPDATE_RUNNING_STATS;
+            d->ops[o].eps = 1e-5f;
+            d->ops[o++].momentum = 0.1f;
+            d->ops[o++].kind = FC3D_OP_SUB_SPATIAL_MEAN;
+        }
+        d->num_ops = o;
+        d->math = (fc3d_math)(FC3D_MATH_FP32 + k % 3);
+        d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        d->smem_per_block = grant;
+        char name[160];
+        snprintf(name, sizeof name, "smem_grant.%d.%s.c%d.%s", k,
+                 d->math == FC3D_MATH_HALF ? "half" : d->math == FC3D_MATH_FP32 ? "fp32" : "tf32",
+                 d->conv.out_channels, k < 3 ? "relu" : k < 6 ? "relu_groupnorm" : "bn_train_submean");
+        if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) {
+            check(0, name, "plan: %s", hc.plan.message);
+            continue;
+        }
+        const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)hc.plan._private.engine_data.bytes;
+        const char* loop = "";
+        const size_t need = _fc3d_tc_sync_need(tp, &loop);
+        capped += d->conv.out_channels == 128 && d->math != FC3D_MATH_FP32 && tp->bn == 64;
+        block += fc3d_plan_main_loop(&hc.plan) == FC3D_MAIN_LOOP_BLOCK;
+        hc.x = alloc_fill(hc.plan.x_elements, -1.0, 1.0, d->dtype);
+        const double wb = 1.0 / sqrt((double)hc.plan.weight_elements / d->conv.in_channels + 1.0);
+        hc.w = alloc_fill(hc.plan.weight_elements, -wb, wb, d->dtype);
+        if (d->conv.bias) hc.b = alloc_fill(d->conv.out_channels, -wb, wb, d->dtype);
+        random_op_tensors(&hc);
+        _fc3d_smem_grant_cap = grant;
+        const int r = compare_engines(name, &hc, FC3D_ENGINE_DIRECT, FC3D_ENGINE_IMPLICIT_GEMM,
+                                      2.0 * bound_for(d->math, d->dtype));
+        _fc3d_smem_grant_cap = 0;
+        if (r == -1) check(0, name, "a plan refused the desc");
+        runs += r == 1 && need <= (size_t)grant && fc3d_plan_main_loop(&hc.plan) != FC3D_MAIN_LOOP_HALO &&
+                fc3d_plan_main_loop(&hc.plan) != FC3D_MAIN_LOOP_WGMMA;
+        host_case_free(&hc);
+    }
+    check(runs == 9 && capped >= 2 && block >= 1, "smem_grant.exercised",
+          "%d of 9 cases ran within %d bytes a block on a loop other than the sm_90a ones, %d with 128 output "
+          "channels on 64-channel tiles, %d on the block loop",
+          runs, grant, capped, block);
+
+    host_case hc;
+    memset(&hc, 0, sizeof hc);
+    fc3d_plan_desc* d = &hc.desc;
+    halo_small_conv(d, 128, 4, 6, 9);
+    d->math = FC3D_MATH_TF32;
+    d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+    d->main_loop = FC3D_MAIN_LOOP_MMA_SYNC;
+    if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) {
+        check(0, "smem_grant.refused", "plan: %s", hc.plan.message);
+        return;
+    }
+    const char* loop = "";
+    const size_t need = _fc3d_tc_sync_need((const _fc3d_tc_plan*)hc.plan._private.engine_data.bytes, &loop);
+    hc.x = alloc_fill(hc.plan.x_elements, -1.0, 1.0, d->dtype);
+    hc.w = alloc_fill(hc.plan.weight_elements, -0.05, 0.05, d->dtype);
+    device_case dc;
+    device_case_upload(&hc, &dc);
+    device_case_poison(&hc, &dc);
+    const fc3d_run_args a = device_case_args(&hc, &dc, 0);
+    fc3d_message msg;
+    _fc3d_smem_grant_cap = grant;
+    const fc3d_result r = fc3d_plan_run(&hc.plan, &a, &msg);
+    _fc3d_smem_grant_cap = 0;
+    CUDA_OK(cudaDeviceSynchronize());
+    const cudaError_t left = cudaGetLastError();
+    unsigned char* h = (unsigned char*)malloc(dc.y_bytes);
+    CUDA_OK(cudaMemcpy(h, dc.y, dc.y_bytes, cudaMemcpyDeviceToHost));
+    int untouched = 1;
+    for (size_t i = 0; i < dc.y_bytes; i++) untouched &= h[i] == 0xff;
+    char figure[64];
+    snprintf(figure, sizeof figure, "takes %zu bytes", need);
+    const fc3d_result r2 = fc3d_plan_run(&hc.plan, &a, NULL);
+    CUDA_OK(cudaDeviceSynchronize());
+    check(need > (size_t)grant && r == FC3D_ERROR_SMEM_PER_BLOCK && strstr(msg.text, figure) &&
+              strstr(msg.text, "smem_per_block = 101376") && untouched && left == cudaSuccess && r2 == FC3D_SUCCESS,
+          "smem_grant.refused", "%zu bytes a block on %s; run %d (%s), y untouched %d, error left %d, run without the "
+          "cap %d", need, loop, (int)r, msg.text, untouched, (int)left, (int)r2);
+    free(h);
+    device_case_free(&dc);
+    host_case_free(&hc);
+}
+
 /* ---- 3a'''''. statistics linear in x: the box sums and their contraction ---------------------- */
 /* FC3D_STATS_PLAN_LINEAR takes box sums of x per (n, ci, tap) in three stages and contracts them
    with the weight a warp per (n, c). A scale and the spatial-mean subtraction, the plan forced to
@@ -2652,6 +2777,7 @@ int main(int argc, char** argv) {
     test_block_loop(quick ? 8 : 48);
     test_warp_rows(quick ? 12 : 40);
     test_block_loop_range();
+    test_smem_grant();
     test_linear_sums();
     test_graph_capture();
     if (!quick) test_pending_error(); /* it plants a failing cudaMalloc, which memcheck reports */

@@ -873,6 +873,122 @@ static int l2_34_row_pass_plan(const fc3d_plan* p, const char* text) {
            strstr(text, "op 0's row statistics from the rows it reads, 4 at once a warp") != NULL &&
            strstr(text, "finalize") == NULL && strstr(text, "whole-row") == NULL;
 }
+/* desc.smem_per_block: validated (0 = FC3D_SMEM_PER_BLOCK_MAX, the range named in the message);
+   the default plans are the plans at the maximum, described alike; below it the planner takes no
+   sm_90a loop (forcing one is refused naming the field) and no launch past the grant: the five
+   workloads in every math mode and random descs at sm_86's and sm_80's grants plan kernels within
+   them (_fc3d_tc_sync_need), and L2/77's 128-channel tiles (110 KB) become 64-channel ones. */
+static void test_smem_per_block(void) {
+    fc3d_plan_desc d;
+    workload_desc(1, &d);
+    d.smem_per_block = FC3D_SMEM_PER_BLOCK_MIN - 1;
+    expect_invalid("smem_per_block.low", &d, FC3D_ERROR_SMEM_PER_BLOCK, "smem_per_block = 101375", "101376");
+    d.smem_per_block = FC3D_SMEM_PER_BLOCK_MAX + 1;
+    expect_invalid("smem_per_block.high", &d, FC3D_ERROR_SMEM_PER_BLOCK, "smem_per_block = 232449", "232448");
+    d.smem_per_block = -1;
+    expect_invalid("smem_per_block.negative", &d, FC3D_ERROR_SMEM_PER_BLOCK, "smem_per_block = -1", NULL);
+    d.smem_per_block = 0;
+    const fc3d_plan_desc filled = fc3d_plan_desc_defaults(&d);
+    check(filled.smem_per_block == FC3D_SMEM_PER_BLOCK_MAX, "smem_per_block.default", "filled %d", filled.smem_per_block);
+    static char t0[16384], t1[16384];
+    for (int w = 0; w < 5; w++)
+        for (int m = 1; m <= 3; m++) {
+            char name[96];
+            fc3d_plan p0, p1;
+            workload_desc(w, &d);
+            d.math = (fc3d_math)m;
+            d.smem_per_block = 0;
+            const fc3d_result r0 = fc3d_plan_init(&p0, &d);
+            d.smem_per_block = FC3D_SMEM_PER_BLOCK_MAX;
+            const fc3d_result r1 = fc3d_plan_init(&p1, &d);
+            fc3d_plan_describe(&p0, t0, sizeof t0);
+            fc3d_plan_describe(&p1, t1, sizeof t1);
+            snprintf(name, sizeof name, "smem_per_block.default_is_max.w%d.m%d", w, m);
+            check(r0 == FC3D_SUCCESS && r1 == FC3D_SUCCESS && strcmp(t0, t1) == 0 &&
+                      p0.workspace_bytes == p1.workspace_bytes && strstr(t0, "shared memory a block: ") != NULL,
+                  name, "results %d %d; describes differ or lack the shared memory line:\n%s\n--\n%s", (int)r0, (int)r1,
+                  t0, t1);
+            for (int g = 0; g < 2; g++) {
+                const int grant = g ? 166912 : FC3D_SMEM_PER_BLOCK_MIN;
+                fc3d_plan p;
+                d.smem_per_block = grant;
+                const fc3d_result r = fc3d_plan_init(&p, &d);
+                fc3d_plan_describe(&p, t0, sizeof t0);
+                const char* loop = "";
+                const size_t need = r == FC3D_SUCCESS && p.engine == FC3D_ENGINE_IMPLICIT_GEMM
+                                        ? _fc3d_tc_sync_need((const _fc3d_tc_plan*)p._private.engine_data.bytes, &loop)
+                                        : 0;
+                snprintf(name, sizeof name, "smem_per_block.workload.w%d.m%d.%d", w, m, grant);
+                check(r == FC3D_SUCCESS && p.engine == FC3D_ENGINE_IMPLICIT_GEMM && need > 0 && need <= (size_t)grant &&
+                          p.main_loop != FC3D_MAIN_LOOP_HALO && p.main_loop != FC3D_MAIN_LOOP_WGMMA &&
+                          fc3d_plan_main_loop(&p) != FC3D_MAIN_LOOP_HALO && fc3d_plan_main_loop(&p) != FC3D_MAIN_LOOP_WGMMA,
+                      name, "result %d (%s), main loop %d, %zu bytes a block on %s:\n%s", (int)r, p.message,
+                      (int)p.main_loop, need, loop, t0);
+                if (w == 1 && m == 2 && g == 0)
+                    check(strstr(t0, "shared memory a block: 88320 bytes on the mma.sync loop") != NULL &&
+                              strstr(t0, "main loop: mma.sync (desc.smem_per_block is below sm_90's 227 KB") != NULL &&
+                              strstr(t0, "haloed loop not taken: desc.smem_per_block is below sm_90's 227 KB") != NULL,
+                          "smem_per_block.l2_77_tiles", "%s", t0);
+                if (w == 1 && m == 2 && g == 1)
+                    check(strstr(t0, "shared memory a block: 112896 bytes on the mma.sync loop") != NULL,
+                          "smem_per_block.l2_77_tiles_sm80", "%s", t0);
+            }
+        }
+    workload_desc(1, &d);
+    d.math = FC3D_MATH_TF32;
+    d.smem_per_block = FC3D_SMEM_PER_BLOCK_MIN;
+    d.main_loop = FC3D_MAIN_LOOP_HALO;
+    expect_invalid("smem_per_block.forced_halo", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = halo", "desc.smem_per_block");
+    d.main_loop = FC3D_MAIN_LOOP_WGMMA;
+    expect_invalid("smem_per_block.forced_wgmma", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = wgmma", "desc.smem_per_block = 101376");
+    /* random descs: every plan's launches within the grant it was planned for */
+    uint64_t st = 2718281828ull;
+    int planned = 0, bad = 0;
+    char why[512] = "";
+    for (int k = 0; k < 1200; k++) {
+        st = st * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t r = st >> 11;
+        auto draw = [&](int lo, int hi) {
+            if (r < 1000000) { st = st * 6364136223846793005ull + 1442695040888963407ull; r = st >> 11; }
+            const int v = lo + (int)(r % (uint64_t)(hi - lo + 1));
+            r /= (uint64_t)(hi - lo + 1);
+            return v;
+        };
+        static const int chans[] = {8, 16, 32, 48, 64, 96, 128, 256};
+        memset(&d, 0, sizeof d);
+        d.conv.batch = draw(1, 8);
+        d.conv.in_channels = chans[draw(0, 7)];
+        d.conv.out_channels = chans[draw(0, 7)];
+        for (int i = 0; i < 3; i++) {
+            d.conv.in_size[i] = draw(1, 40);
+            d.conv.kernel[i] = draw(1, 5);
+            d.conv.stride[i] = draw(1, 3);
+            d.conv.padding[i] = draw(0, 2);
+            d.conv.output_padding[i] = draw(0, d.conv.stride[i] - 1);
+        }
+        d.layout = (fc3d_layout)draw(1, 2);
+        d.dtype = (fc3d_dtype)(draw(0, 3) == 0 ? draw(2, 3) : 1);
+        d.math = (fc3d_math)draw(1, 3);
+        if (draw(0, 1)) {
+            d.ops[0].kind = FC3D_OP_LAYERNORM;
+            d.ops[0].norm_dims = 1;
+            d.num_ops = 1;
+        }
+        d.smem_per_block = k % 2 ? 166912 : FC3D_SMEM_PER_BLOCK_MIN;
+        fc3d_plan p;
+        if (fc3d_plan_init(&p, &d) != FC3D_SUCCESS || p.engine != FC3D_ENGINE_IMPLICIT_GEMM) continue;
+        planned++;
+        const char* loop = "";
+        const size_t need = _fc3d_tc_sync_need((const _fc3d_tc_plan*)p._private.engine_data.bytes, &loop);
+        if (need > (size_t)d.smem_per_block || fc3d_plan_main_loop(&p) == FC3D_MAIN_LOOP_HALO ||
+            fc3d_plan_main_loop(&p) == FC3D_MAIN_LOOP_WGMMA) {
+            if (!bad++) snprintf(why, sizeof why, "case %d: %zu bytes a block on %s, grant %d, main loop %d", k, need, loop,
+                                 d.smem_per_block, fc3d_plan_main_loop(&p));
+        }
+    }
+    check(planned > 600 && bad == 0, "smem_per_block.random", "%d planned, %d past their grant; %s", planned, bad, why);
+}
+
 static void test_main_loops(void) {
     static const char* const halo_why[7] = {"multiple of 32", "", "", "", "", "multiple of 32", "W stride other than 2"};
     for (int w = 0; w < 7; w++) {
@@ -1147,6 +1263,15 @@ static void test_main_loops(void) {
         d.ops[1].kind = FC3D_OP_LAYERNORM;
         d.ops[1].norm_dims = 3;
         expect_invalid("main_loop.warp_rows_layernorm", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = warp_rows", "LayerNorm");
+        /* its storing kernel (134 KB) past sm_86's grant: refused there, taken at sm_80's */
+        d.ops[1].kind = FC3D_OP_SUB_SPATIAL_MEAN;
+        d.ops[1].norm_dims = 0;
+        d.smem_per_block = FC3D_SMEM_PER_BLOCK_MIN;
+        expect_invalid("main_loop.warp_rows_smem", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = warp_rows", "desc.smem_per_block");
+        d.smem_per_block = 166912;
+        r = fc3d_plan_init(&p, &d);
+        check(r == FC3D_SUCCESS && p.main_loop == FC3D_MAIN_LOOP_WARP_ROWS, "main_loop.warp_rows_smem_sm80",
+              "result %d (%s), main_loop %d", (int)r, p.message, (int)p.main_loop);
     }
     fc3d_plan_desc d;
     workload_desc(3, &d);
@@ -1495,6 +1620,7 @@ int main(void) {
     test_rowprog_estimate();
     test_haloed_serial_estimate();
     test_main_loops();
+    test_smem_per_block();
     test_plan_details();
     test_run_args();
     test_every_code_tested();

@@ -38,8 +38,10 @@ struct Plan {
 
 using OpTuple = std::tuple<int, double, double, double, int, int, unsigned>;  // kind value eps momentum groups norm_dims flags
 
+// device: the CUDA device the plan will run on; its grant of shared memory a block becomes
+// desc.smem_per_block (a device below sm_90's 227 KB, e.g. sm_86 / sm_89, gets kernels that fit it).
 Plan make_plan(const std::vector<int>& conv, int layout, int dtype, int math, const std::vector<OpTuple>& ops,
-               int engine) {
+               int engine, int device) {
     Plan p;
     fc3d_plan_desc d;
     std::memset(&d, 0, sizeof d);
@@ -56,6 +58,10 @@ Plan make_plan(const std::vector<int>& conv, int layout, int dtype, int math, co
     d.dtype = (fc3d_dtype)dtype;
     d.math = (fc3d_math)math;
     d.engine = (fc3d_engine)engine;
+    int grant = 0;
+    if (device >= 0 && cudaDeviceGetAttribute(&grant, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess &&
+        grant >= FC3D_SMEM_PER_BLOCK_MIN && grant < FC3D_SMEM_PER_BLOCK_MAX)
+        d.smem_per_block = grant;
     d.num_ops = (int)ops.size();
     for (size_t i = 0; i < ops.size() && i < FC3D_MAX_OPS; i++) {
         fc3d_op& o = d.ops[i];
@@ -166,7 +172,7 @@ std::tuple<int, std::string, std::optional<torch::Tensor>> forward(
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
     py::class_<Plan>(m, "Plan")
         .def(py::init(&make_plan), py::arg("conv"), py::arg("layout"), py::arg("dtype"), py::arg("math"),
-             py::arg("ops"), py::arg("engine") = 0)
+             py::arg("ops"), py::arg("engine") = 0, py::arg("device") = -1)
         .def_property_readonly("result", [](const Plan& p) { return (int)p.plan.result; })
         .def_property_readonly("message", [](const Plan& p) { return std::string(p.plan.message); })
         .def_property_readonly("y_dims",

@@ -471,14 +471,15 @@ class FusedConvTranspose3d(nn.Module):
         ops, tensors, counters = self._lower_ops(ext, conv_dims)
         math = self._math if self._math is not None else pytorch_math()
         key = (tuple(shape), conv.in_channels, conv.out_channels, k, s, p, op_, dl, conv.groups, b is not None,
-               channels_last, dtype, math, self._engine, tuple(ops))
+               channels_last, dtype, math, self._engine, tuple(ops), x.device.index)
         entry = self._plans.get(key)
         if entry is None:
             conv_vals = [N, conv.in_channels, conv.out_channels, D, H, W, *k, *s, *p, *op_, *dl, conv.groups,
                          int(b is not None)]
             layout = ext.LAYOUT_NDHWC if channels_last else ext.LAYOUT_NCDHW
+            # planned for x's device: its shared memory a block (desc.smem_per_block)
             plan = ext.Plan(conv_vals, layout, getattr(ext, _DTYPES[dtype]), getattr(ext, _MATH[math]), ops,
-                            _engine_id(ext, self._engine))
+                            _engine_id(ext, self._engine), -1 if x.device.index is None else x.device.index)
             if plan.result != ext.SUCCESS:
                 raise FusedConv3dError(plan.message, plan.result)
             if len(self._plans) > 64:
