@@ -160,10 +160,11 @@
      elements (64-bit offsets throughout). Larger descs fail with FC3D_ERROR_SIZE_OVERFLOW.
    - output_padding must be smaller than stride or dilation in each dimension (as in PyTorch).
    - Training BatchNorm needs more than one value per channel (N*D*H*W > 1), as in PyTorch.
-   - The implicit-GEMM engine needs compute capability 8.0 or newer. Its plans assume by default
+   - The implicit-GEMM engine needs compute capability 8.0 or newer. Plans assume by default
      that a block may take sm_90's 227 KB of shared memory; on a device that grants less (sm_80:
-     163 KB, sm_86 / sm_89: 99 KB) set desc.smem_per_block to what it grants, or a run whose
-     kernels take more is refused with FC3D_ERROR_SMEM_PER_BLOCK and the figure to plan with.
+     163 KB, sm_86 / sm_89: 99 KB, sm_75: 64 KB) set desc.smem_per_block to what it grants, or a
+     run whose kernels take more is refused with FC3D_ERROR_SMEM_PER_BLOCK and the figure to plan
+     with. A grant below 99 KB (a device before sm_80) leaves AUTO the direct engine.
    - An eps of exactly zero cannot be expressed (0 selects 1e-5). A momentum of zero selects 0.1;
      leave FC3D_OP_UPDATE_RUNNING_STATS off for no update. PyTorch's cumulative average
      (momentum=None) is momentum = 1/(num_batches_tracked+1), computed by the caller.
@@ -183,10 +184,12 @@
 #define FC3D_MESSAGE_LEN 256               /* bytes, with the terminating NUL */
 /* fc3d_plan_desc.smem_per_block: shared memory a block may take on the device that runs the plan
    (cudaDevAttrMaxSharedMemoryPerBlockOptin): sm_90's 227 KB (the default), sm_80's and sm_87's
-   163 KB (166912), and the least of any device the implicit-GEMM engine runs on, sm_86's, sm_89's
-   and sm_120's 99 KB */
+   163 KB (166912), sm_86's, sm_89's and sm_120's 99 KB (FC3D_SMEM_PER_BLOCK_TC, the least of any
+   device the implicit-GEMM engine runs on: compute capability 8.0 and newer), sm_70's 96 KB,
+   sm_75's 64 KB, 48 KB on every CUDA device (the least a desc may say) */
 #define FC3D_SMEM_PER_BLOCK_MAX 232448
-#define FC3D_SMEM_PER_BLOCK_MIN 101376
+#define FC3D_SMEM_PER_BLOCK_TC 101376
+#define FC3D_SMEM_PER_BLOCK_MIN 49152
 
 #if defined(FUSEDCONV3D_STATIC)
 #define FC3D_API static
@@ -235,7 +238,7 @@ extern "C" {
     X(FC3D_ERROR_MAIN_LOOP, -37,                                                                     \
       "fc3d_plan_desc.main_loop is not a fc3d_main_loop value, or one this plan or run cannot take (the message says why)") \
     X(FC3D_ERROR_SMEM_PER_BLOCK, -38,                                                                \
-      "fc3d_plan_desc.smem_per_block must be 0 or in [101376, 232448] and granted by the run's device") \
+      "fc3d_plan_desc.smem_per_block must be 0 or in [49152, 232448] and granted by the run's device") \
     X(FC3D_ERROR_NUM_OPS, -40, "fc3d_plan_desc.num_ops must be in [0, FC3D_MAX_OPS]")                 \
     X(FC3D_ERROR_OP_KIND, -41, "fc3d_op.kind is not a fc3d_op_kind value")                            \
     X(FC3D_ERROR_OP_VALUE, -42, "fc3d_op.value must be finite")                                       \
@@ -483,8 +486,10 @@ typedef struct fc3d_op {
    smem_per_block  FC3D_SMEM_PER_BLOCK_MAX (0): the shared memory a block may take on the device
               that will run the plan, in bytes (cudaDevAttrMaxSharedMemoryPerBlockOptin); the
               planner takes no kernel past it. Below sm_90's 227 KB the Hopper loops are not
-              taken. A run on a device that grants less than the plan's kernels take is refused,
-              nothing launched, with the figure to plan with (sm_86 / sm_89: 101376)
+              taken; below FC3D_SMEM_PER_BLOCK_TC (99 KB: a device older than sm_80) the
+              implicit-GEMM engine is not. A run on a device that grants less than the plan's
+              kernels take is refused, nothing launched, with the figure to plan with (sm_86 /
+              sm_89: 101376)
    num_ops    0 (the convolution alone)
    ops[]      see fc3d_op; only ops[0 .. num_ops-1] are read */
 typedef struct fc3d_plan_desc {
@@ -1648,8 +1653,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    mma.sync-family launches take (_fc3d_tc_sync_need) with the device's grant before anything
    launches and refuses with the figure to plan with (_fc3d_tc_device_check), instead of failing
    at the first launch that asks for more. The default plans are unchanged by the field (3,000
-   random descs describe alike); at 99 KB the 2,897 of them the engine takes all fit, 52 on the
-   block loop against 60 at 163 KB.
+   random descs describe alike, bench/describe_dump.cu); at 99 KB the 2,897 of them the engine
+   takes all fit, 52 on the block loop against 60 at 163 KB. Below 99 KB (FC3D_SMEM_PER_BLOCK_TC)
+   the device is older than sm_80 (sm_70 grants 96 KB, sm_75 64 KB) and the implicit-GEMM engine
+   refuses the plan: AUTO then takes the direct engine, which runs everywhere.
 
    Steps (physical, private, >>steps). Each logical pass becomes one or more kernel launches; a
    step records its kind, its pass, the statistics op it serves, the kernel instantiation, the grid
@@ -1983,7 +1990,7 @@ static fc3d_result _fc3d_validate_enums(const fc3d_plan_desc* d, char* msg) {
         return _fc3d_fail(msg, FC3D_ERROR_MAIN_LOOP, "main_loop = %d", _fc3d_enum_int(&d->main_loop));
     if (d->smem_per_block < FC3D_SMEM_PER_BLOCK_MIN || d->smem_per_block > FC3D_SMEM_PER_BLOCK_MAX)
         return _fc3d_fail(msg, FC3D_ERROR_SMEM_PER_BLOCK,
-                          "smem_per_block = %d, not in [%d, %d] (sm_86's 99 KB to sm_90's 227 KB)",
+                          "smem_per_block = %d, not in [%d, %d] (48 KB to sm_90's 227 KB)",
                           d->smem_per_block, FC3D_SMEM_PER_BLOCK_MIN, FC3D_SMEM_PER_BLOCK_MAX);
     if (d->num_ops < 0 || d->num_ops > FC3D_MAX_OPS)
         return _fc3d_fail(msg, FC3D_ERROR_NUM_OPS, "num_ops = %d", d->num_ops);
@@ -9715,6 +9722,11 @@ static int _fc3d_igemm_can_implement(const fc3d_plan* p, char* why, size_t n) {
         "the weight is too large for its 32-bit tap indexing", "a phase of one sample has 2^31 or more outputs",
         "batch > 65535, or groups x channel tiles > 65535 (grid limits)"};
     _fc3d_tc_plan tp;
+    if (p->desc.smem_per_block < FC3D_SMEM_PER_BLOCK_TC) {
+        snprintf(why, n, "desc.smem_per_block = %d is below %d: a device before compute capability 8.0",
+                 p->desc.smem_per_block, FC3D_SMEM_PER_BLOCK_TC);
+        return 0;
+    }
     const int code = _fc3d_tc_plan_of(p, &tp);
     int i;
     if (code) {

@@ -2130,7 +2130,7 @@ static void test_block_loop(int cases) {
 }
 
 /* ---- 3x. desc.smem_per_block: plans within a smaller grant, and the run's refusal -------------- */
-/* Plans made for sm_86's 99 KB (FC3D_SMEM_PER_BLOCK_MIN), run as if the device granted only that
+/* Plans made for sm_86's 99 KB (FC3D_SMEM_PER_BLOCK_TC), run as if the device granted only that
    (_fc3d_smem_grant_cap): L2/61's pattern at a small size with 96 and 128 output channels (the
    mma.sync loop's 128-channel tiles, 110 KB, planned as 64-channel ones), with a ReLU and for half
    of them a GroupNorm, and L2/15's pattern (C_in 16, kernel 3, stride 2) with a training BatchNorm
@@ -2140,7 +2140,7 @@ static void test_block_loop(int cases) {
    loop's figure and the one to plan with, y untouched and no CUDA error left; without the cap the
    same run goes through. */
 static void test_smem_grant(void) {
-    const int grant = FC3D_SMEM_PER_BLOCK_MIN;
+    const int grant = FC3D_SMEM_PER_BLOCK_TC;
     int runs = 0, capped = 0, block = 0;
     for (int k = 0; k < 9; k++) {
         host_case hc;

@@ -882,7 +882,7 @@ static void test_smem_per_block(void) {
     fc3d_plan_desc d;
     workload_desc(1, &d);
     d.smem_per_block = FC3D_SMEM_PER_BLOCK_MIN - 1;
-    expect_invalid("smem_per_block.low", &d, FC3D_ERROR_SMEM_PER_BLOCK, "smem_per_block = 101375", "101376");
+    expect_invalid("smem_per_block.low", &d, FC3D_ERROR_SMEM_PER_BLOCK, "smem_per_block = 49151", "49152");
     d.smem_per_block = FC3D_SMEM_PER_BLOCK_MAX + 1;
     expect_invalid("smem_per_block.high", &d, FC3D_ERROR_SMEM_PER_BLOCK, "smem_per_block = 232449", "232448");
     d.smem_per_block = -1;
@@ -909,7 +909,7 @@ static void test_smem_per_block(void) {
                   name, "results %d %d; describes differ or lack the shared memory line:\n%s\n--\n%s", (int)r0, (int)r1,
                   t0, t1);
             for (int g = 0; g < 2; g++) {
-                const int grant = g ? 166912 : FC3D_SMEM_PER_BLOCK_MIN;
+                const int grant = g ? 166912 : FC3D_SMEM_PER_BLOCK_TC;
                 fc3d_plan p;
                 d.smem_per_block = grant;
                 const fc3d_result r = fc3d_plan_init(&p, &d);
@@ -936,11 +936,28 @@ static void test_smem_per_block(void) {
         }
     workload_desc(1, &d);
     d.math = FC3D_MATH_TF32;
-    d.smem_per_block = FC3D_SMEM_PER_BLOCK_MIN;
+    d.smem_per_block = FC3D_SMEM_PER_BLOCK_TC;
     d.main_loop = FC3D_MAIN_LOOP_HALO;
     expect_invalid("smem_per_block.forced_halo", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = halo", "desc.smem_per_block");
     d.main_loop = FC3D_MAIN_LOOP_WGMMA;
     expect_invalid("smem_per_block.forced_wgmma", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = wgmma", "desc.smem_per_block = 101376");
+    /* a grant below every sm_80+ device's (sm_75's 64 KB): AUTO takes the direct engine, the
+       implicit-GEMM engine forced is refused naming the field; at 48 KB too */
+    for (int g = 0; g < 2; g++) {
+        workload_desc(2, &d);
+        d.smem_per_block = g ? FC3D_SMEM_PER_BLOCK_MIN : 65536;
+        fc3d_plan p;
+        const fc3d_result r = fc3d_plan_init(&p, &d);
+        char text[8192];
+        fc3d_plan_describe(&p, text, sizeof text);
+        check(r == FC3D_SUCCESS && p.engine == FC3D_ENGINE_DIRECT &&
+                  strstr(text, "engine implicit_gemm refused: desc.smem_per_block = ") != NULL,
+              g ? "smem_per_block.pre_sm80_48k" : "smem_per_block.pre_sm80_64k", "result %d, engine %d: %s", (int)r,
+              (int)p.engine, text);
+        d.engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        expect_invalid(g ? "smem_per_block.pre_sm80_forced_48k" : "smem_per_block.pre_sm80_forced_64k", &d,
+                       FC3D_ERROR_ENGINE_REFUSED, "smem_per_block", "compute capability 8.0");
+    }
     /* random descs: every plan's launches within the grant it was planned for */
     uint64_t st = 2718281828ull;
     int planned = 0, bad = 0;
@@ -974,7 +991,7 @@ static void test_smem_per_block(void) {
             d.ops[0].norm_dims = 1;
             d.num_ops = 1;
         }
-        d.smem_per_block = k % 2 ? 166912 : FC3D_SMEM_PER_BLOCK_MIN;
+        d.smem_per_block = k % 2 ? 166912 : FC3D_SMEM_PER_BLOCK_TC;
         fc3d_plan p;
         if (fc3d_plan_init(&p, &d) != FC3D_SUCCESS || p.engine != FC3D_ENGINE_IMPLICIT_GEMM) continue;
         planned++;
@@ -1266,7 +1283,7 @@ static void test_main_loops(void) {
         /* its storing kernel (134 KB) past sm_86's grant: refused there, taken at sm_80's */
         d.ops[1].kind = FC3D_OP_SUB_SPATIAL_MEAN;
         d.ops[1].norm_dims = 0;
-        d.smem_per_block = FC3D_SMEM_PER_BLOCK_MIN;
+        d.smem_per_block = FC3D_SMEM_PER_BLOCK_TC;
         expect_invalid("main_loop.warp_rows_smem", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = warp_rows", "desc.smem_per_block");
         d.smem_per_block = 166912;
         r = fc3d_plan_init(&p, &d);

@@ -39,7 +39,8 @@ struct Plan {
 using OpTuple = std::tuple<int, double, double, double, int, int, unsigned>;  // kind value eps momentum groups norm_dims flags
 
 // device: the CUDA device the plan will run on; its grant of shared memory a block becomes
-// desc.smem_per_block (a device below sm_90's 227 KB, e.g. sm_86 / sm_89, gets kernels that fit it).
+// desc.smem_per_block (a device below sm_90's 227 KB, e.g. sm_86 / sm_89, gets kernels that fit it; one
+// before sm_80, granting less than 99 KB, the direct engine).
 Plan make_plan(const std::vector<int>& conv, int layout, int dtype, int math, const std::vector<OpTuple>& ops,
                int engine, int device) {
     Plan p;
