@@ -1656,7 +1656,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    random descs describe alike, bench/describe_dump.cu); at 99 KB the 2,897 of them the engine
    takes all fit, 52 on the block loop against 60 at 163 KB. Below 99 KB (FC3D_SMEM_PER_BLOCK_TC)
    the device is older than sm_80 (sm_70 grants 96 KB, sm_75 64 KB) and the implicit-GEMM engine
-   refuses the plan: AUTO then takes the direct engine, which runs everywhere.
+   refuses the plan: AUTO then takes the direct engine, which runs everywhere. A launcher raises
+   its kernel's limit to what the launch takes and never lowers it (_fc3d_smem_attr, under a
+   lock): one kernel serves plans of different sizes, and host threads running two of them at once
+   must not set it below what the other is about to launch with.
 
    Steps (physical, private, >>steps). Each logical pass becomes one or more kernel launches; a
    step records its kind, its pass, the statistics op it serves, the kernel instantiation, the grid
@@ -1729,6 +1732,7 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
+#include <mutex>
 #include <type_traits>
 
 /* >>optable --------------------------------------------------------------------------------------
@@ -2271,6 +2275,23 @@ static int64_t _fc3d_xsums_doubles(const fc3d_geom_* g, int64_t* rows_at, int64_
     *rows_at = slabs * taps;
     *planes_at = *rows_at + slabs * g->di * g->hi * g->k[2];
     return *planes_at + slabs * g->di * g->k[1] * g->k[2];
+}
+
+/* Lets kern take `need` bytes of dynamic shared memory on the current device before its launch:
+   raises the function's limit (cudaFuncAttributeMaxDynamicSharedMemorySize) where it is below,
+   never lowers it, under one lock. A kernel instantiation serves every plan of its kind, with the
+   shared memory of each plan's geometry (the haloed loop's, the block loop's, the warp-row
+   loop's); set to each launch's own size, a host thread running a smaller plan could lower the
+   limit between another thread's setting and its launch, and fail that launch. The limit is per
+   function and device; occupancy follows each launch's own size. */
+static cudaError_t _fc3d_smem_attr(const void* kern, size_t need) {
+    static std::mutex lock;
+    const std::lock_guard<std::mutex> held(lock);
+    cudaFuncAttributes fa;
+    cudaError_t e = cudaFuncGetAttributes(&fa, kern);
+    if (e != cudaSuccess) return e;
+    if (fa.maxDynamicSharedSizeBytes >= 0 && (size_t)fa.maxDynamicSharedSizeBytes >= need) return cudaSuccess;
+    return cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)need);
 }
 
 /* >>device-helpers -------------------------------------------------------------------------------
@@ -9344,7 +9365,7 @@ static cudaError_t _fc3d_tc_launch_main(const _fc3d_tc_kparams& P, int64_t tiles
 {
     typedef _fc3d_tc_cfg<BN, MATH, WG> C;
     auto kern = _fc3d_tc_main<T, MATH, RND, BN, ROW, WG, Epi>;
-    cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)C::SMEM);
+    cudaError_t e = _fc3d_smem_attr((const void*)kern, C::SMEM);
     if (e != cudaSuccess) return e;
     dim3 grid((unsigned)tiles, (unsigned)(P.groups * P.ntn), (unsigned)P.n);
     const size_t smem = C::SMEM - (P.cin_g % _FC3D_TC_BK == 0 ? 0 : C::TT); /* (no tap table) */
@@ -9573,8 +9594,7 @@ static const char* _fc3d_bk_why_text(int why) {
     case _FC3D_BK_NO_CHANNELS: return "in_channels is not a multiple of 8 up to 32, or out_channels is past 64";
     case _FC3D_BK_NO_ROWS: return "a LayerNorm over W takes the whole-row tiles";
     case _FC3D_BK_NO_GEOMETRY:
-        return "the geometry (a stride past 8, a padded input W past 4096, or a weight and two input blocks past "
-               "112 KB of shared memory or desc.smem_per_block)";
+        return "the geometry: a stride past 8, a padded W past 4096, or blocks past 112 KB / smem_per_block";
     case _FC3D_BK_NO_WROWS: return "the warp-row loop takes the plan";
     default: return "";
     }
@@ -10892,7 +10912,7 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                 _FC3D_PUT("  warp-row loop not taken: %s\n", _fc3d_wr_why_text(tp->wr_why));
             if (tp->bk_why && tp->bk_why != _FC3D_BK_NO_LOOP) _FC3D_PUT("  block loop not taken: %s\n", _fc3d_bk_why_text(tp->bk_why));
         }
-        if (p->engine == FC3D_ENGINE_IMPLICIT_GEMM) {
+        if (p->engine == FC3D_ENGINE_IMPLICIT_GEMM && _fc3d_tc_convolves(p)) {
             const char* ln = "";
             const size_t need = _fc3d_tc_sync_need((const _fc3d_tc_plan*)pr->engine_data.bytes, &ln);
             _FC3D_PUT("  shared memory a block: %zu bytes on the %s loop, which a run's device must grant where it "
@@ -11418,8 +11438,8 @@ struct _fc3d_hx_run<float> {
             auto k3 = _fc3d_hx_main<float, MATH, BN, KC, false, _fc3d_tc_epi, _FC3D_HX_ZC_NB>;
             const size_t s4 = _fc3d_hx_smem(P, MATH, KC, BN, 0), s3 = _fc3d_hx_smem(P, MATH, KC, BN, 0, _FC3D_HX_ZC_NB);
             int o4 = 0, o3 = 0;
-            cudaError_t err = cudaFuncSetAttribute(k4, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s4);
-            if (err == cudaSuccess) err = cudaFuncSetAttribute(k3, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s3);
+            cudaError_t err = _fc3d_smem_attr((const void*)k4, s4);
+            if (err == cudaSuccess) err = _fc3d_smem_attr((const void*)k3, s3);
             if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&o4, k4, C::NT, s4);
             if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&o3, k3, C::NT, s3);
             if (err == cudaSuccess && o3 > o4) *nb = _FC3D_HX_ZC_NB;
@@ -11444,7 +11464,7 @@ struct _fc3d_hx_run<float> {
         typedef _fc3d_hx_cfg<MATH, BN, KC> C;
         auto kern = _fc3d_hx_main<float, MATH, BN, KC, false, _fc3d_tc_epi, NB>;
         const size_t smem = _fc3d_hx_smem(P, MATH, KC, BN, 0, NB);
-        cudaError_t err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        cudaError_t err = _fc3d_smem_attr((const void*)kern, smem);
         if (err != cudaSuccess) return err;
         /* a zero-filling step: the tapped phases' tiles only */
         const dim3 grid((unsigned)(P.skip0 ? P.hx_zcls_start[8] : P.hx_tiles), (unsigned)(P.groups * P.ntn),
@@ -11466,7 +11486,7 @@ struct _fc3d_hx_run<float> {
             const size_t wsm = _fc3d_hx_ws_smem_nb(P, C::SB, KC, wnb);
             /* warp-specialized, persistent, a CTA an SM */
             auto kern = _fc3d_hx_rows_ws<float, MATH, KC, _fc3d_tc_epi>;
-            if ((err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)wsm)) != cudaSuccess)
+            if ((err = _fc3d_smem_attr((const void*)kern, wsm)) != cudaSuccess)
                 return err;
             int dev = 0, sms = 0;
             if ((err = cudaGetDevice(&dev)) != cudaSuccess) return err;
@@ -11477,7 +11497,7 @@ struct _fc3d_hx_run<float> {
         }
         auto kern = _fc3d_hx_main<float, MATH, 128, KC, true, _fc3d_tc_epi>;
         const size_t smem = _fc3d_hx_smem(P, MATH, KC, 64, 1);
-        err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        err = _fc3d_smem_attr((const void*)kern, smem);
         if (err != cudaSuccess) return err;
         const dim3 grid((unsigned)P.hx_rcls_start[4], (unsigned)(P.groups * P.ntn), (unsigned)P.n);
         _fc3d_tc_kparams Q = P;
@@ -11619,7 +11639,7 @@ struct _fc3d_bk_run<float> {
                                const _fc3d_tc_epi& e, cudaStream_t st) {
         auto kern = _fc3d_bk_main<NT8, PH, _fc3d_tc_epi, AFF, PT, F16>;
         const size_t smem = _fc3d_bk_smem(P, NT8);
-        cudaError_t err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        cudaError_t err = _fc3d_smem_attr((const void*)kern, smem);
         if (err != cudaSuccess) return err;
         int dev = 0, sms = 0;
         if ((err = cudaGetDevice(&dev)) != cudaSuccess) return err;
@@ -11700,7 +11720,7 @@ struct _fc3d_wr_run<float> {
                                const _fc3d_tc_epi& e, cudaStream_t st) {
         auto kern = _fc3d_wr_main<STORE, STATS, LIST, _fc3d_tc_epi>;
         const size_t smem = _fc3d_wr_smem(P.in[1], STORE);
-        cudaError_t err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        cudaError_t err = _fc3d_smem_attr((const void*)kern, smem);
         if (err != cudaSuccess) return err;
         int dev = 0, sms = 0;
         if ((err = cudaGetDevice(&dev)) != cudaSuccess) return err;
@@ -11879,11 +11899,11 @@ static fc3d_result _fc3d_execute(const _fc3d_bound* b, char* msg) {
     return FC3D_SUCCESS;
 }
 
-/* What the implicit-GEMM engine asks of the run's device, checked before anything launches:
-   compute capability 8.0 or newer, and where the sm_90a loops do not run, the shared memory a
-   block of its mma.sync-family launches takes (_fc3d_tc_sync_need; the plan caps it by
-   desc.smem_per_block). _fc3d_smem_grant_cap, where set, stands for a device granting that much
-   (tests of the refusal on a device that grants more). */
+/* What the implicit-GEMM engine's convolving steps ask of the run's device, checked before
+   anything launches: compute capability 8.0 or newer, and where the sm_90a loops do not run, the
+   shared memory a block of its mma.sync-family launches takes (_fc3d_tc_sync_need; the plan caps
+   it by desc.smem_per_block). _fc3d_smem_grant_cap, where set, stands for a device granting that
+   much (tests of the refusal on a device that grants more). */
 static int _fc3d_smem_grant_cap = 0;
 static fc3d_result _fc3d_tc_device_check(const fc3d_plan* plan, int dev, char* msg) {
     const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)plan->_private.engine_data.bytes;
@@ -11938,7 +11958,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
             return _fc3d_fail(msg, FC3D_ERROR_CUDA, "an earlier CUDA error is pending (nothing launched): %s",
                               cudaGetErrorString(e));
     }
-    if (plan->engine == FC3D_ENGINE_IMPLICIT_GEMM && (r = _fc3d_tc_device_check(plan, dev, msg)) != FC3D_SUCCESS)
+    /* (a plan with no convolving step, statistics from x's sums alone, launches no tensor-core
+       kernel: nothing to check) */
+    if (plan->engine == FC3D_ENGINE_IMPLICIT_GEMM && _fc3d_tc_convolves(plan) &&
+        (r = _fc3d_tc_device_check(plan, dev, msg)) != FC3D_SUCCESS)
         return r;
     b.plan = plan;
     b.args = args;

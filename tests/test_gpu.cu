@@ -29,6 +29,8 @@
 #include "golden_io.h"
 #include "gpu_util.h"
 
+#include <thread>
+
 static double bound_for(fc3d_math m, fc3d_dtype t) {
     double b = m == FC3D_MATH_TF32 ? 2e-3 : m == FC3D_MATH_HALF ? 1e-2 : 1e-5;
     if (t == FC3D_DTYPE_F16 && b < 2e-3) b = 2e-3;
@@ -2133,12 +2135,13 @@ static void test_block_loop(int cases) {
 /* Plans made for sm_86's 99 KB (FC3D_SMEM_PER_BLOCK_TC), run as if the device granted only that
    (_fc3d_smem_grant_cap): L2/61's pattern at a small size with 96 and 128 output channels (the
    mma.sync loop's 128-channel tiles, 110 KB, planned as 64-channel ones), with a ReLU and for half
-   of them a GroupNorm, and L2/15's pattern (C_in 16, kernel 3, stride 2) with a training BatchNorm
-   and the spatial mean (its block loop within 99 KB), each in every math mode, against the direct
-   engine within twice the math mode's bound. Then a plan made for the default 227 KB, forced onto
-   mma.sync with 128-channel tiles, refused by the same run: FC3D_ERROR_SMEM_PER_BLOCK with the
-   loop's figure and the one to plan with, y untouched and no CUDA error left; without the cap the
-   same run goes through. */
+   of them a GroupNorm, and L2/15's pattern at input 4 x 8 x 40 (C_in 16, kernel 3, stride 2) with a
+   training BatchNorm and the spatial mean (its block loop's blocks of 1 x 5 rows, 110,768 bytes,
+   planned as 1 x 3, 94,112), each in every math mode, against the direct engine within twice the
+   math mode's bound. Then a plan made for the default 227 KB, forced onto mma.sync with
+   128-channel tiles, refused by the same run: FC3D_ERROR_SMEM_PER_BLOCK with the loop's figure
+   and the one to plan with, y untouched and no CUDA error left; without the cap the same run goes
+   through where the device grants that much (and is refused alike where it does not). */
 static void test_smem_grant(void) {
     const int grant = FC3D_SMEM_PER_BLOCK_TC;
     int runs = 0, capped = 0, block = 0;
@@ -2163,7 +2166,7 @@ static void test_smem_grant(void) {
             d->conv.out_channels = 32;
             d->conv.in_size[0] = 4;
             d->conv.in_size[1] = 8;
-            d->conv.in_size[2] = 12;
+            d->conv.in_size[2] = 40;
             for (int i = 0; i < 3; i++) {
                 d->conv.kernel[i] = 3;
                 d->conv.stride[i] = 2;
@@ -2192,7 +2195,14 @@ static void test_smem_grant(void) {
         const char* loop = "";
         const size_t need = _fc3d_tc_sync_need(tp, &loop);
         capped += d->conv.out_channels == 128 && d->math != FC3D_MATH_FP32 && tp->bn == 64;
-        block += fc3d_plan_main_loop(&hc.plan) == FC3D_MAIN_LOOP_BLOCK;
+        if (fc3d_plan_main_loop(&hc.plan) == FC3D_MAIN_LOOP_BLOCK) { /* its blocks smaller than the default plan's */
+            fc3d_plan_desc d0 = *d;
+            d0.smem_per_block = 0;
+            fc3d_plan p0;
+            const _fc3d_tc_plan* t0 = (const _fc3d_tc_plan*)p0._private.engine_data.bytes;
+            block += fc3d_plan_init(&p0, &d0) == FC3D_SUCCESS && p0.main_loop == FC3D_MAIN_LOOP_BLOCK &&
+                     _fc3d_bk_smem(t0->kp, t0->bk_nt8) > (size_t)grant && need < _fc3d_bk_smem(t0->kp, t0->bk_nt8);
+        }
         hc.x = alloc_fill(hc.plan.x_elements, -1.0, 1.0, d->dtype);
         const double wb = 1.0 / sqrt((double)hc.plan.weight_elements / d->conv.in_channels + 1.0);
         hc.w = alloc_fill(hc.plan.weight_elements, -wb, wb, d->dtype);
@@ -2207,9 +2217,43 @@ static void test_smem_grant(void) {
                 fc3d_plan_main_loop(&hc.plan) != FC3D_MAIN_LOOP_WGMMA;
         host_case_free(&hc);
     }
-    check(runs == 9 && capped >= 2 && block >= 1, "smem_grant.exercised",
+    { /* a plan with no convolving step (a pooled chain's statistics from x's sums) launches no
+         tensor-core kernel: the capped run goes through, its 128 channels' tile figure unchecked */
+        host_case hl;
+        memset(&hl, 0, sizeof hl);
+        fc3d_plan_desc* d = &hl.desc;
+        d->conv.batch = 2;
+        d->conv.in_channels = 16;
+        d->conv.out_channels = 128;
+        for (int i = 0; i < 3; i++) {
+            d->conv.in_size[i] = 6;
+            d->conv.kernel[i] = 3;
+            d->conv.stride[i] = 2;
+        }
+        d->ops[0].kind = FC3D_OP_SCALE;
+        d->ops[0].value = 2.0f;
+        d->ops[1].kind = FC3D_OP_SUB_SPATIAL_MEAN;
+        d->ops[2].kind = FC3D_OP_GLOBAL_AVG_POOL;
+        d->num_ops = 3;
+        d->stats_plan = FC3D_STATS_PLAN_LINEAR;
+        d->math = FC3D_MATH_TF32;
+        d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        if (fc3d_plan_init(&hl.plan, d) != FC3D_SUCCESS || _fc3d_tc_convolves(&hl.plan)) {
+            check(0, "smem_grant.no_convolving_step", "plan %d: %s", (int)hl.plan.result, hl.plan.message);
+        } else {
+            hl.x = alloc_fill(hl.plan.x_elements, -1.0, 1.0, d->dtype);
+            hl.w = alloc_fill(hl.plan.weight_elements, -0.1, 0.1, d->dtype);
+            random_op_tensors(&hl);
+            _fc3d_smem_grant_cap = grant;
+            compare_engines("smem_grant.no_convolving_step", &hl, FC3D_ENGINE_DIRECT, FC3D_ENGINE_IMPLICIT_GEMM,
+                            2.0 * bound_for(d->math, d->dtype));
+            _fc3d_smem_grant_cap = 0;
+        }
+        host_case_free(&hl);
+    }
+    check(runs == 9 && capped >= 2 && block >= 2, "smem_grant.exercised",
           "%d of 9 cases ran within %d bytes a block on a loop other than the sm_90a ones, %d with 128 output "
-          "channels on 64-channel tiles, %d on the block loop",
+          "channels on 64-channel tiles, %d on the block loop with blocks smaller than the default plan's",
           runs, grant, capped, block);
 
     host_case hc;
@@ -2245,13 +2289,102 @@ static void test_smem_grant(void) {
     snprintf(figure, sizeof figure, "takes %zu bytes", need);
     const fc3d_result r2 = fc3d_plan_run(&hc.plan, &a, NULL);
     CUDA_OK(cudaDeviceSynchronize());
+    int dev = 0, dev_grant = 0;
+    CUDA_OK(cudaGetDevice(&dev));
+    CUDA_OK(cudaDeviceGetAttribute(&dev_grant, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    const fc3d_result want2 = need <= (size_t)dev_grant ? FC3D_SUCCESS : FC3D_ERROR_SMEM_PER_BLOCK;
     check(need > (size_t)grant && r == FC3D_ERROR_SMEM_PER_BLOCK && strstr(msg.text, figure) &&
-              strstr(msg.text, "smem_per_block = 101376") && untouched && left == cudaSuccess && r2 == FC3D_SUCCESS,
+              strstr(msg.text, "smem_per_block = 101376") && untouched && left == cudaSuccess && r2 == want2,
           "smem_grant.refused", "%zu bytes a block on %s; run %d (%s), y untouched %d, error left %d, run without the "
           "cap %d", need, loop, (int)r, msg.text, untouched, (int)left, (int)r2);
     free(h);
     device_case_free(&dc);
     host_case_free(&hc);
+}
+
+/* ---- 3y. one kernel's shared-memory limit across host threads --------------------------------- */
+/* Two plans on one kernel instantiation with different shared memory a block (L2/15's pattern,
+   the convolution alone at W stride 2 on the block loop's pairs kernel, at input W 40 and 12),
+   each run 24 times by a host thread of its own on a stream of its own, at once: every run
+   succeeds and the last leaves its output bitwise as a single-threaded run does (a launch whose
+   kernel limit the other thread had lowered in between would fail: _fc3d_smem_attr only raises
+   it). */
+static void test_smem_attr_threads(void) {
+    host_case hc[2];
+    device_case dc[2];
+    fc3d_run_args a[2];
+    unsigned char* ref[2];
+    size_t sm[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        memset(&hc[k], 0, sizeof hc[k]);
+        fc3d_plan_desc* d = &hc[k].desc;
+        d->conv.batch = 2;
+        d->conv.in_channels = 16;
+        d->conv.out_channels = 32;
+        d->conv.in_size[0] = 4;
+        d->conv.in_size[1] = 8;
+        d->conv.in_size[2] = k ? 12 : 40;
+        for (int i = 0; i < 3; i++) {
+            d->conv.kernel[i] = 3;
+            d->conv.stride[i] = 2;
+            d->conv.padding[i] = 1;
+        }
+        d->conv.bias = 1;
+        d->math = FC3D_MATH_TF32;
+        d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        d->main_loop = FC3D_MAIN_LOOP_BLOCK;
+        if (fc3d_plan_init(&hc[k].plan, d) != FC3D_SUCCESS) {
+            check(0, "smem_attr_threads.plan", "%s", hc[k].plan.message);
+            return;
+        }
+        const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)hc[k].plan._private.engine_data.bytes;
+        sm[k] = _fc3d_bk_smem(tp->kp, tp->bk_nt8);
+        hc[k].x = alloc_fill(hc[k].plan.x_elements, -1.0, 1.0, d->dtype);
+        hc[k].w = alloc_fill(hc[k].plan.weight_elements, -0.2, 0.2, d->dtype);
+        hc[k].b = alloc_fill(d->conv.out_channels, -0.2, 0.2, d->dtype);
+        device_case_upload(&hc[k], &dc[k]);
+        device_case_poison(&hc[k], &dc[k]);
+        a[k] = device_case_args(&hc[k], &dc[k], 0);
+        const fc3d_result r = fc3d_plan_run(&hc[k].plan, &a[k], NULL);
+        CUDA_OK(cudaDeviceSynchronize());
+        ref[k] = (unsigned char*)malloc(dc[k].y_bytes);
+        CUDA_OK(cudaMemcpy(ref[k], dc[k].y, dc[k].y_bytes, cudaMemcpyDeviceToHost));
+        check(r == FC3D_SUCCESS, "smem_attr_threads.single", "plan %d: run %d", k, (int)r);
+        device_case_poison(&hc[k], &dc[k]);
+    }
+    int bad[2] = {0, 0};
+    std::thread t[2];
+    for (int k = 0; k < 2; k++)
+        t[k] = std::thread([&, k]() {
+            cudaStream_t st;
+            if (cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking) != cudaSuccess) {
+                bad[k] = -1;
+                return;
+            }
+            fc3d_run_args ak = a[k];
+            ak.stream = (void*)st;
+            for (int i = 0; i < 24; i++) bad[k] += fc3d_plan_run(&hc[k].plan, &ak, NULL) != FC3D_SUCCESS;
+            if (cudaStreamSynchronize(st) != cudaSuccess) bad[k] += 100;
+            cudaStreamDestroy(st);
+        });
+    for (int k = 0; k < 2; k++) t[k].join();
+    int same = 1;
+    for (int k = 0; k < 2; k++) {
+        unsigned char* h = (unsigned char*)malloc(dc[k].y_bytes);
+        CUDA_OK(cudaMemcpy(h, dc[k].y, dc[k].y_bytes, cudaMemcpyDeviceToHost));
+        same &= memcmp(h, ref[k], dc[k].y_bytes) == 0;
+        free(h);
+    }
+    const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)hc[0].plan._private.engine_data.bytes;
+    const int pat = _fc3d_bk_pair_pattern(tp->kp);
+    check(sm[0] != sm[1] && bad[0] == 0 && bad[1] == 0 && same, "smem_attr_threads.runs",
+          "%zu and %zu bytes a block (pair pattern 0x%x); failed runs %d and %d; outputs as single-threaded %d", sm[0],
+          sm[1], pat, bad[0], bad[1], same);
+    for (int k = 0; k < 2; k++) {
+        free(ref[k]);
+        device_case_free(&dc[k]);
+        host_case_free(&hc[k]);
+    }
 }
 
 /* ---- 3a'''''. statistics linear in x: the box sums and their contraction ---------------------- */
@@ -2778,6 +2911,7 @@ int main(int argc, char** argv) {
     test_warp_rows(quick ? 12 : 40);
     test_block_loop_range();
     test_smem_grant();
+    test_smem_attr_threads();
     test_linear_sums();
     test_graph_capture();
     if (!quick) test_pending_error(); /* it plants a failing cudaMalloc, which memcheck reports */

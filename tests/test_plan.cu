@@ -873,6 +873,36 @@ static int l2_34_row_pass_plan(const fc3d_plan* p, const char* text) {
            strstr(text, "op 0's row statistics from the rows it reads, 4 at once a warp") != NULL &&
            strstr(text, "finalize") == NULL && strstr(text, "whole-row") == NULL;
 }
+/* The dynamic shared memory the launchers request for a convolving step on the mma.sync-family
+   loops, from the kernels' own configurations: the warp-row loop's (storing or not), the block loop's (_fc3d_bk_run::conv_as at the
+   plan's n8 tiles), the tiled loop's _fc3d_tc_cfg at the channel tile _fc3d_tc_launch_bn takes
+   (whole-row tiles: 32 channels where the plan's tile is 32 or the math 3xTF32, else 64) */
+template <int M>
+static size_t cfg_smem(int bn) {
+    return bn == 32 ? _fc3d_tc_cfg<32, M, false>::SMEM
+           : bn == 64 || M == _FC3D_TC_3XTF32 ? _fc3d_tc_cfg<64, M, false>::SMEM
+                                               : _fc3d_tc_cfg<M == _FC3D_TC_3XTF32 ? 64 : 128, M, false>::SMEM;
+}
+static size_t step_launch_smem(const _fc3d_tc_plan* tp, const fc3d_step_* st) {
+    if (tp->wr_ok) return _fc3d_wr_smem(tp->kp.in[1], st->arg[0] != FC3D_STORE_NONE); /* (_fc3d_wr_run::conv_as) */
+    if (tp->bk_ok) return _fc3d_bk_smem(tp->kp, tp->bk_nt8);
+    const int bn = st->arg[3] ? (tp->bn == 32 || tp->math == _FC3D_TC_3XTF32 ? 32 : 64) : tp->bn;
+    return tp->math == _FC3D_TC_3XTF32 ? cfg_smem<_FC3D_TC_3XTF32>(bn)
+           : tp->math == _FC3D_TC_HALF ? cfg_smem<_FC3D_TC_HALF>(bn)
+                                       : cfg_smem<_FC3D_TC_TF32>(bn);
+}
+/* The most any convolving step of p requests (0: none) */
+static size_t plan_launch_smem(const fc3d_plan* p) {
+    size_t m = 0;
+    const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)p->_private.engine_data.bytes;
+    for (int i = 0; i < p->_private.num_steps; i++)
+        if (p->_private.steps[i].kind == _FC3D_STEP_TC_CONV) {
+            const size_t s = step_launch_smem(tp, &p->_private.steps[i]);
+            if (s > m) m = s;
+        }
+    return m;
+}
+
 /* desc.smem_per_block: validated (0 = FC3D_SMEM_PER_BLOCK_MAX, the range named in the message);
    the default plans are the plans at the maximum, described alike; below it the planner takes no
    sm_90a loop (forcing one is refused naming the field) and no launch past the grant: the five
@@ -919,7 +949,9 @@ static void test_smem_per_block(void) {
                                         ? _fc3d_tc_sync_need((const _fc3d_tc_plan*)p._private.engine_data.bytes, &loop)
                                         : 0;
                 snprintf(name, sizeof name, "smem_per_block.workload.w%d.m%d.%d", w, m, grant);
+                const size_t launch = r == FC3D_SUCCESS ? plan_launch_smem(&p) : 0;
                 check(r == FC3D_SUCCESS && p.engine == FC3D_ENGINE_IMPLICIT_GEMM && need > 0 && need <= (size_t)grant &&
+                          launch > 0 && launch <= need &&
                           p.main_loop != FC3D_MAIN_LOOP_HALO && p.main_loop != FC3D_MAIN_LOOP_WGMMA &&
                           fc3d_plan_main_loop(&p) != FC3D_MAIN_LOOP_HALO && fc3d_plan_main_loop(&p) != FC3D_MAIN_LOOP_WGMMA,
                       name, "result %d (%s), main loop %d, %zu bytes a block on %s:\n%s", (int)r, p.message,
@@ -957,6 +989,32 @@ static void test_smem_per_block(void) {
         d.engine = FC3D_ENGINE_IMPLICIT_GEMM;
         expect_invalid(g ? "smem_per_block.pre_sm80_forced_48k" : "smem_per_block.pre_sm80_forced_64k", &d,
                        FC3D_ERROR_ENGINE_REFUSED, "smem_per_block", "compute capability 8.0");
+    }
+    /* a plan with no convolving step (a pooled chain's statistics from x's sums alone) launches no
+       tensor-core kernel: describe gives it no shared-memory figure (nor does a run check one) */
+    {
+        memset(&d, 0, sizeof d);
+        d.conv.batch = 2;
+        d.conv.in_channels = 16;
+        d.conv.out_channels = 128;
+        for (int i = 0; i < 3; i++) {
+            d.conv.in_size[i] = 6;
+            d.conv.kernel[i] = 3;
+            d.conv.stride[i] = 2;
+        }
+        d.ops[0].kind = FC3D_OP_SCALE;
+        d.ops[0].value = 2.0f;
+        d.ops[1].kind = FC3D_OP_SUB_SPATIAL_MEAN;
+        d.ops[2].kind = FC3D_OP_GLOBAL_AVG_POOL;
+        d.num_ops = 3;
+        d.stats_plan = FC3D_STATS_PLAN_LINEAR;
+        d.engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        fc3d_plan p;
+        const fc3d_result r = fc3d_plan_init(&p, &d);
+        fc3d_plan_describe(&p, t0, sizeof t0);
+        check(r == FC3D_SUCCESS && !_fc3d_tc_convolves(&p) && strstr(t0, "shared memory a block") == NULL,
+              "smem_per_block.no_convolving_step", "result %d (%s), convolves %d:\n%s", (int)r, p.message,
+              r == FC3D_SUCCESS ? _fc3d_tc_convolves(&p) : -1, t0);
     }
     /* random descs: every plan's launches within the grant it was planned for */
     uint64_t st = 2718281828ull;
@@ -997,10 +1055,11 @@ static void test_smem_per_block(void) {
         planned++;
         const char* loop = "";
         const size_t need = _fc3d_tc_sync_need((const _fc3d_tc_plan*)p._private.engine_data.bytes, &loop);
-        if (need > (size_t)d.smem_per_block || fc3d_plan_main_loop(&p) == FC3D_MAIN_LOOP_HALO ||
+        const size_t launch = plan_launch_smem(&p);
+        if (need > (size_t)d.smem_per_block || launch > need || fc3d_plan_main_loop(&p) == FC3D_MAIN_LOOP_HALO ||
             fc3d_plan_main_loop(&p) == FC3D_MAIN_LOOP_WGMMA) {
-            if (!bad++) snprintf(why, sizeof why, "case %d: %zu bytes a block on %s, grant %d, main loop %d", k, need, loop,
-                                 d.smem_per_block, fc3d_plan_main_loop(&p));
+            if (!bad++) snprintf(why, sizeof why, "case %d: %zu bytes a block on %s (its launches %zu), grant %d, main loop %d",
+                                 k, need, loop, launch, d.smem_per_block, fc3d_plan_main_loop(&p));
         }
     }
     check(planned > 600 && bad == 0, "smem_per_block.random", "%d planned, %d past their grant; %s", planned, bad, why);
