@@ -2283,7 +2283,8 @@ static int64_t _fc3d_xsums_doubles(const fc3d_geom_* g, int64_t* rows_at, int64_
    shared memory of each plan's geometry (the haloed loop's, the block loop's, the warp-row
    loop's); set to each launch's own size, a host thread running a smaller plan could lower the
    limit between another thread's setting and its launch, and fail that launch. The limit is per
-   function and device; occupancy follows each launch's own size. */
+   function and device; occupancy follows each launch's own size. It is read from the function
+   every time (no table of what was set: a cudaDeviceReset would leave one stale). */
 static cudaError_t _fc3d_smem_attr(const void* kern, size_t need) {
     static std::mutex lock;
     const std::lock_guard<std::mutex> held(lock);

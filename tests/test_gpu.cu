@@ -2131,6 +2131,23 @@ static void test_block_loop(int cases) {
     engine_under_test = keep;
 }
 
+/* L2/15's convolution at a small size: 2 samples, 16 -> 32 channels, kernel 3, stride 2, padding
+   1, a bias, input 4 x 8 x in_w */
+static void l15_small_conv(fc3d_plan_desc* d, int in_w) {
+    d->conv.batch = 2;
+    d->conv.in_channels = 16;
+    d->conv.out_channels = 32;
+    d->conv.in_size[0] = 4;
+    d->conv.in_size[1] = 8;
+    d->conv.in_size[2] = in_w;
+    for (int i = 0; i < 3; i++) {
+        d->conv.kernel[i] = 3;
+        d->conv.stride[i] = 2;
+        d->conv.padding[i] = 1;
+    }
+    d->conv.bias = 1;
+}
+
 /* ---- 3x. desc.smem_per_block: plans within a smaller grant, and the run's refusal -------------- */
 /* Plans made for sm_86's 99 KB (FC3D_SMEM_PER_BLOCK_TC), run as if the device granted only that
    (_fc3d_smem_grant_cap): L2/61's pattern at a small size with 96 and 128 output channels (the
@@ -2161,18 +2178,7 @@ static void test_smem_grant(void) {
                 d->ops[o++].eps = 1e-5f;
             }
         } else {
-            d->conv.batch = 2;
-            d->conv.in_channels = 16;
-            d->conv.out_channels = 32;
-            d->conv.in_size[0] = 4;
-            d->conv.in_size[1] = 8;
-            d->conv.in_size[2] = 40;
-            for (int i = 0; i < 3; i++) {
-                d->conv.kernel[i] = 3;
-                d->conv.stride[i] = 2;
-                d->conv.padding[i] = 1;
-            }
-            d->conv.bias = 1;
+            l15_small_conv(d, 40);
             d->ops[o].kind = FC3D_OP_BATCHNORM_TRAIN;
             d->ops[o].flags = FC3D_OP_AFFINE | FC3D_OP_UPDATE_RUNNING_STATS;
             d->ops[o].eps = 1e-5f;
@@ -2318,18 +2324,7 @@ static void test_smem_attr_threads(void) {
     for (int k = 0; k < 2; k++) {
         memset(&hc[k], 0, sizeof hc[k]);
         fc3d_plan_desc* d = &hc[k].desc;
-        d->conv.batch = 2;
-        d->conv.in_channels = 16;
-        d->conv.out_channels = 32;
-        d->conv.in_size[0] = 4;
-        d->conv.in_size[1] = 8;
-        d->conv.in_size[2] = k ? 12 : 40;
-        for (int i = 0; i < 3; i++) {
-            d->conv.kernel[i] = 3;
-            d->conv.stride[i] = 2;
-            d->conv.padding[i] = 1;
-        }
-        d->conv.bias = 1;
+        l15_small_conv(d, k ? 12 : 40);
         d->math = FC3D_MATH_TF32;
         d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
         d->main_loop = FC3D_MAIN_LOOP_BLOCK;
