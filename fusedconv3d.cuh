@@ -1521,7 +1521,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      the grid; the plan sizes them by its planes, as the block loop's by its blocks
      (_fc3d_tc_slots; sized by the tiled loops' tiles, L2/15's moments had 964 slots a (n, c) of
      which 31 held sums, 7.6 MB of zeros written by the statistics pass and read by the
-     finalize). Not yet measured in the library (bench/RESULTS.md, fifty-ninth entry: no device then).
+     finalize). Not yet measured in the library (bench/RESULTS.md, fifty-ninth and sixtieth entries:
+     no device then).
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
