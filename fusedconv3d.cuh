@@ -11913,11 +11913,11 @@ static fc3d_result _fc3d_tc_device_check(const fc3d_plan* plan, int dev, char* m
     cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&grant, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
     if (e != cudaSuccess) return _fc3d_fail(msg, FC3D_ERROR_CUDA, "cudaDeviceGetAttribute: %s", cudaGetErrorString(e));
-    if (major < 8)
+    if (major < 8) /* (the grant of such a device is below FC3D_SMEM_PER_BLOCK_TC: planned with it, AUTO is direct) */
         return _fc3d_fail(msg, FC3D_ERROR_CUDA,
                           "the implicit_gemm engine needs compute capability 8.0 or newer (device %d has %d.x; nothing "
-                          "launched); plan with desc.engine = FC3D_ENGINE_DIRECT",
-                          dev, major);
+                          "launched): plan with desc.smem_per_block = %d, its grant, or desc.engine = FC3D_ENGINE_DIRECT",
+                          dev, major, grant);
     if (_fc3d_tc_wgmma_runs(tp)) return FC3D_SUCCESS;
     if (_fc3d_smem_grant_cap > 0 && _fc3d_smem_grant_cap < grant) grant = _fc3d_smem_grant_cap;
     const char* loop = "";
