@@ -9188,7 +9188,7 @@ static int _fc3d_bk_geometry(_fc3d_tc_kparams* P, int nt8)
     };
     double best = 0.0;
     int found = 0;
-    const size_t cap = P->smem_max > 0 && (size_t)P->smem_max < (size_t)_FC3D_BK_SMEM ? (size_t)P->smem_max : (size_t)_FC3D_BK_SMEM;
+    const size_t cap = (size_t)P->smem_max < (size_t)_FC3D_BK_SMEM ? (size_t)P->smem_max : (size_t)_FC3D_BK_SMEM;
     for (int bd = 1; bd <= 8 && bd <= P->out[0]; ++bd)
         for (int bh = 1; bh <= 64 && bh <= P->out[1]; ++bh) {
             if (bd * bh > 64) break;
