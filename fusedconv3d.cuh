@@ -9580,11 +9580,12 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
    haloed loop is not taken) or BLOCK, TF32 math (or HALF where in_channels is a multiple of 16 and
    the f16 operands fit), float32 NCDHW tensors, groups 1, in_channels a multiple of 8 up to 32,
    out_channels up to 64, no whole-row passes, a weight and two input
-   blocks within _FC3D_BK_SMEM. Its statistics slots are its blocks (_fc3d_tc_slots). Sets the
-   block fields of tp->kp. */
+   blocks within _FC3D_BK_SMEM; under AUTO, no more blocks a sample than the tiled loops' tiles
+   (_FC3D_BK_NO_SMALL). Its statistics slots are its blocks (_fc3d_tc_slots). Sets the block
+   fields of tp->kp. */
 enum { _FC3D_BK_NO_LOOP = 1, _FC3D_BK_NO_HALO, _FC3D_BK_NO_MATH, _FC3D_BK_NO_DTYPE, _FC3D_BK_NO_LAYOUT,
        _FC3D_BK_NO_GROUPS, _FC3D_BK_NO_CHANNELS, _FC3D_BK_NO_ROWS, _FC3D_BK_NO_GEOMETRY,
-       _FC3D_BK_NO_WROWS };
+       _FC3D_BK_NO_WROWS, _FC3D_BK_NO_SMALL };
 static const char* _fc3d_bk_why_text(int why) {
     switch (why) {
     case _FC3D_BK_NO_LOOP: return "desc.main_loop forces another loop";
@@ -9598,6 +9599,7 @@ static const char* _fc3d_bk_why_text(int why) {
     case _FC3D_BK_NO_GEOMETRY:
         return "the geometry: a stride past 8, a padded W past 4096, or blocks past 112 KB / smem_per_block";
     case _FC3D_BK_NO_WROWS: return "the warp-row loop takes the plan";
+    case _FC3D_BK_NO_SMALL: return "AUTO: more blocks a sample than the tiled loops' tiles (small blocks)";
     default: return "";
     }
 }
@@ -9622,11 +9624,16 @@ static void _fc3d_bk_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     const int nt8 = P.cout <= 32 ? 4 : 8;
     _fc3d_tc_kparams Q = P;
     Q.bk_f16 = _FC3D_BK_F16 && P.cin % 16 == 0;
-    if (Q.bk_f16 && !half && !_fc3d_bk_geometry(&Q, nt8)) {
+    /* AUTO: blocks that outnumber the tiled loops' tiles a sample are small ones (a few output rows
+       of a short W each), where the block loop has not been measured faster: the tiled loops keep
+       such a desc (desc.main_loop = BLOCK still takes it) */
+    const bool autol = loop == FC3D_MAIN_LOOP_AUTO;
+    if (Q.bk_f16 && !half && !(_fc3d_bk_geometry(&Q, nt8) && !(autol && Q.bk_blocks > tp->tiles_per_sample))) {
         Q = P; /* (the f16 copy's shared memory leaves too small a block: f32 operands) */
         Q.bk_f16 = 0;
     }
     if (!_fc3d_bk_geometry(&Q, nt8)) tp->bk_why = _FC3D_BK_NO_GEOMETRY;
+    else if (autol && Q.bk_blocks > tp->tiles_per_sample) tp->bk_why = _FC3D_BK_NO_SMALL;
     if (tp->bk_why) return;
     Q.bk_half = half;
     P = Q;

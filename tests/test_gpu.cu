@@ -766,6 +766,60 @@ static int cmp_y_shift = 0;
    non-finite in the other (as a count: cmp_nonfinite_seen), the rel-L2 is taken over the rest */
 static int cmp_nonfinite = 0;
 static int64_t cmp_nonfinite_seen = 0;
+/* What a failed comparison prints after its line, so that the case can be rebuilt and read without
+   the run that drew it: every field of the desc, both plans' descriptions, and the largest
+   differences with their (n, c, d, h, w) and both values. */
+static void dump_mismatch(const host_case* hc, const fc3d_plan* pl, const double* a, const double* b, int64_t n) {
+    const fc3d_plan_desc* d = &hc->desc;
+    const fc3d_conv_desc* c = &d->conv;
+    printf("#   desc: batch %d in %d out %d in_size %d %d %d kernel %d %d %d stride %d %d %d padding %d %d %d "
+           "output_padding %d %d %d dilation %d %d %d groups %d bias %d layout %d dtype %d math %d strategy %d "
+           "stats_plan %d smem_per_block %d\n",
+           c->batch, c->in_channels, c->out_channels, c->in_size[0], c->in_size[1], c->in_size[2], c->kernel[0],
+           c->kernel[1], c->kernel[2], c->stride[0], c->stride[1], c->stride[2], c->padding[0], c->padding[1],
+           c->padding[2], c->output_padding[0], c->output_padding[1], c->output_padding[2], c->dilation[0],
+           c->dilation[1], c->dilation[2], c->groups, c->bias, (int)d->layout, (int)d->dtype, (int)d->math,
+           (int)d->strategy, (int)d->stats_plan, d->smem_per_block);
+    for (int i = 0; i < d->num_ops; i++)
+        printf("#   op %d: kind %d value %g eps %g momentum %g groups %d norm_dims %d flags %u\n", i,
+               (int)d->ops[i].kind, (double)d->ops[i].value, (double)d->ops[i].eps, (double)d->ops[i].momentum,
+               d->ops[i].groups, d->ops[i].norm_dims, d->ops[i].flags);
+    static char text[1 << 15];
+    for (int k = 0; k < 2; k++) {
+        fc3d_plan_describe(&pl[k], text, sizeof text);
+        printf("#   plan %d:\n", k);
+        for (char *line = text, *e; *line; line = e) {
+            e = strchr(line, '\n');
+            const int len = e ? (int)(e - line) : (int)strlen(line);
+            printf("#     %.*s\n", len, line);
+            e = e ? e + 1 : line + len;
+        }
+    }
+    const int64_t* yd = hc->plan.y_dims; /* (n, c, d, h, w) as unpack orders them */
+    int64_t worst[4] = {-1, -1, -1, -1};
+    for (int64_t i = 0; i < n; i++) {
+        const double e = fabs(a[i] - b[i]);
+        for (int k = 0; k < 4; k++)
+            if (worst[k] < 0 || !(e <= fabs(a[worst[k]] - b[worst[k]]))) {
+                for (int j = 3; j > k; j--) worst[j] = worst[j - 1];
+                worst[k] = i;
+                break;
+            }
+    }
+    int64_t bad = 0;
+    for (int64_t i = 0; i < n; i++) bad += !(fabs(a[i] - b[i]) <= 1e-3 * (1.0 + fabs(a[i])));
+    printf("#   %lld of %lld outputs differ by more than 1e-3 relative; the largest:\n", (long long)bad, (long long)n);
+    for (int k = 0; k < 4 && worst[k] >= 0; k++) {
+        int64_t r = worst[k], co[5];
+        for (int j = 4; j >= 0; j--) {
+            co[j] = r % yd[j];
+            r /= yd[j];
+        }
+        printf("#     (n %lld, c %lld, d %lld, h %lld, w %lld): %.9g vs %.9g\n", (long long)co[0], (long long)co[1],
+               (long long)co[2], (long long)co[3], (long long)co[4], a[worst[k]], b[worst[k]]);
+    }
+}
+
 static int compare_engines(const char* name, host_case* hc, fc3d_engine ea, fc3d_engine eb, double bound,
                            fc3d_main_loop la = FC3D_MAIN_LOOP_AUTO, fc3d_main_loop lb = FC3D_MAIN_LOOP_AUTO) {
     fc3d_plan pl[2];
@@ -836,6 +890,7 @@ static int compare_engines(const char* name, host_case* hc, fc3d_engine ea, fc3d
     check(ok, name, "%s%s vs %s%s: rel-L2 %.3g, bound %s", fc3d_engine_name(pl[0].engine),
           la_run >= 1 && la_run <= 4 ? loop_name[la_run] : "", fc3d_engine_name(pl[1].engine),
           lb_run >= 1 && lb_run <= 4 ? loop_name[lb_run] : "", err, same ? "bitwise" : "math mode's");
+    if (!ok) dump_mismatch(hc, pl, out[0], out[1], n);
     free(out[0]);
     free(out[1]);
     device_case_free(&dc);
