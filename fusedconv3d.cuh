@@ -1521,8 +1521,14 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      the grid; the plan sizes them by its planes, as the block loop's by its blocks
      (_fc3d_tc_slots; sized by the tiled loops' tiles, L2/15's moments had 964 slots a (n, c) of
      which 31 held sums, 7.6 MB of zeros written by the statistics pass and read by the
-     finalize). Not yet measured in the library (bench/RESULTS.md, fifty-ninth and sixtieth entries:
-     no device then).
+     finalize). Measured in the library on an H100 (bench/RESULTS.md, sixty-first entry), where
+     L2/15's store-bound passes run slower than on the H200 of the standalone figures: its
+     convolution alone 0.171 ms TF32 / 0.164 half against the block loop's 0.211 in the same
+     call; its chain 0.228 ms in `make bench` (2.50x its floor, chain / convolution 1.33),
+     0.225 by the example's timer; under ncu the storing pass 184 us (one CTA of 8 warps an SM,
+     157 registers, DRAM 40 % of peak, 0.36 eligible warps a scheduler: the stores' latency
+     exposed), the statistics pass 46, x's copy 15 + 3, the weight's 10 (one CTA), the moments
+     and finalize ~20.
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
