@@ -1513,8 +1513,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      ran L2/15's convolution in 0.100 ms (1.10x its floor) standalone against the block loop's
      0.161, its statistics pass (no store, two CTAs an SM) 0.034, and L2/15's recompute/moments
      chain 0.157 against 0.345 (bench/l15_rows.cu, H200, bench/RESULTS.md fifty-eighth entry);
-     the planner's estimate takes those rates (_FC3D_WR_VALUES_PER_S, _FC3D_WR_STORE_OVER) and
-     so recomputes L2/15's chain (a statistics pass, then the storing pass through the composed
+     the planner's estimate takes the library's own rates on an H100 (_FC3D_WR_VALUES_PER_S,
+     _FC3D_WR_STORE_OVER; L2/15's chain estimated 0.225 ms, measured 0.228) and so recomputes L2/15's chain (a statistics pass, then the storing pass through the composed
      map: 2 x 63 M values convolved, 252 MB written once) rather than materialising it (y
      written, then read and written again). Its statistics slots are one per (n, c, od): a pass
      with statistics deals whole segments (n, od) to its CTAs, so the partials do not depend on
@@ -10206,11 +10206,12 @@ FC3D_API const char* fc3d_engine_name(fc3d_engine engine) {
    measured on the H100 at 257 / 333 us under ncu, each op 0.33 on the one-phase units; none on the
    pairs', whose ops are one FMA a value) */
 #define _FC3D_BK_VALUES_PER_S 2.9e11
-/* the warp-row loop's statistics-only pass: L2/15's 63.0 M values of the convolution in 0.034 ms
-   (bench/l15_rows.cu, H200, the H100's SMs and clock; bench/RESULTS.md fifty-eighth entry); its
-   storing pass 0.100 ms, 1.10x the bytes it moves at the copy rate */
-#define _FC3D_WR_VALUES_PER_S 1.85e12
-#define _FC3D_WR_STORE_OVER 1.10
+/* the warp-row loop's statistics-only pass: L2/15's 63.0 M values of the convolution in 46 us
+   under ncu, and its storing pass 0.171 ms (the convolution alone), 1.93x the bytes it moves at
+   the copy rate: the library's kernels on an H100 (bench/RESULTS.md sixty-first entry; the
+   standalone bench/l15_rows.cu ran 0.034 and 0.100 ms on an H200, fifty-eighth entry) */
+#define _FC3D_WR_VALUES_PER_S 1.37e12
+#define _FC3D_WR_STORE_OVER 1.93
 #define _FC3D_BK_STORE_COST 0.3
 #define _FC3D_BK_OP_COST 0.33
 /* a pass with no ops or ops of one map per (n, c) at W stride 2 runs units of both W phases
