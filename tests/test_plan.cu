@@ -1360,6 +1360,59 @@ static void test_main_loops(void) {
     const fc3d_result r = fc3d_plan_init(&p, &d);
     check(r == FC3D_SUCCESS && p.main_loop == FC3D_MAIN_LOOP_AUTO, "main_loop.direct_auto", "result %d, main_loop %d",
           (int)r, (int)p.main_loop);
+    {   /* small blocks: C_in 32, C_out 24, kernel 3, stride 2, padding 1, x 2 x 32 x 5 x 6 x 7, a ReLU, TF32.
+           The block loop's f16 blocks (1 x 3 output rows, 36 a sample) outnumber the tiled loops'
+           tiles: AUTO keeps the tiled loops (wgmma where it runs), naming the reason; a forced BLOCK
+           takes the small blocks, its statistics slots its blocks. */
+        fc3d_plan_desc q;
+        memset(&q, 0, sizeof q);
+        q.conv.batch = 2;
+        q.conv.in_channels = 32;
+        q.conv.out_channels = 24;
+        const int in[3] = {5, 6, 7};
+        for (int i = 0; i < 3; i++) {
+            q.conv.in_size[i] = in[i];
+            q.conv.kernel[i] = 3;
+            q.conv.stride[i] = 2;
+            q.conv.padding[i] = 1;
+            q.conv.dilation[i] = 1;
+        }
+        q.conv.groups = 1;
+        q.conv.bias = 1;
+        q.layout = FC3D_LAYOUT_NCDHW;
+        q.dtype = FC3D_DTYPE_F32;
+        q.math = FC3D_MATH_TF32;
+        q.num_ops = 1;
+        q.ops[0].kind = FC3D_OP_RELU;
+        fc3d_plan pq;
+        char text[4096];
+        fc3d_result rq = fc3d_plan_init(&pq, &q);
+        fc3d_plan_describe(&pq, text, sizeof text);
+        const _fc3d_tc_plan* tq = (const _fc3d_tc_plan*)pq._private.engine_data.bytes;
+        check(rq == FC3D_SUCCESS && pq.engine == FC3D_ENGINE_IMPLICIT_GEMM && pq.main_loop == FC3D_MAIN_LOOP_WGMMA &&
+                  !tq->bk_ok && strstr(text, "block loop not taken") != NULL,
+              "main_loop.block_small_auto", "result %d (%s), main_loop %d: %s", (int)rq, pq.message, (int)pq.main_loop,
+              text);
+        q.main_loop = FC3D_MAIN_LOOP_BLOCK;
+        rq = fc3d_plan_init(&pq, &q);
+        fc3d_plan_describe(&pq, text, sizeof text);
+        check(rq == FC3D_SUCCESS && pq.main_loop == FC3D_MAIN_LOOP_BLOCK && tq->bk_ok && tq->kp.bk_f16 &&
+                  tq->kp.bk_blocks > tq->tiles_per_sample &&
+                  strstr(text, "blocks of 1 x 3 output rows (D x H, every W), 36 a sample") != NULL,
+              "main_loop.block_small_forced", "result %d (%s), main_loop %d, blocks %lld, tiles %lld: %s", (int)rq,
+              pq.message, (int)pq.main_loop, (long long)tq->kp.bk_blocks, (long long)tq->tiles_per_sample, text);
+        /* with its statistics: a GroupNorm after the ReLU gathers one slot per block */
+        q.num_ops = 2;
+        q.ops[1].kind = FC3D_OP_GROUPNORM;
+        q.ops[1].groups = 4;
+        q.ops[1].eps = 1e-5f;
+        q.strategy = FC3D_STRATEGY_MATERIALIZE;
+        q.stats_plan = FC3D_STATS_PLAN_PER_OP;
+        rq = fc3d_plan_init(&pq, &q);
+        fc3d_plan_describe(&pq, text, sizeof text);
+        check(rq == FC3D_SUCCESS && pq.main_loop == FC3D_MAIN_LOOP_BLOCK && strstr(text, "8 groups x 216 slots") != NULL,
+              "main_loop.block_small_forced_slots", "result %d (%s): %s", (int)rq, pq.message, text);
+    }
 }
 
 static void test_plan_details(void) {
