@@ -1526,8 +1526,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      convolution alone 0.171 ms TF32 / 0.164 half against the block loop's 0.211 in the same
      call; its chain 0.228 ms in `make bench` (2.50x its floor, chain / convolution 1.33),
      0.225 by the example's timer; under ncu the storing pass 184 us (one CTA of 8 warps an SM,
-     157 registers, DRAM 40 % of peak, 0.36 eligible warps a scheduler: the stores' latency
-     exposed), the statistics pass 46, x's copy 15 + 3, the weight's 10 (one CTA), the moments
+     157 registers, DRAM 40 % of peak, 0.36 eligible warps a scheduler, 45 % of a warp's cycles on
+     fixed-latency dependencies: two warps a scheduler leave its instruction chains exposed), the statistics pass 46, x's copy 15 + 3, the weight's 10 (one CTA), the moments
      and finalize ~20.
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
