@@ -8108,12 +8108,21 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
                     }
                 if (STORE) { /* a store instruction a channel row: 8-byte pairs as the row's address allows */
                     __syncwarp();
-                    const int c1 = min(cout, (hh + 1) * _FC3D_WR_STCH);
-                    for (int c = hh * _FC3D_WR_STCH; c < c1; c++) {
-                        float* const yr = yrow + (int64_t)c * odhw;
-                        const float2 v = *reinterpret_cast<const float2*>(Stg + (c - hh * _FC3D_WR_STCH) * _FC3D_WR_STW + 2 * lane);
-                        const int p0 = 2 * lane;
-                        if ((reinterpret_cast<uintptr_t>(yr) & 7) == 0) { /* pairs (2 l, 2 l + 1) */
+                    /* the staged channels unrolled (their shared-memory reads ahead of the stores), the
+                       row stepped by the channel stride, its 8-byte alignment the first row's, flipped
+                       each channel where odhw is odd (L2/15's storing pass spent 45 % of a warp's
+                       cycles on fixed-latency dependencies with a channel a loop trip: ncu, bench/
+                       RESULTS.md sixty-first entry) */
+                    const int cb = hh * _FC3D_WR_STCH, p0 = 2 * lane;
+                    float* const yb = yrow + (int64_t)cb * odhw;
+                    const bool al0 = (reinterpret_cast<uintptr_t>(yb) & 7) == 0, flip = (odhw & 1) != 0;
+#pragma unroll
+                    for (int cl = 0; cl < _FC3D_WR_STCH; cl++) {
+                        /* (the staging holds _FC3D_WR_STCH channels: read before the channel test) */
+                        const float2 v = *reinterpret_cast<const float2*>(Stg + cl * _FC3D_WR_STW + 2 * lane);
+                        if (cb + cl >= cout) break;
+                        float* const yr = yb + (int64_t)cl * odhw;
+                        if (al0 != (flip && (cl & 1))) { /* pairs (2 l, 2 l + 1) */
                             if (p0 + 1 < OW) *reinterpret_cast<float2*>(yr + p0) = v;
                             else if (p0 < OW) yr[p0] = v.x;
                         } else { /* ow 0 alone, pairs (2 l - 1, 2 l), ow 63 alone */

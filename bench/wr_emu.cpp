@@ -204,15 +204,20 @@ static void cta(int blk, int grid, bool STORE, bool STATS, float msc, bool two, 
                             }
                     }
                     if (STORE) {
-                        const int c1 = std::min(COUT, (hh + 1) * STCH);
-                        for (int c = hh * STCH; c < c1; c++) {
-                            const int64_t yr = yrow + (int64_t)c * OD * OH * OW;
+                        // the kernel's unrolled form: the first staged row's alignment, flipped each
+                        // channel where odhw is odd; the row stepped by the channel stride
+                        const int cb = hh * STCH;
+                        const int64_t odhw = (int64_t)OD * OH * OW, yb = yrow + (int64_t)cb * odhw;
+                        const bool al0 = ((yb + yshift) & 1) == 0, flip = (odhw & 1) != 0;
+                        for (int cl = 0; cl < STCH; cl++) {
                             float vx[32], vy[32];
-                            for (int l = 0; l < 32; l++) { vx[l] = st[(c - hh * STCH) * STW + 2 * l]; vy[l] = st[(c - hh * STCH) * STW + 2 * l + 1]; }
-                            const bool al = ((yr + yshift) & 1) == 0;
+                            for (int l = 0; l < 32; l++) { vx[l] = st[cl * STW + 2 * l]; vy[l] = st[cl * STW + 2 * l + 1]; }
+                            if (cb + cl >= COUT) break;
+                            const int64_t yr = yb + (int64_t)cl * odhw;
+                            const bool al = al0 != (flip && (cl & 1));
                             for (int lane = 0; lane < 32; lane++) {
                                 const int p0 = 2 * lane;
-                                if (al) { if (p0 + 1 < OW) { store(yr + p0, vx[lane]); store(yr + p0 + 1, vy[lane]); } else if (p0 < OW) store(yr + p0, vx[lane]); }
+                                if (al) { if (p0 + 1 < OW) { if ((yr + yshift + p0) & 1) { printf("misaligned pair\n"); fails++; } store(yr + p0, vx[lane]); store(yr + p0 + 1, vy[lane]); } else if (p0 < OW) store(yr + p0, vx[lane]); }
                                 else {
                                     const float pv = lane > 0 ? vy[lane - 1] : vy[0];
                                     if (lane == 0) store(yr, vx[lane]);
