@@ -7867,14 +7867,20 @@ static __device__ __forceinline__ void _fc3d_wr_tap(float (&acc)[2][2][4][4], ui
    the copy of x. One CTA of 1024 threads (13,824 values at most). */
 static __global__ void __launch_bounds__(1024) _fc3d_wr_prep_w(int cout, const float* __restrict__ w,
                                                                __half* __restrict__ wh, int half) {
+    /* the weight read once, coalesced, into shared memory (dynamic: 16 C_out 27 floats, 55,296
+       bytes at C_out 32), then laid out from there: read twice from global memory, the second
+       time a line a lane, it took 10.9 us of L2/15's chain (ncu, bench/RESULTS.md sixty-first
+       entry) */
+    extern __shared__ float _fc3d_wr_wsm[];
     __shared__ unsigned red[32];
     const int n = _FC3D_WR_CI * cout * 27;
     unsigned m = 0u;
-    if (!half)
-        for (int i = threadIdx.x; i < n; i += 1024) {
-            const unsigned b = __float_as_uint(w[i]) & 0x7fffffffu;
-            if (b < 0x7f800000u) m = max(m, b);
-        }
+    for (int i = threadIdx.x; i < n; i += 1024) {
+        const float v = w[i];
+        _fc3d_wr_wsm[i] = v;
+        const unsigned b = __float_as_uint(v) & 0x7fffffffu;
+        if (!half && b < 0x7f800000u) m = max(m, b);
+    }
     m = _fc3d_warp_umax(m);
     if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = m;
     __syncthreads();
@@ -7884,7 +7890,7 @@ static __global__ void __launch_bounds__(1024) _fc3d_wr_prep_w(int cout, const f
         const int tap = e >> 9, co = (e >> 4) & 31, ci = e & 15;
         float v = 0.f;
         if (co < cout) {
-            v = w[((int64_t)ci * cout + co) * 27 + tap];
+            v = _fc3d_wr_wsm[(ci * cout + co) * 27 + tap];
             if (!half) v = __uint_as_float(_fc3d_tc_round(v)) * sc;
         }
         wh[e] = __float2half_rn(v);
@@ -11731,8 +11737,11 @@ struct _fc3d_wr_run<float> {
     static cudaError_t prep(const _fc3d_tc_plan* tp, const float* x, const float* w, void* wsw, void* wsx, cudaStream_t st) {
         __half* wh = (__half*)wsw;
         unsigned* words = (unsigned*)(wh + 27 * _FC3D_WR_CO * _FC3D_WR_CI);
-        _fc3d_wr_prep_w<<<1, 1024, 0, st>>>((int)tp->kp.cout, w, wh, tp->kp.wr_half);
-        cudaError_t e = cudaPeekAtLastError();
+        const size_t wsm = (size_t)_FC3D_WR_CI * tp->kp.cout * 27 * sizeof(float); /* (55,296 bytes at C_out 32) */
+        cudaError_t e = _fc3d_smem_attr((const void*)_fc3d_wr_prep_w, wsm);
+        if (e != cudaSuccess) return e;
+        _fc3d_wr_prep_w<<<1, 1024, wsm, st>>>((int)tp->kp.cout, w, wh, tp->kp.wr_half);
+        e = cudaPeekAtLastError();
         if (e != cudaSuccess) return e;
         const unsigned grid = _fc3d_wr_prep_grid(tp->kp);
         _fc3d_wr_prep_x<false><<<grid, 256, 0, st>>>(tp->kp, x, (__half*)wsx, words);
