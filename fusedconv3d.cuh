@@ -1501,7 +1501,14 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      sums of squares taken from x instead (a statistics plan built on x's correlations at the
      shifts between tap pairs, m16n8k8 MMAs with both operands loaded from global memory, then one
      convolution pass on the pairs' composed map) measured 1.58 ms for the chain, 1.28 of them the
-     correlations (thirty-sixth entry): not kept.
+     correlations (thirty-sixth entry): not kept. Its statistics sums are of v - k, k a
+     channel's tap-less value (the bias through the pass's ops), undone per block in double
+     (_fc3d_bk_sums): a channel whose every output is tap-less (or x = 0) has variance 0, which
+     float sums of v left at ~1e-7 of k^2, and a GroupNorm after a training BatchNorm, whose
+     statistics the moments plan scales by the BatchNorm's 1 / (var + eps), read that as signal
+     (relative L2 0.037 against the direct engine, test_gpu's block_loop_constant). The tiled,
+     haloed and warp-row loops still sum v in float per lane: a channel of such outputs there
+     has the same exposure (not yet shifted; the random tests have not drawn one).
      The warp-row loop (FC3D_MAIN_LOOP_WARP_ROWS, >>warp-row-loop) takes the block loop's place,
      where AUTO would have taken it, for the decoders' up-sampling convolution: kernel 3, stride 2,
      padding 1 along every dim, C_in 16, C_out up to 32, input H and W up to 32 (L2/15). The block
@@ -8312,7 +8319,8 @@ static __host__ __device__ inline bool _fc3d_bk_pairs(int nt8, int s2, bool stor
 static __host__ __device__ inline int _fc3d_floordiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 /* Shared memory of the block loop: the weight, two input blocks, the statistics' cross-warp sums,
-   two unit tables (the block's, the next block's), the block's resolved ops, the rows' tap counts and
+   two unit tables (the block's, the next block's), the block's resolved ops, its channels' shifts of
+   the statistics sums (_fc3d_bk_sums), the rows' tap counts and
    the input rows' descriptors; with f16 operands (P.bk_f16) the block's f16 copy and four words
    of its magnitude after them */
 static __host__ __device__ inline size_t _fc3d_bk_smem(const _fc3d_tc_kparams& P, int nt8)
@@ -8320,7 +8328,8 @@ static __host__ __device__ inline size_t _fc3d_bk_smem(const _fc3d_tc_kparams& P
     const size_t kt = (size_t)P.k[0] * P.k[1] * P.k[2];
     return kt * (size_t)(P.cin_g / (P.bk_f16 ? 16 : 8)) * nt8 * 64 * 4 + 2 * (size_t)P.cin_g * P.bk_cs * 4 +
            (size_t)_FC3D_BK_NW * nt8 * 8 * 16 + (size_t)P.bk_units * 64 +
-           (size_t)_FC3D_BK_NCOPS * nt8 * 8 * sizeof(_fc3d_unit_op) + (size_t)((P.bk_bd * P.bk_bh + 3) & ~3) * 4 +
+           (size_t)_FC3D_BK_NCOPS * nt8 * 8 * sizeof(_fc3d_unit_op) + (size_t)nt8 * 8 * 4 +
+           (size_t)((P.bk_bd * P.bk_bh + 3) & ~3) * 4 +
            (size_t)P.cin_g * P.bk_ed * P.bk_eh * 16 + (P.bk_f16 ? (size_t)(P.cin_g / 2) * P.bk_cs * 4 + 16 : 0);
 }
 
@@ -8413,6 +8422,22 @@ static __device__ __forceinline__ float _fc3d_bk_val(float acc, float2 m)
     return FMA ? fmaf(acc, m.x, m.y) : acc + m.y;
 }
 
+/* The block loop's statistics sums are of v - k, k the channel's value where the accumulator is
+   0 (the bias through the pass's ops: what a tap-less output holds), unshifted in double per
+   block (_fc3d_bk_main). Plain float sums lose a channel's variance under ~1e-7 of its mean
+   squared to rounding: where every output of a channel is tap-less (or x is 0) the variance is
+   0, and a GroupNorm after a training BatchNorm, whose statistics the moments plan derives from
+   the BatchNorm's variance (scaled by 1 / (var + eps)), took the rounding as signal (relative L2
+   0.037 against the direct engine on such a desc, tests/test_gpu.cu block_loop_constant). Up to
+   four values of one channel, each where its predicate holds. */
+static __device__ __forceinline__ void _fc3d_bk_sums(float v0, float v1, float v2, float v3, bool o0, bool o1, bool o2,
+                                                     bool o3, float k, float& ssum, float& ssq)
+{
+    const float s0 = o0 ? v0 - k : 0.f, s1 = o1 ? v1 - k : 0.f, s2 = o2 ? v2 - k : 0.f, s3 = o3 ? v3 - k : 0.f;
+    ssum += (s0 + s1) + (s2 + s3);
+    ssq += (s0 * s0 + s1 * s1) + (s2 * s2 + s3 * s3);
+}
+
 /* _fc3d_bk_store_pairs for a unit whose channels are all within C_out and whose positions are all
    within the output but phase 1's last one, which lies past it where lb1 is 0 on lane g = 7
    (L2/15: 63 outputs a row, 32 and 31 a phase, every unit so). The row's parity is the same for a
@@ -8441,11 +8466,7 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs_near(const float (&a
                 _fc3d_st2_if(p, v00, v10, true);
                 _fc3d_st2_if(p + 16, v01, v11, lb1);
                 _fc3d_st_if(p + 16, v01, !lb1);
-                if (ST) {
-                    const float s3 = lb1 ? v11 : 0.f;
-                    ssum[j][h] += (v00 + v01) + (v10 + s3);
-                    ssq[j][h] += (v00 * v00 + v01 * v01) + (v10 * v10 + s3 * s3);
-                }
+                if (ST) _fc3d_bk_sums(v00, v01, v10, v11, true, true, true, lb1, m.y, ssum[j][h], ssq[j][h]);
             }
         } else {
 #pragma unroll
@@ -8458,11 +8479,7 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs_near(const float (&a
                 _fc3d_st2_if(p + 1, v10, gl7 ? nA : nB, true);
                 _fc3d_st2_if(p + 17, v11, nB, gl7);
                 _fc3d_st_if(p + 17, v11, g7b);
-                if (ST) {
-                    const float s3 = lb1 ? v11 : 0.f;
-                    ssum[j][h] += (v00 + v01) + (v10 + s3);
-                    ssq[j][h] += (v00 * v00 + v01 * v01) + (v10 * v10 + s3 * s3);
-                }
+                if (ST) _fc3d_bk_sums(v00, v01, v10, v11, true, true, true, lb1, m.y, ssum[j][h], ssq[j][h]);
             }
         }
     }
@@ -8508,9 +8525,7 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs(const _fc3d_tc_kpara
                     const float2 m = _fc3d_bk_map<AFF, F16>(bv[j][h], ab, 8 * j + h, sc);
                     const float v00 = _fc3d_bk_val<FMA>(a0[j][h], m), v01 = _fc3d_bk_val<FMA>(a0[j][2 + h], m);
                     const float v10 = _fc3d_bk_val<FMA>(a1[j][h], m), v11 = _fc3d_bk_val<FMA>(a1[j][2 + h], m);
-                    const float s3 = b_1 ? v11 : 0.f;
-                    ssum[j][h] += (v00 + v01) + (v10 + s3);
-                    ssq[j][h] += (v00 * v00 + v01 * v01) + (v10 * v10 + s3 * s3);
+                    _fc3d_bk_sums(v00, v01, v10, v11, true, true, true, b_1, m.y, ssum[j][h], ssq[j][h]);
                 }
         return;
     }
@@ -8542,11 +8557,7 @@ static __device__ __forceinline__ void _fc3d_bk_store_pairs(const _fc3d_tc_kpara
                     _fc3d_st_if(p + 17, v11, cok && b_1 && !n_1);
                 }
             }
-            if (P.stats) {
-                const float s0 = a_0 ? v00 : 0.f, s1 = a_1 ? v01 : 0.f, s2 = b_0 ? v10 : 0.f, s3 = b_1 ? v11 : 0.f;
-                ssum[j][h] += (s0 + s1) + (s2 + s3);
-                ssq[j][h] += (s0 * s0 + s1 * s1) + (s2 * s2 + s3 * s3);
-            }
+            if (P.stats) _fc3d_bk_sums(v00, v01, v10, v11, a_0, a_1, b_0, b_1, m.y, ssum[j][h], ssq[j][h]);
         }
 }
 
@@ -8705,7 +8716,9 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
     _fc3d_unit_op* Uo = reinterpret_cast<_fc3d_unit_op*>(Ut0 + 4 * U); /* the pass's ops per channel */
     /* the block's rows' (d, h) tap counts, R rounded up to 4: ptxas reads the rank loop's last
        keys in pairs (one LDS.64 where one key is left), so the words past R are allocated */
-    int* Rk = reinterpret_cast<int*>(Uo + _FC3D_BK_NCOPS * CO);
+    /* the block's channels' shifts of the statistics sums (_fc3d_bk_sums) */
+    float* const Kc = reinterpret_cast<float*>(Uo + _FC3D_BK_NCOPS * CO);
+    int* Rk = reinterpret_cast<int*>(Kc + CO);
     int4* const Cd = reinterpret_cast<int4*>(Rk + ((P.bk_bd * P.bk_bh + 3) & ~3)); /* the input rows (rows_of) */
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
     const int cout = (int)P.cout;
@@ -8952,6 +8965,22 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                 for (int o = 0; o < nops && c < cout; ++o)
                     _fc3d_uop_compose(_fc3d_resolve_op(epi.chain.ops[epi.op_begin + o], epi.ext, co), a, bb);
                 Uab[c] = make_float2((float)a, (float)bb);
+                Kc[c] = (float)bb;
+            }
+        else if (stats)
+            /* the value of a tap-less output (the bias through the ops; 0 where they depend on the
+               position): the shift of the statistics sums (_fc3d_bk_sums) */
+            for (int c = tid; c < CO; c += NT) {
+                float k[2];
+                k[0] = k[1] = bias && c < cout ? bias[c] : 0.f;
+                const int64_t co[5] = {n, c, 0, 0, 0};
+                if (c >= cout || generic) k[0] = 0.f;
+                else if (resolved)
+                    for (int o = 0; o < nops; ++o)
+                        _fc3d_apply_unit_op_regs(_fc3d_resolve_op(epi.chain.ops[epi.op_begin + o], epi.ext, co), k);
+                else if (ops)
+                    epi.apply_nc_regs(k, epi.op_begin, epi.op_end, n, c);
+                Kc[c] = k[0];
             }
         _fc3d_tc_wait<1>();
         float* xs = Xs + buf * CIN * CS;
@@ -9113,11 +9142,7 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                             _fc3d_st_if(p, v0, ok0 && cok);
                             _fc3d_st_if(p + 8 * s2, v1, ok1 && cok);
                         }
-                        if (stats) {
-                            const float a0 = ok0 ? v0 : 0.f, a1 = ok1 ? v1 : 0.f;
-                            ssum[j][h] += a0 + a1;
-                            ssq[j][h] += a0 * a0 + a1 * a1;
-                        }
+                        if (stats) _fc3d_bk_sums(v0, v1, 0.f, 0.f, ok0, ok1, false, false, bv[j][h], ssum[j][h], ssq[j][h]);
                     }
                 continue;
             }
@@ -9143,11 +9168,7 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                         _fc3d_st_if(yc + ow0, v[0], ok0);
                         _fc3d_st_if(yc + ow1, v[1], ok1);
                     }
-                    if (stats) {
-                        const float a0 = ok0 ? v[0] : 0.f, a1 = ok1 ? v[1] : 0.f;
-                        ssum[j][h] += a0 + a1;
-                        ssq[j][h] += a0 * a0 + a1 * a1;
-                    }
+                    if (stats) _fc3d_bk_sums(v[0], v[1], 0.f, 0.f, ok0, ok1, false, false, Kc[c], ssum[j][h], ssq[j][h]);
                 }
         }
         if (warp == builder && b + gridDim.x < nblk) build_table(b + gridDim.x, Ut0 + (buf ^ 1) * 2 * U, lane, 32, false);
@@ -9155,6 +9176,8 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
             _fc3d_lane_sums<NT8>(ssum, ssq, Red + warp * CO, lane);
             __syncthreads();
             const int64_t blk = b - n * bps, tps = P.hx_parts;
+            /* the block's outputs a channel (its rows within the output, every W position) */
+            const double cnt = (double)min(BD, P.out[0] - od0) * min(BH, P.out[1] - oh0) * P.out[2];
             for (int c = tid; c < cout; c += NT) {
                 double ds = 0.0, dq = 0.0;
 #pragma unroll
@@ -9163,7 +9186,9 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                     ds += r.x;
                     dq += r.y;
                 }
-                epi.partial(n, c, blk, tps, ds, dq); /* (tps = bps: _fc3d_tc_slots) */
+                /* the shift undone: sum v = sum (v - k) + cnt k, sum v^2 = sum (v - k)^2 + k (2 sum (v - k) + cnt k) */
+                const double k = ops ? (double)Kc[c] : (double)(bias ? bias[c] : 0.f);
+                epi.partial(n, c, blk, tps, ds + cnt * k, dq + k * (2.0 * ds + cnt * k)); /* (tps = bps: _fc3d_tc_slots) */
             }
         }
         __syncthreads(); /* the next block's copies reuse this buffer, Red and this block's unit table */

@@ -1377,6 +1377,110 @@ static void test_halo_prep_wide(void) {
    in half math, the block loop against the direct engine within FP32's bound (both round x and the
    weight to f16 as they are: past 65504 infinite, under 2^-14 on f16's subnormal step; the
    non-finite outputs compared by position). */
+/* Constant channels under the moments plan, on the block loop: every output of a channel is the
+   bias through the ops (a convolution whose outputs all lie where no tap reaches, or x = 0), so a
+   training BatchNorm's variance is 0 and a GroupNorm after it sees the BatchNorm's betas alone.
+   The moments plan derives the GroupNorm's statistics from the BatchNorm's variance scaled by
+   1 / (var + eps): float sums of the values themselves left ~1e-7 of the mean squared there, which
+   the GroupNorm took as signal (relative L2 0.037 against the direct engine on case 0's desc). The
+   block loop's sums are shifted by the tap-less value (_fc3d_bk_sums). Each case against the
+   float64 CPU reference and the direct engine, at TF32's bound, on the block loop's epilogues:
+   0 one W phase with ops resolved per block (GELU, AddChannel), every output tap-less; 1 both W
+   phases, no ops; 2 both W phases through the composed map (Scale); 3 one W phase of W stride 2
+   with a GELU; 4 one W phase (W stride 3), no ops. Cases 1-4: x = 0, the bias in [1, 3). */
+static void test_block_loop_constant(void) {
+    int runs = 0;
+    for (int k = 0; k < 5; k++) {
+        host_case hc;
+        memset(&hc, 0, sizeof hc);
+        fc3d_plan_desc* d = &hc.desc;
+        fc3d_conv_desc* c = &d->conv;
+        c->batch = k == 0 ? 1 : 2;
+        c->bias = 1;
+        if (k == 0) { /* the desc random tests drew: D's only tap lands past the output */
+            const int in[3] = {2, 2, 3}, ke[3] = {1, 2, 1}, st[3] = {3, 2, 3}, pa[3] = {1, 2, 2}, op[3] = {0, 0, 2},
+                      dl[3] = {1, 2, 2};
+            c->in_channels = 32;
+            c->out_channels = 58;
+            for (int i = 0; i < 3; i++) {
+                c->in_size[i] = in[i];
+                c->kernel[i] = ke[i];
+                c->stride[i] = st[i];
+                c->padding[i] = pa[i];
+                c->output_padding[i] = op[i];
+                c->dilation[i] = dl[i];
+            }
+        } else {
+            c->in_channels = 16;
+            c->out_channels = 32;
+            for (int i = 0; i < 3; i++) {
+                c->in_size[i] = i == 2 ? 12 : 4;
+                c->kernel[i] = 3;
+                c->stride[i] = k == 4 && i == 2 ? 3 : 2;
+                c->padding[i] = 1;
+                c->dilation[i] = 1;
+            }
+        }
+        int o = 0;
+        if (k == 0) {
+            d->ops[o++].kind = FC3D_OP_GELU;
+            d->ops[o++].kind = FC3D_OP_ADD_CHANNEL;
+        } else if (k == 2) {
+            d->ops[o].kind = FC3D_OP_SCALE;
+            d->ops[o++].value = 1.5f;
+        } else if (k == 3) {
+            d->ops[o++].kind = FC3D_OP_GELU;
+        }
+        d->ops[o].kind = FC3D_OP_BATCHNORM_TRAIN;
+        d->ops[o++].flags = FC3D_OP_AFFINE;
+        d->ops[o].kind = FC3D_OP_GROUPNORM;
+        d->ops[o].groups = c->out_channels / 2;
+        d->ops[o].eps = 1e-3f;
+        d->ops[o++].flags = FC3D_OP_AFFINE;
+        d->num_ops = o;
+        d->math = FC3D_MATH_TF32;
+        d->strategy = FC3D_STRATEGY_MATERIALIZE;
+        d->stats_plan = FC3D_STATS_PLAN_MOMENTS;
+        d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        d->main_loop = FC3D_MAIN_LOOP_BLOCK;
+        char name[120];
+        snprintf(name, sizeof name, "block_loop_constant.%d.%s", k,
+                 k == 0 ? "tapless.gelu_addch" : k == 1 ? "x0.pairs" : k == 2 ? "x0.pairs_scale"
+                 : k == 3 ? "x0.gelu" : "x0.ws3");
+        if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) {
+            check(0, name, "plan: %s", hc.plan.message);
+            continue;
+        }
+        d->engine = FC3D_ENGINE_AUTO;
+        d->main_loop = FC3D_MAIN_LOOP_AUTO;
+        if (!check(fc3d_plan_main_loop(&hc.plan) == FC3D_MAIN_LOOP_BLOCK, name, "the block loop takes it (loop %d)",
+                   (int)fc3d_plan_main_loop(&hc.plan))) {
+            host_case_free(&hc);
+            continue;
+        }
+        fill_case_tensors(&hc);
+        if (k > 0) {
+            for (int64_t i = 0; i < hc.plan.x_elements; i++) hc.x[i] = 0.0;
+            for (int i = 0; i < c->out_channels; i++) hc.b[i] = (double)(float)(1.0 + 2.0 * rng_unit());
+        }
+        double* ref_ops[FC3D_MAX_OPS][6];
+        double* ref = cpu_reference(&hc, ref_ops);
+        int guard_ok = 0;
+        runs += run_and_compare(name, &hc, ref, ref_ops, 2.0 * bound_for(FC3D_MATH_TF32, FC3D_DTYPE_F32), &guard_ok);
+        char cname[160];
+        snprintf(cname, sizeof cname, "%s.vs_direct", name);
+        if (compare_engines(cname, &hc, FC3D_ENGINE_DIRECT, FC3D_ENGINE_IMPLICIT_GEMM,
+                            2.0 * bound_for(FC3D_MATH_TF32, FC3D_DTYPE_F32), FC3D_MAIN_LOOP_AUTO,
+                            FC3D_MAIN_LOOP_BLOCK) == -1)
+            check(0, cname, "a plan refused the desc");
+        free(ref);
+        for (int i = 0; i < FC3D_MAX_OPS; i++)
+            for (int t = 0; t < 6; t++) free(ref_ops[i][t]);
+        host_case_free(&hc);
+    }
+    check(runs == 5, "block_loop_constant.exercised", "%d of 5 cases ran on the block loop within the bound", runs);
+}
+
 static void test_block_loop_range(void) {
     static const double xr[8][2] = {{0.0, 4e5}, {0.0, 1e-6}, {-1e-15, 1e-15}, {0.0, 1.2e4},
                                     {-0.07, 0.07}, {0.0, 4e4}, {0.0, 0.05}, {0.0, 1.0}};
@@ -2960,6 +3064,7 @@ int main(int argc, char** argv) {
     test_block_loop(quick ? 8 : 48);
     test_warp_rows(quick ? 12 : 40);
     test_block_loop_range();
+    test_block_loop_constant();
     test_smem_grant();
     test_smem_attr_threads();
     test_linear_sums();
