@@ -1506,9 +1506,12 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      (_fc3d_bk_sums): a channel whose every output is tap-less (or x = 0) has variance 0, which
      float sums of v left at ~1e-7 of k^2, and a GroupNorm after a training BatchNorm, whose
      statistics the moments plan scales by the BatchNorm's 1 / (var + eps), read that as signal
-     (relative L2 0.037 against the direct engine, test_gpu's block_loop_constant). The tiled,
-     haloed and warp-row loops still sum v in float per lane: a channel of such outputs there
-     has the same exposure (not yet shifted; the random tests have not drawn one).
+     (relative L2 0.032 against the CPU reference, test_gpu's block_loop_constant; H200). The
+     tiled loops sum in double and pass such chains as they are; the warp-row and haloed loops
+     do not yet: their lanes' float sums of v (the haloed loop's of float squares) leave the same
+     ~1e-7 of k^2, and x = 0 with a training BatchNorm then a GroupNorm under the moments plan
+     measured relative L2 0.17 and 0.27 on the warp-row loop, 0.36 and 0.44 on the haloed loop
+     (bench/constant_channels.cu, H200).
      The warp-row loop (FC3D_MAIN_LOOP_WARP_ROWS, >>warp-row-loop) takes the block loop's place,
      where AUTO would have taken it, for the decoders' up-sampling convolution: kernel 3, stride 2,
      padding 1 along every dim, C_in 16, C_out up to 32, input H and W up to 32 (L2/15). The block

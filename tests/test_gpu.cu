@@ -1464,9 +1464,11 @@ static void test_block_loop_constant(void) {
             for (int i = 0; i < c->out_channels; i++) hc.b[i] = (double)(float)(1.0 + 2.0 * rng_unit());
         }
         double* ref_ops[FC3D_MAX_OPS][6];
+        memset(ref_ops, 0, sizeof ref_ops);
         double* ref = cpu_reference(&hc, ref_ops);
         int guard_ok = 0;
-        runs += run_and_compare(name, &hc, ref, ref_ops, 2.0 * bound_for(FC3D_MATH_TF32, FC3D_DTYPE_F32), &guard_ok);
+        if (!ref) check(0, name, "the CPU reference refused the desc");
+        else runs += run_and_compare(name, &hc, ref, ref_ops, 2.0 * bound_for(FC3D_MATH_TF32, FC3D_DTYPE_F32), &guard_ok);
         char cname[160];
         snprintf(cname, sizeof cname, "%s.vs_direct", name);
         if (compare_engines(cname, &hc, FC3D_ENGINE_DIRECT, FC3D_ENGINE_IMPLICIT_GEMM,
