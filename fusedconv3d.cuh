@@ -9201,7 +9201,7 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                     dq += r.y;
                 }
                 /* the shift undone: sum v = sum (v - k) + cnt k, sum v^2 = sum (v - k)^2 + k (2 sum (v - k) + cnt k) */
-                const double k = ops ? (double)Kc[c] : (double)(bias ? bias[c] : 0.f);
+                const double k = Kc[c];
                 epi.partial(n, c, blk, tps, ds + cnt * k, dq + k * (2.0 * ds + cnt * k)); /* (tps = bps: _fc3d_tc_slots) */
             }
         }

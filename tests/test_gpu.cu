@@ -1377,6 +1377,43 @@ static void test_halo_prep_wide(void) {
    in half math, the block loop against the direct engine within FP32's bound (both round x and the
    weight to f16 as they are: past 65504 infinite, under 2^-14 on f16's subnormal step; the
    non-finite outputs compared by position). */
+/* Constant channels (test_block_loop_constant, bench/constant_channels.cu): the chain's tail from
+   op o on - a training BatchNorm, then a GroupNorm of C_out / 2 groups (eps 1e-3), both affine -
+   under the moments plan (materialised, TF32, the implicit-GEMM engine). */
+static void constant_chain(fc3d_plan_desc* d, int o) {
+    d->ops[o].kind = FC3D_OP_BATCHNORM_TRAIN;
+    d->ops[o++].flags = FC3D_OP_AFFINE;
+    d->ops[o].kind = FC3D_OP_GROUPNORM;
+    d->ops[o].groups = d->conv.out_channels / 2;
+    d->ops[o].eps = 1e-3f;
+    d->ops[o++].flags = FC3D_OP_AFFINE;
+    d->num_ops = o;
+    d->math = FC3D_MATH_TF32;
+    d->strategy = FC3D_STRATEGY_MATERIALIZE;
+    d->stats_plan = FC3D_STATS_PLAN_MOMENTS;
+    d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+}
+
+/* hc's tensors filled (x = 0 and the bias in [1, 3) where x0: every channel constant) and its plan
+   run against the float64 CPU reference at twice TF32's bound; 1 when within it. */
+static int constant_vs_cpu(const char* name, host_case* hc, int x0) {
+    fill_case_tensors(hc);
+    if (x0) {
+        for (int64_t i = 0; i < hc->plan.x_elements; i++) hc->x[i] = 0.0;
+        for (int i = 0; i < hc->plan.desc.conv.out_channels; i++) hc->b[i] = (double)(float)(1.0 + 2.0 * rng_unit());
+    }
+    double* ref_ops[FC3D_MAX_OPS][6];
+    memset(ref_ops, 0, sizeof ref_ops);
+    double* ref = cpu_reference(hc, ref_ops);
+    int guard_ok = 0, ok = 0;
+    if (!ref) check(0, name, "the CPU reference refused the desc");
+    else ok = run_and_compare(name, hc, ref, ref_ops, 2.0 * bound_for(FC3D_MATH_TF32, FC3D_DTYPE_F32), &guard_ok);
+    free(ref);
+    for (int i = 0; i < FC3D_MAX_OPS; i++)
+        for (int t = 0; t < 6; t++) free(ref_ops[i][t]);
+    return ok;
+}
+
 /* Constant channels under the moments plan, on the block loop: every output of a channel is the
    bias through the ops (a convolution whose outputs all lie where no tap reaches, or x = 0), so a
    training BatchNorm's variance is 0 and a GroupNorm after it sees the BatchNorm's betas alone.
@@ -1431,17 +1468,7 @@ static void test_block_loop_constant(void) {
         } else if (k == 3) {
             d->ops[o++].kind = FC3D_OP_GELU;
         }
-        d->ops[o].kind = FC3D_OP_BATCHNORM_TRAIN;
-        d->ops[o++].flags = FC3D_OP_AFFINE;
-        d->ops[o].kind = FC3D_OP_GROUPNORM;
-        d->ops[o].groups = c->out_channels / 2;
-        d->ops[o].eps = 1e-3f;
-        d->ops[o++].flags = FC3D_OP_AFFINE;
-        d->num_ops = o;
-        d->math = FC3D_MATH_TF32;
-        d->strategy = FC3D_STRATEGY_MATERIALIZE;
-        d->stats_plan = FC3D_STATS_PLAN_MOMENTS;
-        d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        constant_chain(d, o);
         d->main_loop = FC3D_MAIN_LOOP_BLOCK;
         char name[120];
         snprintf(name, sizeof name, "block_loop_constant.%d.%s", k,
@@ -1458,26 +1485,13 @@ static void test_block_loop_constant(void) {
             host_case_free(&hc);
             continue;
         }
-        fill_case_tensors(&hc);
-        if (k > 0) {
-            for (int64_t i = 0; i < hc.plan.x_elements; i++) hc.x[i] = 0.0;
-            for (int i = 0; i < c->out_channels; i++) hc.b[i] = (double)(float)(1.0 + 2.0 * rng_unit());
-        }
-        double* ref_ops[FC3D_MAX_OPS][6];
-        memset(ref_ops, 0, sizeof ref_ops);
-        double* ref = cpu_reference(&hc, ref_ops);
-        int guard_ok = 0;
-        if (!ref) check(0, name, "the CPU reference refused the desc");
-        else runs += run_and_compare(name, &hc, ref, ref_ops, 2.0 * bound_for(FC3D_MATH_TF32, FC3D_DTYPE_F32), &guard_ok);
+        runs += constant_vs_cpu(name, &hc, k > 0);
         char cname[160];
         snprintf(cname, sizeof cname, "%s.vs_direct", name);
         if (compare_engines(cname, &hc, FC3D_ENGINE_DIRECT, FC3D_ENGINE_IMPLICIT_GEMM,
                             2.0 * bound_for(FC3D_MATH_TF32, FC3D_DTYPE_F32), FC3D_MAIN_LOOP_AUTO,
                             FC3D_MAIN_LOOP_BLOCK) == -1)
             check(0, cname, "a plan refused the desc");
-        free(ref);
-        for (int i = 0; i < FC3D_MAX_OPS; i++)
-            for (int t = 0; t < 6; t++) free(ref_ops[i][t]);
         host_case_free(&hc);
     }
     check(runs == 5, "block_loop_constant.exercised", "%d of 5 cases ran on the block loop within the bound", runs);
