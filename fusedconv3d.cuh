@@ -1507,11 +1507,12 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      float sums of v left at ~1e-7 of k^2, and a GroupNorm after a training BatchNorm, whose
      statistics the moments plan scales by the BatchNorm's 1 / (var + eps), read that as signal
      (relative L2 0.032 against the CPU reference, test_gpu's block_loop_constant; H200). The
-     tiled loops sum in double and pass such chains as they are; the warp-row and haloed loops
-     do not yet: their lanes' float sums of v (the haloed loop's of float squares) leave the same
-     ~1e-7 of k^2, and x = 0 with a training BatchNorm then a GroupNorm under the moments plan
-     measured relative L2 0.17 and 0.27 on the warp-row loop, 0.36 and 0.44 on the haloed loop
-     (bench/constant_channels.cu, H200).
+     tiled loops sum in double and pass such chains as they are; the warp-row loop's statistics
+     pass and the haloed loop's epilogue shift their sums the same way (their lanes' float sums of
+     v, the haloed loop's of float squares, had left the same ~1e-7 of k^2: x = 0 with a training
+     BatchNorm then a GroupNorm under the moments plan measured relative L2 0.17 and 0.27 on the
+     warp-row loop, 0.36 and 0.44 on the haloed loop; bench/constant_channels.cu, H200; test_gpu's
+     constant_channels).
      The warp-row loop (FC3D_MAIN_LOOP_WARP_ROWS, >>warp-row-loop) takes the block loop's place,
      where AUTO would have taken it, for the decoders' up-sampling convolution: kernel 3, stride 2,
      padding 1 along every dim, C_in 16, C_out up to 32, input H and W up to 32 (L2/15). The block
@@ -8120,9 +8121,13 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
                         }
                         if (LIST && co < cout) epi.apply_nc_regs(v, epi.op_begin, epi.op_end, n, co);
                         if (STATS) {
+                            /* the sums of v - k, k the channel's tap-less value (_fc3d_bk_sums) */
+                            float k[1] = {mp.y};
+                            if (LIST && co < cout) epi.apply_nc_regs(k, epi.op_begin, epi.op_end, n, co);
 #pragma unroll
                             for (int s = 0; s < 4; s++) {
-                                const float e = 8 * s + g < ne ? v[s] : 0.f, o = 8 * s + g < no ? v[4 + s] : 0.f;
+                                const float e = 8 * s + g < ne ? v[s] - k[0] : 0.f,
+                                            o = 8 * s + g < no ? v[4 + s] - k[0] : 0.f;
                                 ssum[nt][cp] += e + o;
                                 ssq[nt][cp] = fmaf(e, e, fmaf(o, o, ssq[nt][cp]));
                             }
@@ -8175,7 +8180,12 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
                     ds += rv.x;
                     dq += rv.y;
                 }
-                epi.partial(n, tid, od, P.hx_parts, ds, dq); /* (hx_parts = OD: _fc3d_tc_slots) */
+                /* the shift undone (the variance is the shifted values' whatever k is: any k close to
+                   the lanes' serves) over the segment's cnt x OW values */
+                float k[1] = {Map[tid].y};
+                if (LIST) epi.apply_nc_regs(k, epi.op_begin, epi.op_end, n, tid);
+                const double kd = k[0], m = (double)cnt * OW;
+                epi.partial(n, tid, od, P.hx_parts, ds + m * kd, dq + kd * (2.0 * ds + m * kd)); /* (hx_parts = OD) */
             }
         }
         r = rend;

@@ -1497,6 +1497,72 @@ static void test_block_loop_constant(void) {
     check(runs == 5, "block_loop_constant.exercised", "%d of 5 cases ran on the block loop within the bound", runs);
 }
 
+/* Constant channels (x = 0, the bias in [1, 3)) under the moments plan, training BatchNorm then
+   GroupNorm, on the tiled loops and the warp-row loop forced (test_block_loop_constant's property):
+   k3 s2 p1, C_in 16, C_out 32; 0 no op before the BatchNorm, 1 output padding 1, 2 a GELU before it
+   (the warp-row loop's LIST ops). Against the float64 CPU reference at twice TF32's bound. */
+static void test_constant_channels_loops(void) {
+    const int loops[3] = {FC3D_MAIN_LOOP_MMA_SYNC, FC3D_MAIN_LOOP_WGMMA, FC3D_MAIN_LOOP_WARP_ROWS};
+    int runs = 0, want = 0;
+    for (int li = 0; li < 3; li++) {
+        if (loops[li] == FC3D_MAIN_LOOP_WGMMA && !wgmma_here()) continue;
+        for (int k = 0; k < 3; k++) {
+            host_case hc;
+            memset(&hc, 0, sizeof hc);
+            fc3d_plan_desc* d = &hc.desc;
+            fc3d_conv_desc* c = &d->conv;
+            c->batch = 2;
+            c->bias = 1;
+            c->in_channels = 16;
+            c->out_channels = 32;
+            for (int i = 0; i < 3; i++) {
+                c->in_size[i] = i == 2 ? 16 : 8;
+                c->kernel[i] = 3;
+                c->stride[i] = 2;
+                c->padding[i] = 1;
+                c->output_padding[i] = k == 1 ? 1 : 0;
+                c->dilation[i] = 1;
+            }
+            int o = 0;
+            if (k == 2) d->ops[o++].kind = FC3D_OP_GELU;
+            d->ops[o].kind = FC3D_OP_BATCHNORM_TRAIN;
+            d->ops[o++].flags = FC3D_OP_AFFINE;
+            d->ops[o].kind = FC3D_OP_GROUPNORM;
+            d->ops[o].groups = c->out_channels / 2;
+            d->ops[o].eps = 1e-3f;
+            d->ops[o++].flags = FC3D_OP_AFFINE;
+            d->num_ops = o;
+            d->math = FC3D_MATH_TF32;
+            d->strategy = FC3D_STRATEGY_MATERIALIZE;
+            d->stats_plan = FC3D_STATS_PLAN_MOMENTS;
+            d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+            d->main_loop = (fc3d_main_loop)loops[li];
+            char name[120];
+            static const char* const lname[3] = {"mma_sync", "wgmma", "warp_rows"};
+            snprintf(name, sizeof name, "constant_channels.%s.%d", lname[li], k);
+            want++;
+            if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS || fc3d_plan_main_loop(&hc.plan) != loops[li]) {
+                check(0, name, "the loop does not take the desc: %s", hc.plan.message);
+                continue;
+            }
+            fill_case_tensors(&hc);
+            for (int64_t i = 0; i < hc.plan.x_elements; i++) hc.x[i] = 0.0;
+            for (int i = 0; i < c->out_channels; i++) hc.b[i] = (double)(float)(1.0 + 2.0 * rng_unit());
+            double* ref_ops[FC3D_MAX_OPS][6];
+            memset(ref_ops, 0, sizeof ref_ops);
+            double* ref = cpu_reference(&hc, ref_ops);
+            int guard_ok = 0;
+            if (!ref) check(0, name, "the CPU reference refused the desc");
+            else runs += run_and_compare(name, &hc, ref, ref_ops, 2.0 * bound_for(FC3D_MATH_TF32, FC3D_DTYPE_F32), &guard_ok);
+            free(ref);
+            for (int i = 0; i < FC3D_MAX_OPS; i++)
+                for (int t = 0; t < 6; t++) free(ref_ops[i][t]);
+            host_case_free(&hc);
+        }
+    }
+    check(runs == want && want >= 6, "constant_channels.exercised", "%d of %d cases within the bound", runs, want);
+}
+
 static void test_block_loop_range(void) {
     static const double xr[8][2] = {{0.0, 4e5}, {0.0, 1e-6}, {-1e-15, 1e-15}, {0.0, 1.2e4},
                                     {-0.07, 0.07}, {0.0, 4e4}, {0.0, 0.05}, {0.0, 1.0}};
@@ -3081,6 +3147,7 @@ int main(int argc, char** argv) {
     test_warp_rows(quick ? 12 : 40);
     test_block_loop_range();
     test_block_loop_constant();
+    test_constant_channels_loops();
     test_smem_grant();
     test_smem_attr_threads();
     test_linear_sums();
