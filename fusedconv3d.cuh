@@ -7128,19 +7128,22 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
             T* yc = yc0 + (int64_t)cl * P.odhw;
             float* yf = yf0 + (int64_t)cl * P.odhw;
             float* cs = Cs + cl * CS + lane;
-            float vc[NR / 32];
+            /* vc[NR / 32]: the channel's tap-less value (the bias through the ops), the shift of
+               the statistics sums (_fc3d_bk_sums), taken through the ops with the values */
+            float vc[NR / 32 + 1];
 #pragma unroll
             for (int i = 0; i < NR / 32; ++i) vc[i] = (_FC3D_HX_EPI_AHEAD ? raw[i] : cs[32 * i]) + bv;
+            vc[NR / 32] = bv;
             if (_FC3D_HX_EPI_AHEAD && cl + NWARP < nvalid) {
 #pragma unroll
                 for (int i = 0; i < NR / 32; ++i) raw[i] = cs[NWARP * CS + 32 * i];
             }
             if (k1 == FC3D_OP_RELU) {
 #pragma unroll
-                for (int i = 0; i < NR / 32; ++i) vc[i] = _fc3d_uop<_FC3D_UOP_RELU>(r1, vc[i]);
+                for (int i = 0; i <= NR / 32; ++i) vc[i] = _fc3d_uop<_FC3D_UOP_RELU>(r1, vc[i]);
             } else if (k1 == FC3D_OP_SCALE) {
 #pragma unroll
-                for (int i = 0; i < NR / 32; ++i) vc[i] = _fc3d_uop<_FC3D_UOP_SCALE>(r1, vc[i]);
+                for (int i = 0; i <= NR / 32; ++i) vc[i] = _fc3d_uop<_FC3D_UOP_SCALE>(r1, vc[i]);
             } else if (ops && !epi.apply_nc_regs(vc, epi.op_begin, epi.op_end, n, cg)) {
                 /* ops that need the coordinates: value by value, in the staging row */
 #pragma unroll 1
@@ -7154,7 +7157,9 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                 }
 #pragma unroll
                 for (int i = 0; i < NR / 32; ++i) vc[i] = cs[32 * i];
+                vc[NR / 32] = 0.f; /* (no shift: the ops depend on the position) */
             }
+            const float kc = stats ? vc[NR / 32] : 0.f;
             /* A lane's NR / 32 values of the channel summed in float, then the sums in double from
                there on (parked, flushed, finalized) instead of a conversion and two double
                operations a value (conversions to double issue at 16 a clock an SM): L2/61's chain
@@ -7178,7 +7183,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
             } else if (!P.store) {
 #pragma unroll
                 for (int i = 0; i < NR / 32; ++i) {
-                    const float d = (vm >> i) & 1u ? vc[i] : 0.f;
+                    const float d = (vm >> i) & 1u ? vc[i] - kc : 0.f;
                     _fc3d_hx_sum2(fs, fss, d);
                 }
             } else if (P.out_f32 || std::is_same<T, float>::value) {
@@ -7187,7 +7192,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                 for (int i = 0; i < NR / 32; ++i) {
                     const bool ok = (vm >> i) & 1u;
                     _fc3d_st_if(yf + osp[i], vc[i], ok);
-                    const float d = ok ? vc[i] : 0.f;
+                    const float d = ok ? vc[i] - kc : 0.f;
                     _fc3d_hx_sum2(fs, fss, d);
                 }
             } else {
@@ -7196,12 +7201,14 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                     const bool ok = (vm >> i) & 1u;
                     const T tv = _fc3d_tc_fromf<T>(vc[i]);
                     if (ok) yc[osp[i]] = tv;
-                    const float d = ok ? _fc3d_tc_tof(tv) : 0.f;
+                    const float d = ok ? _fc3d_tc_tof(tv) - kc : 0.f;
                     _fc3d_hx_sum2(fs, fss, d);
                 }
             }
-            s = fs;
-            ss = fss;
+            /* the shift undone over the lane's valid values, in double */
+            const double kd = kc, cnt = (double)__popc(vm);
+            s = (double)fs + cnt * kd;
+            ss = (double)fss + kd * (2.0 * (double)fs + cnt * kd);
             if (stats) {
                 static_assert(CS >= 128, "a staged row parks the warp's 64 partial doubles");
                 __syncwarp(); /* every lane has read the row: its sums are parked there */

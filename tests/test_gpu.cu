@@ -1498,14 +1498,17 @@ static void test_block_loop_constant(void) {
 }
 
 /* Constant channels (x = 0, the bias in [1, 3)) under the moments plan, training BatchNorm then
-   GroupNorm, on the tiled loops and the warp-row loop forced (test_block_loop_constant's property):
-   k3 s2 p1, C_in 16, C_out 32; 0 no op before the BatchNorm, 1 output padding 1, 2 a GELU before it
-   (the warp-row loop's LIST ops). Against the float64 CPU reference at twice TF32's bound. */
+   GroupNorm, on the tiled loops, the haloed loop and the warp-row loop forced
+   (test_block_loop_constant's property): k3 s2 p1, C_in 16 (the haloed loop 32), C_out 32; 0 no op
+   before the BatchNorm, 1 output padding 1, 2 a GELU before it (the warp-row loop's LIST ops, the
+   haloed loop's ops through apply_nc_regs). Against the float64 CPU reference at twice TF32's
+   bound; the sm_90a loops where the device runs them. */
 static void test_constant_channels_loops(void) {
-    const int loops[3] = {FC3D_MAIN_LOOP_MMA_SYNC, FC3D_MAIN_LOOP_WGMMA, FC3D_MAIN_LOOP_WARP_ROWS};
+    const int loops[4] = {FC3D_MAIN_LOOP_MMA_SYNC, FC3D_MAIN_LOOP_WGMMA, FC3D_MAIN_LOOP_HALO, FC3D_MAIN_LOOP_WARP_ROWS};
     int runs = 0, want = 0;
-    for (int li = 0; li < 3; li++) {
-        if (loops[li] == FC3D_MAIN_LOOP_WGMMA && !wgmma_here()) continue;
+    for (int li = 0; li < 4; li++) {
+        const int halo = loops[li] == FC3D_MAIN_LOOP_HALO;
+        if ((loops[li] == FC3D_MAIN_LOOP_WGMMA || halo) && !wgmma_here()) continue;
         for (int k = 0; k < 3; k++) {
             host_case hc;
             memset(&hc, 0, sizeof hc);
@@ -1513,7 +1516,7 @@ static void test_constant_channels_loops(void) {
             fc3d_conv_desc* c = &d->conv;
             c->batch = 2;
             c->bias = 1;
-            c->in_channels = 16;
+            c->in_channels = halo ? 32 : 16; /* (the haloed loop: C_in a multiple of 32) */
             c->out_channels = 32;
             for (int i = 0; i < 3; i++) {
                 c->in_size[i] = i == 2 ? 16 : 8;
@@ -1538,7 +1541,7 @@ static void test_constant_channels_loops(void) {
             d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
             d->main_loop = (fc3d_main_loop)loops[li];
             char name[120];
-            static const char* const lname[3] = {"mma_sync", "wgmma", "warp_rows"};
+            static const char* const lname[4] = {"mma_sync", "wgmma", "halo", "warp_rows"};
             snprintf(name, sizeof name, "constant_channels.%s.%d", lname[li], k);
             want++;
             if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS || fc3d_plan_main_loop(&hc.plan) != loops[li]) {
