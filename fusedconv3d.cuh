@@ -1717,10 +1717,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    mean^2 / var) relative on the variance; TF32 operands already put ~5e-4 |mean| in each value, which outweighs that
    while |mean| / std stays below ~1e3. A channel constant over its group (every output tap-less,
    or x = 0: the bias through the ops, no operand rounding in it) has var 0, which float sums
-   leave at ~1e-7 mean^2: the block loop sums v - k, k that tap-less value, and undoes the shift in
-   double (exact there); the warp-row and haloed loops do not yet, and under the moments plan a
-   GroupNorm after a training BatchNorm takes what they leave as variance (the block-loop
-   paragraph, >>engines). The elementwise epilogue is
+   leave at ~1e-7 mean^2 (under the moments plan a GroupNorm after a training BatchNorm took that
+   as variance): the block loop, the warp-row loop's statistics pass and the haloed loop's
+   epilogue sum v - k, k that tap-less value, and undo the shift in double (exact there; the
+   block-loop paragraph, >>engines); the tiled loops sum in double. The elementwise epilogue is
    float32 (the GEMM epilogues' and read-back passes' GELU takes erf from Abramowitz and Stegun's
    7.1.26, branch-free: within 1.8e-7 max(|v|, 1) of the exact GELU over [-12, 12], where erff's
    form is within 1.1e-7; the direct engine keeps erff); a normalisation or mean subtraction is applied in double from double (mean, 1/std) and
