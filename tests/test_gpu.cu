@@ -1528,17 +1528,7 @@ static void test_constant_channels_loops(void) {
             }
             int o = 0;
             if (k == 2) d->ops[o++].kind = FC3D_OP_GELU;
-            d->ops[o].kind = FC3D_OP_BATCHNORM_TRAIN;
-            d->ops[o++].flags = FC3D_OP_AFFINE;
-            d->ops[o].kind = FC3D_OP_GROUPNORM;
-            d->ops[o].groups = c->out_channels / 2;
-            d->ops[o].eps = 1e-3f;
-            d->ops[o++].flags = FC3D_OP_AFFINE;
-            d->num_ops = o;
-            d->math = FC3D_MATH_TF32;
-            d->strategy = FC3D_STRATEGY_MATERIALIZE;
-            d->stats_plan = FC3D_STATS_PLAN_MOMENTS;
-            d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+            constant_chain(d, o);
             d->main_loop = (fc3d_main_loop)loops[li];
             char name[120];
             static const char* const lname[4] = {"mma_sync", "wgmma", "halo", "warp_rows"};
@@ -1548,18 +1538,7 @@ static void test_constant_channels_loops(void) {
                 check(0, name, "the loop does not take the desc: %s", hc.plan.message);
                 continue;
             }
-            fill_case_tensors(&hc);
-            for (int64_t i = 0; i < hc.plan.x_elements; i++) hc.x[i] = 0.0;
-            for (int i = 0; i < c->out_channels; i++) hc.b[i] = (double)(float)(1.0 + 2.0 * rng_unit());
-            double* ref_ops[FC3D_MAX_OPS][6];
-            memset(ref_ops, 0, sizeof ref_ops);
-            double* ref = cpu_reference(&hc, ref_ops);
-            int guard_ok = 0;
-            if (!ref) check(0, name, "the CPU reference refused the desc");
-            else runs += run_and_compare(name, &hc, ref, ref_ops, 2.0 * bound_for(FC3D_MATH_TF32, FC3D_DTYPE_F32), &guard_ok);
-            free(ref);
-            for (int i = 0; i < FC3D_MAX_OPS; i++)
-                for (int t = 0; t < 6; t++) free(ref_ops[i][t]);
+            runs += constant_vs_cpu(name, &hc, 1);
             host_case_free(&hc);
         }
     }
