@@ -1377,7 +1377,7 @@ static void test_halo_prep_wide(void) {
    in half math, the block loop against the direct engine within FP32's bound (both round x and the
    weight to f16 as they are: past 65504 infinite, under 2^-14 on f16's subnormal step; the
    non-finite outputs compared by position). */
-/* Constant channels (test_block_loop_constant, bench/constant_channels.cu): the chain's tail from
+/* Constant channels (test_block_loop_constant, test_constant_channels_loops): the chain's tail from
    op o on - a training BatchNorm, then a GroupNorm of C_out / 2 groups (eps 1e-3), both affine -
    under the moments plan (materialised, TF32, the implicit-GEMM engine). */
 static void constant_chain(fc3d_plan_desc* d, int o) {
