@@ -7792,7 +7792,8 @@ static __device__ __forceinline__ void _fc3d_lane_sums(const float (&ssum)[NT8][
    in [2^14, 2^15) (a second kernel, which returns at once otherwise); the weight as
    [tap][co][ci] f16 at its own power of two (TF32-rounded first), its channels past C_out zero.
    Half math holds both as they are (no powers of two), as the other loops' half math does.
-     The kernel: persistent CTAs of 8 warps take contiguous ranges of output rows (a pass with
+     The kernel: persistent CTAs (a storing pass 12 warps, a statistics-only pass 8) take
+   contiguous ranges of output rows (a pass with
    statistics: of segments (n, od), whole). A segment's rows read one input plane (od even) or two
    (od odd); the planes sit in two shared buffers of [h][33 positions][16 channels] (positions
    past W zero: the odd phase's last tap reads one past the row), brought by cp.async, the next
@@ -7808,13 +7809,20 @@ static __device__ __forceinline__ void _fc3d_lane_sums(const float (&ssum)[NT8][
    writes the row through the warp's staging (16 channels at a time, [co][68 floats], its 8-byte
    writes on 32 banks): one store instruction a channel row, 8-byte pairs as the row's address
    allows (the odd value of a pair shuffled from the lane before). Storing passes run one CTA an
-   SM (134 KB of shared memory with the staging), statistics-only passes two (100 KB).
+   SM (154 KB of shared memory with the staging at input H 32), statistics-only passes two (100
+   KB).
      Measured standalone first (bench/l15_rows.cu, H200, L2 flushed, median of 20; bench/RESULTS.md
    fifty-eighth entry): L2/15's convolution 0.100 ms (1.10x its floor; the block loop 0.161 in the
    same run), its statistics pass 0.034, its recompute/moments chain (statistics pass, finalize,
    storing pass) 0.157 against the library's 0.345. */
-#define _FC3D_WR_NT 256 /* threads a CTA */
-#define _FC3D_WR_NW (_FC3D_WR_NT / 32)
+#define _FC3D_WR_NT 256 /* threads a CTA of the statistics-only pass (two CTAs an SM) */
+#ifndef _FC3D_WR_NT_STORE
+#define _FC3D_WR_NT_STORE 384 /* threads a CTA of a storing pass (one CTA an SM): 12 warps, 3 a scheduler (10
+                                 take 3, 3, 2, 2: the register file is split by scheduler; 168 registers
+                                 a thread, the storing pass 156 without spills). L2/15's storing pass,
+                                 ncu: 8 warps 162 us, 10 146, 12 131 (bench/RESULTS.md sixty-third) */
+#endif
+static __host__ __device__ constexpr int _fc3d_wr_nt(bool store) { return store ? _FC3D_WR_NT_STORE : _FC3D_WR_NT; }
 #define _FC3D_WR_CI 16                                /* input channels */
 #define _FC3D_WR_CO 32                                /* output channels, padded */
 #define _FC3D_WR_MAXHW 32                             /* input H and W at most */
@@ -7824,16 +7832,17 @@ static __device__ __forceinline__ void _fc3d_lane_sums(const float (&ssum)[NT8][
 #define _FC3D_WR_WB (27 * _FC3D_WR_TAP)               /* the weight's bytes: 27,648 */
 #define _FC3D_WR_WORDS 16                             /* bytes after the weight: its magnitude, x's */
 #define _FC3D_WR_STW 68                               /* floats of a staged channel row: 64 + 4 */
-#define _FC3D_WR_STCH 16 /* channels a warp stages at a time: 134 KB of shared memory a storing CTA, within
-                            an A100's 163 KB (the whole row's 32: 169 KB) */
+#define _FC3D_WR_STCH 16 /* channels a warp stages at a time: 154 KB of shared memory a storing CTA of 12
+                            warps, within an A100's 163 KB (the whole row's 32: 206 KB) */
 static __host__ __device__ inline size_t _fc3d_wr_plane_bytes(int h) {
     return ((size_t)h * _FC3D_WR_XROW + 127) & ~(size_t)127;
 }
 /* Shared memory: the weight, two input planes, the per-channel map, the statistics' cross-warp
    sums, and in a storing pass each warp's staging */
 static __host__ __device__ inline size_t _fc3d_wr_smem(int h, bool store) {
-    return (size_t)_FC3D_WR_WB + 2 * _fc3d_wr_plane_bytes(h) + _FC3D_WR_CO * 8 + (size_t)_FC3D_WR_NW * _FC3D_WR_CO * 16 +
-           (store ? (size_t)_FC3D_WR_NW * _FC3D_WR_STCH * _FC3D_WR_STW * 4 : 0);
+    const size_t nw = (size_t)_fc3d_wr_nt(store) / 32;
+    return (size_t)_FC3D_WR_WB + 2 * _fc3d_wr_plane_bytes(h) + _FC3D_WR_CO * 8 + nw * _FC3D_WR_CO * 16 +
+           (store ? nw * _FC3D_WR_STCH * _FC3D_WR_STW * 4 : 0);
 }
 /* the copy of x's grid: a thread a position, at most 4096 CTAs of 256 (grid-stride beyond) */
 static inline unsigned _fc3d_wr_prep_grid(const _fc3d_tc_kparams& P) {
@@ -7902,12 +7911,22 @@ static __global__ void __launch_bounds__(1024) _fc3d_wr_prep_w(int cout, const f
        entry) */
     extern __shared__ float _fc3d_wr_wsm[];
     __shared__ unsigned red[32];
+    constexpr int PER = (_FC3D_WR_CI * _FC3D_WR_CO * 27 + 1023) / 1024; /* (14) */
     const int n = _FC3D_WR_CI * cout * 27;
     unsigned m = 0u;
-    for (int i = threadIdx.x; i < n; i += 1024) {
-        const float v = w[i];
-        _fc3d_wr_wsm[i] = v;
-        const unsigned b = __float_as_uint(v) & 0x7fffffffu;
+    float v[PER]; /* every load in flight before the first use (one at a time, the loop waited out 14
+                     DRAM latencies: after an L2 flush most of the kernel's time) */
+#pragma unroll
+    for (int k = 0; k < PER; k++) {
+        const int i = threadIdx.x + k * 1024;
+        v[k] = i < n ? w[i] : 0.f;
+    }
+#pragma unroll
+    for (int k = 0; k < PER; k++) {
+        const int i = threadIdx.x + k * 1024;
+        if (i >= n) break;
+        _fc3d_wr_wsm[i] = v[k];
+        const unsigned b = __float_as_uint(v[k]) & 0x7fffffffu;
         if (!half && b < 0x7f800000u) m = max(m, b);
     }
     m = _fc3d_warp_umax(m);
@@ -7974,14 +7993,14 @@ static __global__ void __launch_bounds__(256) _fc3d_wr_prep_x(_fc3d_tc_kparams P
    segments); LIST: its ops are not one affine map per (n, c) (applied by epi.apply_nc_regs after
    the bias). */
 template <bool STORE, bool STATS, bool LIST, typename Epi>
-static __global__ void __launch_bounds__(_FC3D_WR_NT, STORE ? 1 : 2)
+static __global__ void __launch_bounds__(_fc3d_wr_nt(STORE), STORE ? 1 : 2)
 _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* __restrict__ wh,
               const float* __restrict__ bias, float* __restrict__ y, Epi epi)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
     __trap(); /* ldmatrix, mma.sync f16 and cp.async need sm_80; the run refuses older devices first */
 #else
-    constexpr int NT = _FC3D_WR_NT, NW = _FC3D_WR_NW, CO = _FC3D_WR_CO, XROW = _FC3D_WR_XROW, TAP = _FC3D_WR_TAP;
+    constexpr int NT = _fc3d_wr_nt(STORE), NW = NT / 32, CO = _FC3D_WR_CO, XROW = _FC3D_WR_XROW, TAP = _FC3D_WR_TAP;
     extern __shared__ __align__(128) unsigned char _fc3d_wr_sm[];
     unsigned char* const sm = _fc3d_wr_sm;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, g = lane >> 2, t = lane & 3;
@@ -8205,7 +8224,7 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
    the haloed loop is not taken) or WARP_ROWS; TF32 or half math; float32 NCDHW tensors, groups 1,
    16 input channels, out_channels up to 32; kernel 3, stride 2, padding 1 and dilation 1 along
    every dim (output padding 0 or 1); input H and W up to 32; ops each fixed by (n, c) once their
-   statistics are known (no LayerNorm); its storing kernel within desc.smem_per_block (134 KB at
+   statistics are known (no LayerNorm); its storing kernel within desc.smem_per_block (154 KB at
    input H 32: not on sm_86 / sm_89's 99 KB). Its statistics slots are its segments (n, od)
    (_fc3d_tc_slots). Sets kp.wr_half. */
 enum { _FC3D_WR_NO_LOOP = 1, _FC3D_WR_NO_HALO, _FC3D_WR_NO_MATH, _FC3D_WR_NO_DTYPE, _FC3D_WR_NO_LAYOUT,
@@ -8247,7 +8266,7 @@ static void _fc3d_wr_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     if (!why && rows) why = _FC3D_WR_NO_OPS;
     for (i = 0; i < p->desc.num_ops && !why; i++)
         if (!_fc3d_wr_kind_ok(_fc3d_enum_int(&p->desc.ops[i].kind))) why = _FC3D_WR_NO_OPS;
-    if (!why && _fc3d_wr_smem(P.in[1], true) > (size_t)P.smem_max) why = _FC3D_WR_NO_SMEM; /* (134 KB at H 32) */
+    if (!why && _fc3d_wr_smem(P.in[1], true) > (size_t)P.smem_max) why = _FC3D_WR_NO_SMEM; /* (154 KB at H 32) */
     tp->wr_why = why;
     if (why) return;
     P.wr_half = tp->math == _FC3D_TC_HALF;
@@ -9926,7 +9945,7 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
         const int tiles_gather = stat_op >= 0 && _fc3d_tc_gathers(p, stat_op);
         s = _fc3d_add_step(pr, _FC3D_STEP_TC_CONV, first, tiles_gather ? stat_op : -1);
         s->variant = tp->math;
-        s->block = tp->wr_ok ? _FC3D_WR_NT : tp->bk_ok ? _FC3D_BK_NT : 32 * _fc3d_tc_warps(tp->math, tp->bn, tp->wg_ok != 0);
+        s->block = tp->wr_ok ? _fc3d_wr_nt(store != FC3D_STORE_NONE) : tp->bk_ok ? _FC3D_BK_NT : 32 * _fc3d_tc_warps(tp->math, tp->bn, tp->wg_ok != 0);
         /* a sample's (the block loop: its blocks; the warp-row loop: its output planes; both run a
            persistent grid) */
         s->grid = (unsigned)(tp->wr_ok ? tp->kp.out[0] : tp->bk_ok ? tp->kp.bk_blocks : tiles);
@@ -11819,7 +11838,7 @@ struct _fc3d_wr_run<float> {
         const int64_t work = STATS ? P.n * P.out[0] : P.n * P.out[0] * P.out[1]; /* segments, or rows */
         const int64_t ctas = (int64_t)(STORE ? 1 : 2) * sms;
         const unsigned grid = (unsigned)(work < ctas ? work : ctas);
-        kern<<<grid, _FC3D_WR_NT, smem, st>>>(P, (const __half*)wsx, (const __half*)wsw, bias, y, e);
+        kern<<<grid, _fc3d_wr_nt(STORE), smem, st>>>(P, (const __half*)wsx, (const __half*)wsw, bias, y, e);
         return cudaPeekAtLastError();
     }
     static cudaError_t conv(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp, const void* wsw, const void* wsx,

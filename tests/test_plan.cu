@@ -1339,7 +1339,7 @@ static void test_main_loops(void) {
         d.ops[1].kind = FC3D_OP_LAYERNORM;
         d.ops[1].norm_dims = 3;
         expect_invalid("main_loop.warp_rows_layernorm", &d, FC3D_ERROR_MAIN_LOOP, "main_loop = warp_rows", "LayerNorm");
-        /* its storing kernel (134 KB) past sm_86's grant: refused there, taken at sm_80's */
+        /* its storing kernel (154 KB) past sm_86's grant: refused there, taken at sm_80's */
         d.ops[1].kind = FC3D_OP_SUB_SPATIAL_MEAN;
         d.ops[1].norm_dims = 0;
         d.smem_per_block = FC3D_SMEM_PER_BLOCK_TC;
