@@ -1525,7 +1525,7 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      0.161, its statistics pass (no store, two CTAs an SM) 0.034, and L2/15's recompute/moments
      chain 0.157 against 0.345 (bench/l15_rows.cu, H200, bench/RESULTS.md fifty-eighth entry);
      the planner's estimate takes the library's own rates on an H100 (_FC3D_WR_VALUES_PER_S,
-     _FC3D_WR_STORE_OVER; L2/15's chain estimated 0.209 ms, measured 0.213) and so recomputes L2/15's chain (a statistics pass, then the storing pass through the composed
+     _FC3D_WR_STORE_OVER; L2/15's chain estimated 0.205 ms, measured 0.207) and so recomputes L2/15's chain (a statistics pass, then the storing pass through the composed
      map: 2 x 63 M values convolved, 252 MB written once) rather than materialising it (y
      written, then read and written again). Its statistics slots are one per (n, c, od): a pass
      with statistics deals whole segments (n, od) to its CTAs, so the partials do not depend on
@@ -1545,7 +1545,17 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      coalesced, into shared memory: the convolution alone 0.171 -> 0.155 ms TF32, 0.164 -> 0.148
      half, the chain 0.226 -> 0.213 ms (example timer; TF32, same call, two rounds alternating),
      the storing pass 161 us under ncu (DRAM 45 %), the weight's prep 9.9 us (bench/RESULTS.md
-     sixty-second entry).
+     sixty-second entry). A storing pass then ran 12 warps a CTA instead of 8 (3 a scheduler; 10
+     warps take 3, 3, 2, 2, the register file being split by scheduler, so 10 and 12 both cap a
+     thread at 168 registers; the pass uses 156, no spill; 154 KB of shared memory): the storing
+     pass 162 -> 146 (10 warps) -> 131 us under ncu (0.29 -> 0.37 instructions issued a
+     scheduler's cycle, DRAM 45 -> 56 %), the convolution alone 0.155 -> 0.161 (10) -> 0.152 ms
+     TF32, 0.148 -> 0.144 half, the chain 0.215 -> 0.204 ms TF32, 0.208 -> 0.196 half (example
+     timer, same call, two rounds alternating; the timed runs' faster clock leaves less of the
+     latency to hide than ncu's); the weight's prep with its 14 loads a thread issued before
+     their first use 9.95 -> 9.25 us (one CTA: its launch and its two phases, not the loads, are
+     most of it). `make bench`: the convolution alone 0.151 ms (1.66x its floor), the chain
+     0.207 (2.26x; bench/RESULTS.md sixty-third entry).
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
@@ -10297,12 +10307,13 @@ FC3D_API const char* fc3d_engine_name(fc3d_engine engine) {
    pairs', whose ops are one FMA a value) */
 #define _FC3D_BK_VALUES_PER_S 2.9e11
 /* the warp-row loop's statistics-only pass: L2/15's 63.0 M values of the convolution in 46 us
-   under ncu, and its storing pass 0.155 ms (the convolution alone), 1.75x the bytes it moves at
-   the copy rate: the library's kernels on an H100 (bench/RESULTS.md sixty-first and sixty-second
-   entries; 0.171 and 1.93 before the staged stores were unrolled; the
-   standalone bench/l15_rows.cu ran 0.034 and 0.100 ms on an H200, fifty-eighth entry) */
+   under ncu, and its storing pass 0.151 ms (the convolution alone, 12 warps a CTA), 1.70x the
+   bytes it moves at the copy rate: the library's kernels on an H100 (bench/RESULTS.md sixty-first
+   to sixty-third entries; 0.171 and 1.93 before the staged stores were unrolled, 0.155 and 1.75
+   with 8 warps a CTA; the standalone bench/l15_rows.cu ran 0.034 and 0.100 ms on an H200,
+   fifty-eighth entry) */
 #define _FC3D_WR_VALUES_PER_S 1.37e12
-#define _FC3D_WR_STORE_OVER 1.75
+#define _FC3D_WR_STORE_OVER 1.70
 #define _FC3D_BK_STORE_COST 0.3
 #define _FC3D_BK_OP_COST 0.33
 /* a pass with no ops or ops of one map per (n, c) at W stride 2 runs units of both W phases
