@@ -7854,10 +7854,11 @@ static __host__ __device__ inline size_t _fc3d_wr_smem(int h, bool store) {
     return (size_t)_FC3D_WR_WB + 2 * _fc3d_wr_plane_bytes(h) + _FC3D_WR_CO * 8 + nw * _FC3D_WR_CO * 16 +
            (store ? nw * _FC3D_WR_STCH * _FC3D_WR_STW * 4 : 0);
 }
-/* the copy of x's grid: a thread a position, at most 4096 CTAs of 256 (grid-stride beyond) */
-static inline unsigned _fc3d_wr_prep_grid(const _fc3d_tc_kparams& P) {
-    const int64_t b = (P.n * P.idhw + 255) / 256;
-    return (unsigned)(b < 1 ? 1 : b > 4096 ? 4096 : b);
+/* the copy of x's grid: a thread a position, at most 4096 CTAs of 256 or 1024 of 1024 threads
+   (grid-stride beyond) */
+static inline unsigned _fc3d_wr_prep_grid(const _fc3d_tc_kparams& P, int nt) {
+    const int64_t b = (P.n * P.idhw + nt - 1) / nt, cap = ((int64_t)1 << 20) / nt;
+    return (unsigned)(b < 1 ? 1 : b > cap ? cap : b);
 }
 /* the op kinds the loop applies: each fixed by (n, c) once its statistics are known */
 static int _fc3d_wr_kind_ok(int kind) {
@@ -7911,10 +7912,10 @@ static __device__ __forceinline__ void _fc3d_wr_tap(float (&acc)[2][2][4][4], ui
 
 /* The weight [16][C_out][3][3][3] -> f16 [tap][32][16] (channels past C_out zero), TF32-rounded and
    times the power of two that puts its largest finite magnitude in [2^14, 2^15) (half math: as it
-   is); that magnitude's bits in the word after the pieces, x's magnitude word after it zeroed for
-   the copy of x. One CTA of 1024 threads (13,824 values at most). */
-static __global__ void __launch_bounds__(1024) _fc3d_wr_prep_w(int cout, const float* __restrict__ w,
-                                                               __half* __restrict__ wh, int half) {
+   is); that magnitude's bits in the word after the pieces. One CTA of 1024 threads (13,824 values at
+   most): block 0 of x's copy (below), beside it. */
+static __device__ __forceinline__ void _fc3d_wr_prep_w(int cout, const float* __restrict__ w, __half* __restrict__ wh,
+                                                       int half) {
     /* the weight read once, coalesced, into shared memory (dynamic: 16 C_out 27 floats, 55,296
        bytes at C_out 32), then laid out from there: read twice from global memory, the second
        time a line a lane, it took 10.9 us of L2/15's chain (ncu, bench/RESULTS.md sixty-first
@@ -7953,28 +7954,33 @@ static __global__ void __launch_bounds__(1024) _fc3d_wr_prep_w(int cout, const f
         }
         wh[e] = __float2half_rn(v);
     }
-    if (threadIdx.x == 0) {
-        unsigned* words = reinterpret_cast<unsigned*>(wh + 27 * _FC3D_WR_CO * _FC3D_WR_CI);
-        words[0] = m;
-        words[1] = 0u;
-    }
+    if (threadIdx.x == 0) reinterpret_cast<unsigned*>(wh + 27 * _FC3D_WR_CO * _FC3D_WR_CI)[0] = m;
 }
 /* x [n][16][d][h][w] -> f16 [n][d][h][w][16]: as it is, its largest finite magnitude (TF32) into
-   the word after the weight's (FIX = false); FIX: again at the power of two of that magnitude where
-   it lies outside [2^-4, 2^15) (_fc3d_hx_x_as_is), else nothing. A thread a position at a time, its
-   16 loads each coalesced across the warp, two 16-byte stores. */
+   the word after the weight's (FIX = false: CTAs of 1024 threads, block 0 the weight's prep, the
+   word zeroed before the launch); FIX: again at the power of two of that magnitude where it lies
+   outside [2^-4, 2^15) (_fc3d_hx_x_as_is), else nothing (CTAs of 256). A thread a position at a
+   time, its 16 loads each coalesced across the warp, two 16-byte stores. The weight's prep ran as a
+   kernel of its own before the copy: 9.3 us of L2/15's convolution under ncu (one CTA; bench/
+   RESULTS.md sixty-third entry). */
 template <bool FIX>
-static __global__ void __launch_bounds__(256) _fc3d_wr_prep_x(_fc3d_tc_kparams P, const float* __restrict__ x,
-                                                              __half* __restrict__ xh, unsigned* __restrict__ words) {
+static __global__ void __launch_bounds__(FIX ? 256 : 1024)
+_fc3d_wr_prep_x(_fc3d_tc_kparams P, const float* __restrict__ x, __half* __restrict__ xh, unsigned* __restrict__ words,
+                const float* __restrict__ w, __half* __restrict__ wh) {
+    constexpr int NT = FIX ? 256 : 1024;
     const bool half = P.wr_half != 0;
     float sc = 1.f;
     if (FIX) {
         if (half || _fc3d_hx_x_as_is(words[1])) return;
         sc = _fc3d_hx_x3_pow2(words[1], 1);
+    } else if (blockIdx.x == 0) {
+        _fc3d_wr_prep_w((int)P.cout, w, wh, half);
+        return;
     }
     const int64_t sp = P.idhw, np = P.n * sp;
+    const int64_t b0 = FIX ? blockIdx.x : blockIdx.x - 1, nb = FIX ? gridDim.x : gridDim.x - 1;
     unsigned m = 0u;
-    for (int64_t p = (int64_t)blockIdx.x * 256 + threadIdx.x; p < np; p += (int64_t)gridDim.x * 256) {
+    for (int64_t p = b0 * NT + threadIdx.x; p < np; p += nb * NT) {
         const int64_t n = p / sp, s = p - n * sp;
         const float* src = x + n * _FC3D_WR_CI * sp + s;
         uint32_t o[8];
@@ -9913,8 +9919,8 @@ static void _fc3d_igemm_plan_steps(fc3d_plan* p) {
         s->block = tp->bk_ok && tp->kp.bk_f16 ? 1024 : 256;
         s->grid = (unsigned)((wn + s->block - 1) / s->block < cap ? (wn + s->block - 1) / s->block : cap);
         if (tp->wr_ok) { /* the warp-row loop's copy of x (_fc3d_wr_run::prep): a thread a position */
-            s->grid = _fc3d_wr_prep_grid(tp->kp);
-            s->block = 256;
+            s->grid = 1 + _fc3d_wr_prep_grid(tp->kp, 1024); /* (block 0: the weight's) */
+            s->block = 1024;
         }
     }
     const unsigned rowmask = tp->kp.row_ok ? _fc3d_tc_rowops(p) : 0u;
@@ -11084,8 +11090,8 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                     own += st->kind != _FC3D_STEP_TC_PREP;
                     _FC3D_PUT("    step %d: %s, grid %u x %u", k, _fc3d_step_name[st->kind], st->grid, st->block);
                     if (st->kind == _FC3D_STEP_TC_PREP && ((const _fc3d_tc_plan*)pr->engine_data.bytes)->wr_ok)
-                        _FC3D_PUT(" (the warp-row loop's f16 weight in one launch, x's f16 copy in a second, made again at "
-                                  "x's scale in a third where x needs one)");
+                        _FC3D_PUT(" (the warp-row loop's f16 weight on block 0 of x's f16 copy, after x's magnitude word "
+                                  "zeroed; the copy made again at x's scale in a second launch where x needs one)");
                     if (st->kind == _FC3D_STEP_TC_PREP && ((const _fc3d_tc_plan*)pr->engine_data.bytes)->hx_ok) {
                         const _fc3d_tc_plan* htp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
                         _FC3D_PUT(" (the haloed loop's decoded tiles, weight pieces and operand copy of x, one launch%s)",
@@ -11807,9 +11813,9 @@ struct _fc3d_bk_run<float> {
     }
 };
 
-/* The warp-row loop's launches: float32 tensors only (the plan sees to it). prep: the weight's f16
-   copy (one CTA), x's (a thread a position), x's again at its scale where it needs one (the kernel
-   returns at once where not); conv: a persistent grid, one CTA an SM for a storing pass (the
+/* The warp-row loop's launches: float32 tensors only (the plan sees to it). prep: x's magnitude word
+   zeroed, the weight's f16 copy (block 0) beside x's (a thread a position), x's again at its scale
+   where it needs one (the kernel returns at once where not); conv: a persistent grid, one CTA an SM for a storing pass (the
    warps' staging), two for a statistics-only one. */
 template <typename T>
 struct _fc3d_wr_run {
@@ -11824,16 +11830,16 @@ struct _fc3d_wr_run<float> {
     static cudaError_t prep(const _fc3d_tc_plan* tp, const float* x, const float* w, void* wsw, void* wsx, cudaStream_t st) {
         __half* wh = (__half*)wsw;
         unsigned* words = (unsigned*)(wh + 27 * _FC3D_WR_CO * _FC3D_WR_CI);
-        const size_t wsm = (size_t)_FC3D_WR_CI * tp->kp.cout * 27 * sizeof(float); /* (55,296 bytes at C_out 32) */
-        cudaError_t e = _fc3d_smem_attr((const void*)_fc3d_wr_prep_w, wsm);
+        /* the weight's prep on block 0 of x's copy, its shared memory (55,296 bytes at C_out 32) on
+           every block: two CTAs of 1024 an SM, the copy's full occupancy */
+        const size_t wsm = (size_t)_FC3D_WR_CI * tp->kp.cout * 27 * sizeof(float);
+        cudaError_t e = _fc3d_smem_attr((const void*)_fc3d_wr_prep_x<false>, wsm);
         if (e != cudaSuccess) return e;
-        _fc3d_wr_prep_w<<<1, 1024, wsm, st>>>((int)tp->kp.cout, w, wh, tp->kp.wr_half);
-        e = cudaPeekAtLastError();
-        if (e != cudaSuccess) return e;
-        const unsigned grid = _fc3d_wr_prep_grid(tp->kp);
-        _fc3d_wr_prep_x<false><<<grid, 256, 0, st>>>(tp->kp, x, (__half*)wsx, words);
+        if ((e = cudaMemsetAsync(words + 1, 0, sizeof(unsigned), st)) != cudaSuccess) return e; /* x's magnitude */
+        _fc3d_wr_prep_x<false><<<1 + _fc3d_wr_prep_grid(tp->kp, 1024), 1024, wsm, st>>>(tp->kp, x, (__half*)wsx, words, w, wh);
         if ((e = cudaPeekAtLastError()) != cudaSuccess) return e;
-        if (!tp->kp.wr_half) _fc3d_wr_prep_x<true><<<grid, 256, 0, st>>>(tp->kp, x, (__half*)wsx, words);
+        if (!tp->kp.wr_half)
+            _fc3d_wr_prep_x<true><<<_fc3d_wr_prep_grid(tp->kp, 256), 256, 0, st>>>(tp->kp, x, (__half*)wsx, words, w, wh);
         return cudaPeekAtLastError();
     }
     template <bool STORE, bool STATS, bool LIST>
