@@ -1555,7 +1555,12 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      latency to hide than ncu's); the weight's prep with its 14 loads a thread issued before
      their first use 9.95 -> 9.25 us (one CTA: its launch and its two phases, not the loads, are
      most of it). `make bench`: the convolution alone 0.151 ms (1.66x its floor), the chain
-     0.207 (2.26x; bench/RESULTS.md sixty-third entry).
+     0.207 (2.26x). The weight's prep then ran as block 0 of x's copy (CTAs of 1024 threads, x's
+     magnitude word zeroed by a 4-byte memset before it), hidden behind the copy (15.2 us under
+     ncu with it, 15.2 without): the convolution alone 0.151 / 0.150 -> 0.144 / 0.144 ms TF32,
+     0.144 / 0.143 -> 0.138 / 0.137 half, the chain 0.204 / 0.204 -> 0.196 / 0.198 TF32, 0.197 /
+     0.196 -> 0.190 / 0.190 half (same call, two rounds alternating; bench/RESULTS.md
+     sixty-third entry): 1.58x the convolution's floor.
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
@@ -7961,8 +7966,8 @@ static __device__ __forceinline__ void _fc3d_wr_prep_w(int cout, const float* __
    word zeroed before the launch); FIX: again at the power of two of that magnitude where it lies
    outside [2^-4, 2^15) (_fc3d_hx_x_as_is), else nothing (CTAs of 256). A thread a position at a
    time, its 16 loads each coalesced across the warp, two 16-byte stores. The weight's prep ran as a
-   kernel of its own before the copy: 9.3 us of L2/15's convolution under ncu (one CTA; bench/
-   RESULTS.md sixty-third entry). */
+   kernel of its own before the copy: 9.3 us of L2/15's convolution under ncu (one CTA), 0.150 ->
+   0.144 ms for that convolution with it beside the copy (bench/RESULTS.md sixty-third entry). */
 template <bool FIX>
 static __global__ void __launch_bounds__(FIX ? 256 : 1024)
 _fc3d_wr_prep_x(_fc3d_tc_kparams P, const float* __restrict__ x, __half* __restrict__ xh, unsigned* __restrict__ words,
