@@ -1281,7 +1281,7 @@ static void test_main_loops(void) {
                   fc3d_plan_main_loop(&p) == FC3D_MAIN_LOOP_WARP_ROWS &&
                   strstr(text, "main loop: warp rows (mma.sync m16n8k16) (forced)") != NULL &&
                   strstr(text, "1953 rows a sample") != NULL && strstr(text, "(8388608 bytes)") != NULL &&
-                  strstr(text, "x's f16 copy in a second") != NULL && strstr(text, "its own power of two") != NULL &&
+                  strstr(text, "weight on block 0 of x's f16 copy") != NULL && strstr(text, "its own power of two") != NULL &&
                   p.workspace_bytes >= 8388608 + 27648,
               "main_loop.warp_rows_l2_15", "result %d (%s): %s", (int)r, p.message, text);
         d.main_loop = FC3D_MAIN_LOOP_AUTO;
