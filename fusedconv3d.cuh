@@ -1560,7 +1560,14 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      ncu with it, 15.2 without): the convolution alone 0.151 / 0.150 -> 0.144 / 0.144 ms TF32,
      0.144 / 0.143 -> 0.138 / 0.137 half, the chain 0.204 / 0.204 -> 0.196 / 0.198 TF32, 0.197 /
      0.196 -> 0.190 / 0.190 half (same call, two rounds alternating; bench/RESULTS.md
-     sixty-third entry): 1.58x the convolution's floor.
+     sixty-third entry): 1.58x the convolution's floor. A storing pass's taps then ran 16
+     channels at a time (_FC3D_WR_NTG 2: 156 -> 116 registers, x's fragments loaded twice): the
+     convolution alone 0.144 -> 0.142 ms TF32, 0.138 -> 0.135 half, the chain 0.197 -> 0.194 TF32
+     (same call, two rounds alternating; at 16 warps a CTA 0.144, slower timed though faster
+     under ncu). Units of two segments on three plane buffers (_FC3D_WR_NB_STORE 3: ncu's largest
+     stall in the storing pass was the segments' barriers) and the programmatic dependent
+     launches after x's copy (_FC3D_PDL) have not been timed yet (bench/RESULTS.md sixty-fourth
+     entry).
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
@@ -7866,7 +7873,7 @@ static __device__ __forceinline__ void _fc3d_lane_sums(const float (&ssum)[NT8][
    buffers, the next segment's missing plane loading while this one computes), two segments of
    a sample in a storing pass without (two planes between them; three buffers, the next unit's
    new plane loading into the third): L2/15's 63 rows a segment on 12 warps left 9 warps idle in
-   a segment's last round, 126 rows leave 6 in every other unit's. A row's (d, h) taps (1, 2 or 4)
+   a segment's last round (one of 6), 126 rows leave 6 idle in one of 11. A row's (d, h) taps (1, 2 or 4)
    each run 4 ldmatrix.x4 of x (positions m and m + 1, two m16 tiles), 6 of the weight (W taps 1,
    0, 2) and 24 mma.sync m16n8k16 (a storing pass: the taps twice, 16 channels each, 32
    accumulators a lane instead of 64, x's fragments loaded twice: 120 registers against 156, so
