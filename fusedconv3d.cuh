@@ -8056,8 +8056,8 @@ _fc3d_wr_prep_x(_fc3d_tc_kparams P, const float* __restrict__ x, __half* __restr
     const bool half = P.wr_half != 0;
     float sc = 1.f;
     _fc3d_pdl_launch(); /* the next kernel (launched by _fc3d_launch_pdl) waits for this one's end */
-    if (FIX) _fc3d_pdl_wait();
     if (FIX) {
+        _fc3d_pdl_wait();
         if (half || _fc3d_hx_x_as_is(words[1])) return;
         sc = _fc3d_hx_x3_pow2(words[1], 1);
     } else if (blockIdx.x == 0) {
@@ -8179,20 +8179,26 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
     int tag[NB]; /* the plane each buffer holds (or is loading) */
 #pragma unroll
     for (int i = 0; i < NB; i++) tag[i] = -1;
+    /* plane p, unless a buffer holds it, into the first buffer whose plane lies outside [a0, a1] and
+       [b0, b1] (the planes of the units that read them); none: the unit that reads p loads it */
+    auto fetch = [&](int p, int a0, int a1, int b0, int b1) {
+        bool have = false;
+#pragma unroll
+        for (int i = 0; i < NB; i++) have |= tag[i] == p;
+#pragma unroll
+        for (int i = 0; i < NB; i++)
+            if (!have && (tag[i] < a0 || tag[i] > a1) && (tag[i] < b0 || tag[i] > b1)) {
+                load_plane(pl0 + i * PLB, p);
+                tag[i] = p;
+                have = true;
+            }
+    };
     for (int r = r0; r < r1;) {
         int rend, lo, hi;
         unit(r, rend, lo, hi);
         const int n = r / OH / OD, odu = r / OH - n * OD; /* (the unit's first segment) */
         __syncthreads(); /* every warp done with the unit before */
-        for (int p = lo; p <= hi; p++) { /* its planes not loaded yet: into buffers it does not read */
-            bool have = false;
-#pragma unroll
-            for (int i = 0; i < NB; i++) have |= tag[i] == p;
-            if (have) continue;
-#pragma unroll
-            for (int i = 0; i < NB; i++)
-                if (tag[i] < lo || tag[i] > hi) { load_plane(pl0 + i * PLB, p); tag[i] = p; break; }
-        }
+        for (int p = lo; p <= hi; p++) fetch(p, lo, hi, lo, hi); /* its planes not loaded yet */
         _fc3d_tc_commit();
         if (tid < CO) { /* the channel's map: bias, scales and (not LIST) the pass's ops, in double */
             const int c = tid;
@@ -8215,21 +8221,7 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
         if (rend < r1) { /* the next unit's missing planes into buffers this one does not read */
             int rn, lo2, hi2;
             unit(rend, rn, lo2, hi2);
-            for (int p = lo2; p <= hi2; p++) {
-                bool have = false;
-#pragma unroll
-                for (int i = 0; i < NB; i++) have |= tag[i] == p;
-                if (have) continue;
-                bool put = false;
-#pragma unroll
-                for (int i = 0; i < NB; i++)
-                    if (!put && (tag[i] < lo || tag[i] > hi) && (tag[i] < lo2 || tag[i] > hi2)) {
-                        load_plane(pl0 + i * PLB, p);
-                        tag[i] = p;
-                        put = true;
-                    }
-                /* (else loaded at that unit's start) */
-            }
+            for (int p = lo2; p <= hi2; p++) fetch(p, lo, hi, lo2, hi2);
             _fc3d_tc_commit();
         }
         const int cnt = rend - r;

@@ -160,18 +160,19 @@ static void cta(int blk, int grid, bool STORE, bool STATS, float msc, bool two, 
         lo = n * D + (od0 >> 1); hi = n * D + std::min((od1 + 1) >> 1, D - 1);
     };
     int tag[3] = {-1, -1, -1};
+    // the kernel's fetch: p, unless held, into the first buffer outside [a0, a1] and [b0, b1]; whether p is held after
+    auto fetch = [&](int p, int a0, int a1, int b0, int b1) {
+        bool have = false; for (int i = 0; i < NBUF; i++) have |= tag[i] == p;
+        for (int i = 0; i < NBUF; i++)
+            if (!have && (tag[i] < a0 || tag[i] > a1) && (tag[i] < b0 || tag[i] > b1)) { load_plane(pl0 + i * PLB, p); tag[i] = p; have = true; }
+        return have;
+    };
     float Map[CO][2];
     for (int r = r0; r < r1;) {
         int rend, lo, hi;
         unit(r, rend, lo, hi);
         const int n = r / OH / OD, odu = r / OH - n * OD;
-        for (int p = lo; p <= hi; p++) {
-            bool have = false; for (int i = 0; i < NBUF; i++) have |= tag[i] == p;
-            if (have) continue;
-            bool put = false;
-            for (int i = 0; i < NBUF; i++) if (tag[i] < lo || tag[i] > hi) { load_plane(pl0 + i * PLB, p); tag[i] = p; put = true; break; }
-            if (!put) { printf("no buffer for a unit's plane\n"); fails++; return; }
-        }
+        for (int p = lo; p <= hi; p++) fetch(p, lo, hi, lo, hi);
         for (int c = 0; c < CO; c++) { Map[c][0] = c < COUT ? msc : 0.f; Map[c][1] = c < COUT ? bias[c] : 0.f; }
         uint32_t xlo = 0, xhi = 0; bool flo = false, fhi = false;
         for (int i = 0; i < NBUF; i++) { if (tag[i] == lo) { xlo = pl0 + i * PLB; flo = true; } if (tag[i] == hi) { xhi = pl0 + i * PLB; fhi = true; } }
@@ -188,12 +189,9 @@ static void cta(int blk, int grid, bool STORE, bool STATS, float msc, bool two, 
             int rn, lo2, hi2;
             unit(rend, rn, lo2, hi2);
             for (int p = lo2; p <= hi2; p++) {
-                bool have = false; for (int i = 0; i < NBUF; i++) have |= tag[i] == p;
-                if (have) continue;
-                bool put = false;
-                for (int i = 0; i < NBUF; i++)
-                    if (!put && (tag[i] < lo || tag[i] > hi) && (tag[i] < lo2 || tag[i] > hi2)) { load_plane(pl0 + i * PLB, p); tag[i] = p; put = true; }
-                if (put) prefetched++; else missed++;
+                bool had = false; for (int i = 0; i < NBUF; i++) had |= tag[i] == p;
+                if (had) continue;
+                if (fetch(p, lo, hi, lo2, hi2)) prefetched++; else missed++;
             }
         }
         if (memcmp(snapA.data(), &s.b[xlo], PLB) || memcmp(snapB.data(), &s.b[xhi], PLB)) { printf("prefetch overwrote\n"); fails++; return; }
