@@ -7913,9 +7913,9 @@ static __host__ __device__ constexpr int _fc3d_wr_nt(bool store) { return store 
 #define _FC3D_WR_WORDS 16                             /* bytes after the weight: its magnitude, x's */
 #define _FC3D_WR_STW 68                               /* floats of a staged channel row: 64 + 4 */
 #ifndef _FC3D_WR_STCH
-#define _FC3D_WR_STCH 8 /* channels a warp stages at a time: with three plane buffers, 158 KB of shared
-                           memory a storing CTA of 12 warps at input H 32, within an A100's 163 KB (16
-                           channels: 183 KB) */
+#define _FC3D_WR_STCH 16 /* channels a warp stages at a time: 16 (154 KB of shared memory a storing CTA
+                            of 12 warps at input H 32 on two plane buffers), or 8 (three buffers: 158 KB
+                            there, within an A100's 163 KB; 16 channels would take 183 KB) */
 #endif
 #ifndef _FC3D_WR_NTG
 #define _FC3D_WR_NTG 2 /* n-tiles of 8 channels a storing pass's row taps run at a time: 4 (the row's 32 channels, 64
@@ -7923,8 +7923,9 @@ static __host__ __device__ constexpr int _fc3d_wr_nt(bool store) { return store 
                           x's fragments loaded twice) */
 #endif
 #ifndef _FC3D_WR_NB_STORE
-#define _FC3D_WR_NB_STORE 3 /* input-plane buffers of a storing pass: 2, or 3 (units of two segments, the
-                               next unit's new plane loading into the third while they run) */
+#define _FC3D_WR_NB_STORE 2 /* input-plane buffers of a storing pass: 2, or 3 (units of two segments, the
+                               next unit's new plane loading into the third while they run; half the
+                               barrier stall, slower timed: bench/RESULTS.md sixty-fifth entry) */
 #endif
 static __host__ __device__ constexpr int _fc3d_wr_nb(bool store) { return store ? _FC3D_WR_NB_STORE : 2; }
 static __host__ __device__ inline size_t _fc3d_wr_plane_bytes(int h) {
