@@ -1564,10 +1564,14 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      channels at a time (_FC3D_WR_NTG 2: 156 -> 116 registers, x's fragments loaded twice): the
      convolution alone 0.144 -> 0.142 ms TF32, 0.138 -> 0.135 half, the chain 0.197 -> 0.194 TF32
      (same call, two rounds alternating; at 16 warps a CTA 0.144, slower timed though faster
-     under ncu). Units of two segments on three plane buffers (_FC3D_WR_NB_STORE 3: ncu's largest
-     stall in the storing pass was the segments' barriers) and the programmatic dependent
-     launches after x's copy (_FC3D_PDL) have not been timed yet (bench/RESULTS.md sixty-fourth
-     entry).
+     under ncu). Units of two segments on three plane buffers with 8 staged channels
+     (_FC3D_WR_NB_STORE 3, _FC3D_WR_STCH 8: ncu's largest stall in the storing pass was the
+     segments' barriers) halved that stall (18.0k -> 7.9k) and timed slower: the convolution
+     alone 0.144 -> 0.146 ms TF32, 0.137 -> 0.140 half, the storing pass 131.6 -> 136.0 us under
+     ncu; the programmatic dependent launches after x's copy (_FC3D_PDL) were worth 0.148 ->
+     0.146 on top of them (same call, three rounds alternating; bench/RESULTS.md sixty-fifth
+     entry). The defaults are two buffers, 16 staged channels, NTG 2 and PDL on: that
+     combination is built and checked on the CPU, not yet timed.
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
@@ -7869,14 +7873,16 @@ static __device__ __forceinline__ void _fc3d_lane_sums(const float (&ssum)[NT8][
    statistics: of segments (n, od), whole). A segment's rows read one input plane (od even) or two
    (od odd); the planes sit in shared buffers of [h][33 positions][16 channels] (positions past W
    zero: the odd phase's last tap reads one past the row), brought by cp.async. The CTA's warps
-   share the rows of a unit between two barriers: a segment in a pass with statistics (two
-   buffers, the next segment's missing plane loading while this one computes), two segments of
-   a sample in a storing pass without (two planes between them; three buffers, the next unit's
-   new plane loading into the third): L2/15's 63 rows a segment on 12 warps left 9 warps idle in
-   a segment's last round (one of 6), 126 rows leave 6 idle in one of 11. A row's (d, h) taps (1, 2 or 4)
-   each run 4 ldmatrix.x4 of x (positions m and m + 1, two m16 tiles), 6 of the weight (W taps 1,
+   share the rows of a unit between two barriers: a segment (two buffers, the next segment's
+   missing plane loading while this one computes), or with _FC3D_WR_NB_STORE 3 two segments of a
+   sample in a storing pass without statistics (two planes between them; three buffers, the next
+   unit's new plane loading into the third). L2/15's 63 rows a segment on 12 warps leave 9 warps
+   idle in a segment's last round (one of 6), 126 rows 6 in one of 11: the units halve the
+   barrier stall under ncu and still time slower on an H100 (a row finds its segment, taps and
+   buffers itself; 8 staged channels to fit an A100), so they are off by default. A row's (d, h)
+   taps (1, 2 or 4) each run 4 ldmatrix.x4 of x (positions m and m + 1, two m16 tiles), 6 of the weight (W taps 1,
    0, 2) and 24 mma.sync m16n8k16 (a storing pass: the taps twice, 16 channels each, 32
-   accumulators a lane instead of 64, x's fragments loaded twice: 120 registers against 156, so
+   accumulators a lane instead of 64, x's fragments loaded twice: 122 registers against 156, so
    the pass holds no more registers than 16 warps could); a position's two 16-byte halves are
    swapped where bit 2 of w is set, a weight row's where bit 2 of co is set, so every ldmatrix
    phase touches 32 banks. The epilogue
@@ -7885,10 +7891,12 @@ static __device__ __forceinline__ void _fc3d_lane_sums(const float (&ssum)[NT8][
    else (sc, bias) and then the ops resolved per (n, c) (epi.apply_nc_regs: ReLU, GELU) - then
    sums the values for the pass's statistics (a lane's in float over the segment's rows, then in
    double across lanes and warps in a fixed order, one slot per (n, c, od)) and, in a storing pass,
-   writes the row through the warp's staging (8 channels at a time, [co][68 floats], its 8-byte
+   writes the row through the warp's staging (16 channels at a time, 8 with three buffers;
+   [co][68 floats], its 8-byte
    writes on 32 banks): one store instruction a channel row, 8-byte pairs as the row's address
    allows (the odd value of a pair shuffled from the lane before). Storing passes run one CTA an
-   SM (158 KB of shared memory with three buffers at input H 32, within an A100's 163 KB),
+   SM (154 KB of shared memory at input H 32; 158 KB with three buffers and 8 staged channels,
+   within an A100's 163 KB),
    statistics-only passes two (100 KB). The launches after x's copy are programmatic dependent
    launches (_fc3d_launch_pdl): each kernel's start overlaps the previous one's end.
      Measured standalone first (bench/l15_rows.cu, H200, L2 flushed, median of 20; bench/RESULTS.md

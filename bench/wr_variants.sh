@@ -5,19 +5,21 @@
 #   bash bench/wr_variants.sh run     each variant's output against the direct engine, then the convolution
 #                                     alone (median of 20, L2 flushed) and the chain, alternating, two rounds
 # Variants (macros of fusedconv3d.cuh's >>warp-row-loop): ntg4 (a row's taps over its 32 channels at
-# once, two plane buffers, 16 staged channels), ntg2 (16 channels at a time), units (ntg2 with units of
-# two segments on three buffers, 8 staged channels, no programmatic dependent launch), default (the
-# header's own settings). VARIANTS="..." picks some.
+# once, two plane buffers, 16 staged channels, no programmatic dependent launch: main's loop before
+# them), ntg2 (16 channels at a time), units (ntg2 with units of two segments on three buffers, 8 staged
+# channels), units16 (units with 16 staged channels and PDL: 183 KB of shared memory, more than an
+# A100 grants), default (the header's own settings: ntg2 with PDL). VARIANTS="..." picks some.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 NVCC=${NVCC:-nvcc}
 O=build/wrv
-V=${VARIANTS:-"ntg4 ntg2 units default"}
+V=${VARIANTS:-"ntg4 ntg2 units16 default"}
 flags() {
     case "$1" in
     ntg4) echo "-D_FC3D_WR_NTG=4 -D_FC3D_WR_NB_STORE=2 -D_FC3D_WR_STCH=16 -D_FC3D_PDL=0" ;;
     ntg2) echo "-D_FC3D_WR_NTG=2 -D_FC3D_WR_NB_STORE=2 -D_FC3D_WR_STCH=16 -D_FC3D_PDL=0" ;;
     units) echo "-D_FC3D_WR_NTG=2 -D_FC3D_WR_NB_STORE=3 -D_FC3D_WR_STCH=8 -D_FC3D_PDL=0" ;;
+    units16) echo "-D_FC3D_WR_NTG=2 -D_FC3D_WR_NB_STORE=3 -D_FC3D_WR_STCH=16 -D_FC3D_PDL=1" ;;
     default) echo "" ;;
     *) echo "unknown variant $1" >&2; exit 2 ;;
     esac
