@@ -1560,7 +1560,18 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      ncu with it, 15.2 without): the convolution alone 0.151 / 0.150 -> 0.144 / 0.144 ms TF32,
      0.144 / 0.143 -> 0.138 / 0.137 half, the chain 0.204 / 0.204 -> 0.196 / 0.198 TF32, 0.197 /
      0.196 -> 0.190 / 0.190 half (same call, two rounds alternating; bench/RESULTS.md
-     sixty-third entry): 1.58x the convolution's floor.
+     sixty-third entry): 1.58x the convolution's floor. A storing pass's taps then ran 16
+     channels at a time (_FC3D_WR_NTG 2: 156 -> 116 registers, x's fragments loaded twice): the
+     convolution alone 0.144 -> 0.142 ms TF32, 0.138 -> 0.135 half, the chain 0.197 -> 0.194 TF32
+     (same call, two rounds alternating; at 16 warps a CTA 0.144, slower timed though faster
+     under ncu). Units of two segments on three plane buffers with 8 staged channels
+     (_FC3D_WR_NB_STORE 3, _FC3D_WR_STCH 8: ncu's largest stall in the storing pass was the
+     segments' barriers) halved that stall (18.0k -> 7.9k) and timed slower: the convolution
+     alone 0.144 -> 0.146 ms TF32, 0.137 -> 0.140 half, the storing pass 131.6 -> 136.0 us under
+     ncu; the programmatic dependent launches after x's copy (_FC3D_PDL) were worth 0.148 ->
+     0.146 on top of them (same call, three rounds alternating; bench/RESULTS.md sixty-fifth
+     entry). The defaults are two buffers, 16 staged channels, NTG 2 and PDL on: that
+     combination is built and checked on the CPU, not yet timed.
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
@@ -1777,6 +1788,7 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <mutex>
+#include <utility>
 #include <type_traits>
 
 /* >>optable --------------------------------------------------------------------------------------
@@ -2337,6 +2349,48 @@ static cudaError_t _fc3d_smem_attr(const void* kern, size_t need) {
     if (e != cudaSuccess) return e;
     if (fa.maxDynamicSharedSizeBytes >= 0 && (size_t)fa.maxDynamicSharedSizeBytes >= need) return cudaSuccess;
     return cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)need);
+}
+
+/* Programmatic dependent launch (sm_90 and up): a kernel launched by _fc3d_launch_pdl may start
+   while the kernel before it in the stream drains; it runs _fc3d_pdl_wait() before its first access
+   to global memory (which waits for every earlier kernel to complete and its writes to be
+   visible), and a kernel that runs _fc3d_pdl_launch() lets the next one be scheduled before it
+   ends. Both are no-ops on a launch without the attribute and on older devices (the launch drops
+   the attribute there). _FC3D_PDL 0 turns it off. */
+#ifndef _FC3D_PDL
+#define _FC3D_PDL 1
+#endif
+static __device__ __forceinline__ void _fc3d_pdl_wait() {
+#if _FC3D_PDL && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#endif
+}
+static __device__ __forceinline__ void _fc3d_pdl_launch() {
+#if _FC3D_PDL && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+}
+template <typename... K, typename... A>
+static cudaError_t _fc3d_launch_pdl(void (*kern)(K...), unsigned grid, unsigned block, size_t smem, cudaStream_t st,
+                                    A&&... args) {
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(grid);
+    cfg.blockDim = dim3(block);
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = st;
+    cudaLaunchAttribute at[1];
+    int dev = 0, major = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    if (e != cudaSuccess) return e;
+    if (_FC3D_PDL && major >= 9) {
+        at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        at[0].val.programmaticStreamSerializationAllowed = 1;
+        cfg.attrs = at;
+        cfg.numAttrs = 1;
+    }
+    if ((e = cudaLaunchKernelEx(&cfg, kern, std::forward<A>(args)...)) != cudaSuccess) return e;
+    return cudaPeekAtLastError();
 }
 
 /* >>device-helpers -------------------------------------------------------------------------------
@@ -6563,6 +6617,13 @@ static __device__ __forceinline__ void _fc3d_bulk_prefetch(const void* src, uint
 }
 #endif
 
+/* The shift of the statistics sums undone (sums of v - k over cnt values, k a channel's tap-less
+   value: _fc3d_bk_sums): sum v = sum (v - k) + cnt k, sum v^2 = sum (v - k)^2 + k (2 sum (v - k) +
+   cnt k), in double. The block loop, the haloed epilogue and the warp-row loop all end here. */
+static __device__ __forceinline__ double2 _fc3d_unshift(double s, double ss, double k, double cnt)
+{
+    return make_double2(s + cnt * k, ss + k * (2.0 * s + cnt * k));
+}
 /* A value into a lane's sum and sum of squares: float (TF32, half) or double (3xTF32) */
 static __device__ __forceinline__ void _fc3d_hx_sum2(float& s, float& ss, float d)
 {
@@ -7221,9 +7282,9 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                 }
             }
             /* the shift undone over the lane's valid values, in double */
-            const double kd = kc, cnt = (double)__popc(vm);
-            s = (double)fs + cnt * kd;
-            ss = (double)fss + kd * (2.0 * (double)fs + cnt * kd);
+            const double2 u = _fc3d_unshift((double)fs, (double)fss, (double)kc, (double)__popc(vm));
+            s = u.x;
+            ss = u.y;
             if (stats) {
                 static_assert(CS >= 128, "a staged row parks the warp's 64 partial doubles");
                 __syncwarp(); /* every lane has read the row: its sums are parked there */
@@ -7810,22 +7871,34 @@ static __device__ __forceinline__ void _fc3d_lane_sums(const float (&ssum)[NT8][
      The kernel: persistent CTAs (a storing pass 12 warps, a statistics-only pass 8) take
    contiguous ranges of output rows (a pass with
    statistics: of segments (n, od), whole). A segment's rows read one input plane (od even) or two
-   (od odd); the planes sit in two shared buffers of [h][33 positions][16 channels] (positions
-   past W zero: the odd phase's last tap reads one past the row), brought by cp.async, the next
-   segment's missing plane while this one computes. A row's (d, h) taps (1, 2 or 4) each run 4
-   ldmatrix.x4 of x (positions m and m + 1, two m16 tiles), 6 of the weight (W taps 1, 0, 2) and 24
-   mma.sync m16n8k16; a position's two 16-byte halves are swapped where bit 2 of w is set, a
-   weight row's where bit 2 of co is set, so every ldmatrix phase touches 32 banks. The epilogue
+   (od odd); the planes sit in shared buffers of [h][33 positions][16 channels] (positions past W
+   zero: the odd phase's last tap reads one past the row), brought by cp.async. The CTA's warps
+   share the rows of a unit between two barriers: a segment (two buffers, the next segment's
+   missing plane loading while this one computes), or with _FC3D_WR_NB_STORE 3 two segments of a
+   sample in a storing pass without statistics (two planes between them; three buffers, the next
+   unit's new plane loading into the third). L2/15's 63 rows a segment on 12 warps leave 9 warps
+   idle in a segment's last round (one of 6), 126 rows 6 in one of 11: the units halve the
+   barrier stall under ncu and still time slower on an H100 (a row finds its segment, taps and
+   buffers itself; 8 staged channels to fit an A100), so they are off by default. A row's (d, h)
+   taps (1, 2 or 4) each run 4 ldmatrix.x4 of x (positions m and m + 1, two m16 tiles), 6 of the weight (W taps 1,
+   0, 2) and 24 mma.sync m16n8k16 (a storing pass: the taps twice, 16 channels each, 32
+   accumulators a lane instead of 64, x's fragments loaded twice: 122 registers against 156, so
+   the pass holds no more registers than 16 warps could); a position's two 16-byte halves are
+   swapped where bit 2 of w is set, a weight row's where bit 2 of co is set, so every ldmatrix
+   phase touches 32 banks. The epilogue
    applies one map a v + b per channel - the bias, the scales' powers of two and every op of the
    pass composed in double per segment (_fc3d_uop_compose) where the ops are affine per (n, c),
    else (sc, bias) and then the ops resolved per (n, c) (epi.apply_nc_regs: ReLU, GELU) - then
    sums the values for the pass's statistics (a lane's in float over the segment's rows, then in
    double across lanes and warps in a fixed order, one slot per (n, c, od)) and, in a storing pass,
-   writes the row through the warp's staging (16 channels at a time, [co][68 floats], its 8-byte
+   writes the row through the warp's staging (16 channels at a time, 8 with three buffers;
+   [co][68 floats], its 8-byte
    writes on 32 banks): one store instruction a channel row, 8-byte pairs as the row's address
    allows (the odd value of a pair shuffled from the lane before). Storing passes run one CTA an
-   SM (154 KB of shared memory with the staging at input H 32), statistics-only passes two (100
-   KB).
+   SM (154 KB of shared memory at input H 32; 158 KB with three buffers and 8 staged channels,
+   within an A100's 163 KB),
+   statistics-only passes two (100 KB). The launches after x's copy are programmatic dependent
+   launches (_fc3d_launch_pdl): each kernel's start overlaps the previous one's end.
      Measured standalone first (bench/l15_rows.cu, H200, L2 flushed, median of 20; bench/RESULTS.md
    fifty-eighth entry): L2/15's convolution 0.100 ms (1.10x its floor; the block loop 0.161 in the
    same run), its statistics pass 0.034, its recompute/moments chain (statistics pass, finalize,
@@ -7847,8 +7920,22 @@ static __host__ __device__ constexpr int _fc3d_wr_nt(bool store) { return store 
 #define _FC3D_WR_WB (27 * _FC3D_WR_TAP)               /* the weight's bytes: 27,648 */
 #define _FC3D_WR_WORDS 16                             /* bytes after the weight: its magnitude, x's */
 #define _FC3D_WR_STW 68                               /* floats of a staged channel row: 64 + 4 */
-#define _FC3D_WR_STCH 16 /* channels a warp stages at a time: 154 KB of shared memory a storing CTA of 12
-                            warps, within an A100's 163 KB (the whole row's 32: 206 KB) */
+#ifndef _FC3D_WR_STCH
+#define _FC3D_WR_STCH 16 /* channels a warp stages at a time: 16 (154 KB of shared memory a storing CTA
+                            of 12 warps at input H 32 on two plane buffers), or 8 (three buffers: 158 KB
+                            there, within an A100's 163 KB; 16 channels would take 183 KB) */
+#endif
+#ifndef _FC3D_WR_NTG
+#define _FC3D_WR_NTG 2 /* n-tiles of 8 channels a storing pass's row taps run at a time: 4 (the row's 32 channels, 64
+                          accumulators a lane) or 2 (the taps twice, 16 channels and 32 accumulators each,
+                          x's fragments loaded twice) */
+#endif
+#ifndef _FC3D_WR_NB_STORE
+#define _FC3D_WR_NB_STORE 2 /* input-plane buffers of a storing pass: 2, or 3 (units of two segments, the
+                               next unit's new plane loading into the third while they run; half the
+                               barrier stall, slower timed: bench/RESULTS.md sixty-fifth entry) */
+#endif
+static __host__ __device__ constexpr int _fc3d_wr_nb(bool store) { return store ? _FC3D_WR_NB_STORE : 2; }
 static __host__ __device__ inline size_t _fc3d_wr_plane_bytes(int h) {
     return ((size_t)h * _FC3D_WR_XROW + 127) & ~(size_t)127;
 }
@@ -7856,7 +7943,7 @@ static __host__ __device__ inline size_t _fc3d_wr_plane_bytes(int h) {
    sums, and in a storing pass each warp's staging */
 static __host__ __device__ inline size_t _fc3d_wr_smem(int h, bool store) {
     const size_t nw = (size_t)_fc3d_wr_nt(store) / 32;
-    return (size_t)_FC3D_WR_WB + 2 * _fc3d_wr_plane_bytes(h) + _FC3D_WR_CO * 8 + nw * _FC3D_WR_CO * 16 +
+    return (size_t)_FC3D_WR_WB + _fc3d_wr_nb(store) * _fc3d_wr_plane_bytes(h) + _FC3D_WR_CO * 8 + nw * _FC3D_WR_CO * 16 +
            (store ? nw * _FC3D_WR_STCH * _FC3D_WR_STW * 4 : 0);
 }
 /* the copy of x's grid: a thread a position, at most 4096 CTAs of 256 or 1024 of 1024 threads
@@ -7887,32 +7974,34 @@ static __device__ __forceinline__ void _fc3d_wr_mma_fresh(float (&d)[4], const u
                  : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(0.0f));
 }
-/* one W tap of a row's phase: 16 MMAs, the two n-tile pairs of B by ldmatrix.x4 at wb + boff[p] */
-template <bool FIRST>
-static __device__ __forceinline__ void _fc3d_wr_wtap(float (&acc)[2][4][4], const uint32_t (&a)[2][4], uint32_t wb,
-                                                     const uint32_t (&boff)[2]) {
-    uint32_t b[2][4];
-    _fc3d_wr_ldm4(wb + boff[0], b[0]);
-    _fc3d_wr_ldm4(wb + boff[1], b[1]);
+/* one W tap of a row's phase over NP n-tile pairs: 8 NP MMAs, pair p of B by ldmatrix.x4 at
+   wb + boff[p] */
+template <bool FIRST, int NP>
+static __device__ __forceinline__ void _fc3d_wr_wtap(float (&acc)[2][2 * NP][4], const uint32_t (&a)[2][4], uint32_t wb,
+                                                     const uint32_t* boff) {
+    uint32_t b[NP][4];
+#pragma unroll
+    for (int p = 0; p < NP; p++) _fc3d_wr_ldm4(wb + boff[p], b[p]);
 #pragma unroll
     for (int mt = 0; mt < 2; mt++)
 #pragma unroll
-        for (int nt = 0; nt < 4; nt++)
+        for (int nt = 0; nt < 2 * NP; nt++)
             if (FIRST) _fc3d_wr_mma_fresh(acc[mt][nt], a[mt], &b[nt >> 1][(nt & 1) * 2]);
             else _fc3d_tc_mma_k16<false>(acc[mt][nt], a[mt], &b[nt >> 1][(nt & 1) * 2]);
 }
-/* one (d, h) tap of a row: 24 MMAs into acc[phase][mt][nt] (FIRST: the row's first, no C) */
-template <bool FIRST>
-static __device__ __forceinline__ void _fc3d_wr_tap(float (&acc)[2][2][4][4], uint32_t xrow, uint32_t wtap,
-                                                    const uint32_t (&aoff)[2], const uint32_t (&boff)[2]) {
+/* one (d, h) tap of a row over NP n-tile pairs (B at boff[0 .. NP)): 12 NP MMAs into
+   acc[phase][mt][nt] (FIRST: the row's first, no C) */
+template <bool FIRST, int NP>
+static __device__ __forceinline__ void _fc3d_wr_tap(float (&acc)[2][2][2 * NP][4], uint32_t xrow, uint32_t wtap,
+                                                    const uint32_t (&aoff)[2], const uint32_t* boff) {
     uint32_t a0[2][4], a1[2][4];
 #pragma unroll
     for (int mt = 0; mt < 2; mt++) _fc3d_wr_ldm4(xrow + aoff[0] + mt * 512, a0[mt]); /* iw = m */
-    _fc3d_wr_wtap<FIRST>(acc[0], a0, wtap + 1 * _FC3D_WR_TAP, boff);                 /* even ow = 2 m: W tap 1 */
+    _fc3d_wr_wtap<FIRST, NP>(acc[0], a0, wtap + 1 * _FC3D_WR_TAP, boff);             /* even ow = 2 m: W tap 1 */
 #pragma unroll
     for (int mt = 0; mt < 2; mt++) _fc3d_wr_ldm4(xrow + aoff[1] + mt * 512, a1[mt]); /* iw = m + 1 */
-    _fc3d_wr_wtap<FIRST>(acc[1], a1, wtap + 0 * _FC3D_WR_TAP, boff);                 /* odd ow = 2 m + 1: W tap 0 */
-    _fc3d_wr_wtap<false>(acc[1], a0, wtap + 2 * _FC3D_WR_TAP, boff);                 /* and W tap 2 at iw = m */
+    _fc3d_wr_wtap<FIRST, NP>(acc[1], a1, wtap + 0 * _FC3D_WR_TAP, boff);             /* odd ow = 2 m + 1: W tap 0 */
+    _fc3d_wr_wtap<false, NP>(acc[1], a0, wtap + 2 * _FC3D_WR_TAP, boff);             /* and W tap 2 at iw = m */
 }
 
 /* The weight [16][C_out][3][3][3] -> f16 [tap][32][16] (channels past C_out zero), TF32-rounded and
@@ -7975,7 +8064,9 @@ _fc3d_wr_prep_x(_fc3d_tc_kparams P, const float* __restrict__ x, __half* __restr
     constexpr int NT = FIX ? 256 : 1024;
     const bool half = P.wr_half != 0;
     float sc = 1.f;
+    _fc3d_pdl_launch(); /* the next kernel (launched by _fc3d_launch_pdl) waits for this one's end */
     if (FIX) {
+        _fc3d_pdl_wait();
         if (half || _fc3d_hx_x_as_is(words[1])) return;
         sc = _fc3d_hx_x3_pow2(words[1], 1);
     } else if (blockIdx.x == 0) {
@@ -8022,6 +8113,9 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
     __trap(); /* ldmatrix, mma.sync f16 and cp.async need sm_80; the run refuses older devices first */
 #else
     constexpr int NT = _fc3d_wr_nt(STORE), NW = NT / 32, CO = _FC3D_WR_CO, XROW = _FC3D_WR_XROW, TAP = _FC3D_WR_TAP;
+    constexpr int NTG = STORE ? _FC3D_WR_NTG : 4, STCH = _FC3D_WR_STCH; /* (statistics-only passes: 4, 128 registers) */
+    constexpr int NB = _fc3d_wr_nb(STORE), SPAN = STORE && !STATS && NB == 3 ? 2 : 1; /* plane buffers, a unit's segments */
+    static_assert((NTG == 2 || NTG == 4) && STCH % 8 == 0 && (8 * NTG) % STCH == 0, "_FC3D_WR_NTG / _FC3D_WR_STCH");
     extern __shared__ __align__(128) unsigned char _fc3d_wr_sm[];
     unsigned char* const sm = _fc3d_wr_sm;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, g = lane >> 2, t = lane & 3;
@@ -8029,22 +8123,22 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
     const int cout = (int)P.cout;
     const int64_t odhw = P.odhw;
     const int PLB = (int)_fc3d_wr_plane_bytes(H);
-    unsigned char* const pl0 = sm + _FC3D_WR_WB;
-    unsigned char* const pl1 = pl0 + PLB;
-    float2* const Map = reinterpret_cast<float2*>(pl1 + PLB);
+    unsigned char* const pl0 = sm + _FC3D_WR_WB; /* NB plane buffers, PLB bytes apart */
+    float2* const Map = reinterpret_cast<float2*>(pl0 + NB * PLB);
     double2* const Red = reinterpret_cast<double2*>(Map + CO);
     float* const Stg = reinterpret_cast<float*>(Red + NW * CO) + warp * (_FC3D_WR_STCH * _FC3D_WR_STW);
     const uint32_t sw = _fc3d_tc_smem(sm);
+    _fc3d_pdl_wait(); /* (launched by _fc3d_launch_pdl: every read and write of global memory after it) */
     /* the weight, once per CTA (the grid is persistent) */
     for (int c = tid; c < 27 * CO * 2; c += NT) {
         const int tap = c >> 6, co = (c >> 1) & 31, hf = c & 1;
         _fc3d_tc_cp16(sm + tap * TAP + co * 32 + ((hf ^ ((co >> 2) & 1)) << 4), wh + (int64_t)c * 8, true);
     }
-    /* positions W .. 32 of every staged row, both buffers: zero (no copy writes them) */
+    /* positions W .. 32 of every staged row, every buffer: zero (no copy writes them) */
     const int zp = _FC3D_WR_XW - W;
-    for (int i = tid; i < 2 * H * zp * 2; i += NT) {
+    for (int i = tid; i < NB * H * zp * 2; i += NT) {
         const int hf = i & 1, r = i >> 1, pos = W + r % zp, row = r / zp;
-        *reinterpret_cast<uint4*>((row >= H ? pl1 : pl0) + (row % H) * XROW + pos * 32 + hf * 16) = make_uint4(0u, 0u, 0u, 0u);
+        *reinterpret_cast<uint4*>(pl0 + (row / H) * PLB + (row % H) * XROW + pos * 32 + hf * 16) = make_uint4(0u, 0u, 0u, 0u);
     }
     _fc3d_tc_commit();
     /* the scales: x's power of two (0 where held as it is), the weight's; where 2^-(both) is not a
@@ -8082,20 +8176,38 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
     const int r0 = (int)(STATS ? (int64_t)blockIdx.x * S / gridDim.x * OH : (int64_t)blockIdx.x * R / gridDim.x);
     const int r1 = (int)(STATS ? ((int64_t)blockIdx.x + 1) * S / gridDim.x * OH : ((int64_t)blockIdx.x + 1) * R / gridDim.x);
     const int ne = (OW + 1) >> 1, no = OW >> 1; /* positions of the even and the odd W phase */
-    int tag0 = -1, tag1 = -1; /* the plane each buffer holds (or is loading) */
-    for (int r = r0; r < r1;) {
-        const int seg = r / OH, n = seg / OD, rend = min(r1, (seg + 1) * OH);
-        const int od = seg - n * OD;
-        /* od even: plane od / 2 (D tap 1); odd: (od - 1) / 2 (tap 2) and, within the input, + 1 (tap 0) */
-        const int pa = n * D + (od >> 1), pb = (od & 1) && (od >> 1) + 1 < D ? pa + 1 : -1;
-        __syncthreads(); /* every warp done with the segment before */
+    /* a unit: the rows of SPAN consecutive segments of one sample (within the CTA's range), the planes
+       lo .. hi (one or two) that its rows read */
+    auto unit = [&](int r, int& rend, int& lo, int& hi) {
+        const int seg = r / OH, n = seg / OD, se = min(seg + SPAN - 1, n * OD + OD - 1);
+        rend = min(r1, (se + 1) * OH);
+        const int od0 = seg - n * OD, od1 = (rend - 1) / OH - n * OD;
+        lo = n * D + (od0 >> 1);
+        hi = n * D + min((od1 + 1) >> 1, D - 1);
+    };
+    int tag[NB]; /* the plane each buffer holds (or is loading) */
 #pragma unroll
-        for (int q = 0; q < 2; q++) {
-            const int p = q ? pb : pa;
-            if (p < 0 || p == tag0 || p == tag1) continue;
-            if (tag0 == pa || tag0 == pb) { load_plane(pl1, p); tag1 = p; } /* buffer 0 holds the other one */
-            else { load_plane(pl0, p); tag0 = p; }
-        }
+    for (int i = 0; i < NB; i++) tag[i] = -1;
+    /* plane p, unless a buffer holds it, into the first buffer whose plane lies outside [a0, a1] and
+       [b0, b1] (the planes of the units that read them); none: the unit that reads p loads it */
+    auto fetch = [&](int p, int a0, int a1, int b0, int b1) {
+        bool have = false;
+#pragma unroll
+        for (int i = 0; i < NB; i++) have |= tag[i] == p;
+#pragma unroll
+        for (int i = 0; i < NB; i++)
+            if (!have && (tag[i] < a0 || tag[i] > a1) && (tag[i] < b0 || tag[i] > b1)) {
+                load_plane(pl0 + i * PLB, p);
+                tag[i] = p;
+                have = true;
+            }
+    };
+    for (int r = r0; r < r1;) {
+        int rend, lo, hi;
+        unit(r, rend, lo, hi);
+        const int n = r / OH / OD, odu = r / OH - n * OD; /* (the unit's first segment) */
+        __syncthreads(); /* every warp done with the unit before */
+        for (int p = lo; p <= hi; p++) fetch(p, lo, hi, lo, hi); /* its planes not loaded yet */
         _fc3d_tc_commit();
         if (tid < CO) { /* the channel's map: bias, scales and (not LIST) the pass's ops, in double */
             const int c = tid;
@@ -8109,110 +8221,113 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
         }
         _fc3d_tc_wait<0>();
         __syncthreads();
-        unsigned char* const ba = tag0 == pa ? pl0 : pl1;
-        unsigned char* const bb = tag0 == pb ? pl0 : pl1; /* (pb >= 0 only) */
-        if (rend == (seg + 1) * OH && rend < r1) { /* the next segment's missing plane into the free buffer */
-            const int s2 = seg + 1, n2 = s2 / OD, od2 = s2 - n2 * OD;
-            const int qa = n2 * D + (od2 >> 1), qb = (od2 & 1) && (od2 >> 1) + 1 < D ? qa + 1 : -1;
-            const bool use0 = !(tag0 == pa || tag0 == pb), use1 = !use0 && !(tag1 == pa || tag1 == pb);
-            bool free_ = use0 || use1;
+        uint32_t xlo = 0, xhi = 0; /* the buffers of planes lo and hi */
 #pragma unroll
-            for (int q = 0; q < 2; q++) {
-                const int p = q ? qb : qa;
-                if (p < 0 || p == tag0 || p == tag1 || !free_) continue; /* else loaded at that segment's start */
-                if (use0) { load_plane(pl0, p); tag0 = p; }
-                else { load_plane(pl1, p); tag1 = p; }
-                free_ = false;
-            }
+        for (int i = 0; i < NB; i++) {
+            if (tag[i] == lo) xlo = _fc3d_tc_smem(pl0 + i * PLB);
+            if (tag[i] == hi) xhi = _fc3d_tc_smem(pl0 + i * PLB);
+        }
+        if (rend < r1) { /* the next unit's missing planes into buffers this one does not read */
+            int rn, lo2, hi2;
+            unit(rend, rn, lo2, hi2);
+            for (int p = lo2; p <= hi2; p++) fetch(p, lo, hi, lo2, hi2);
             _fc3d_tc_commit();
         }
-        const int cnt = rend - r, oh0 = r - seg * OH;
+        const int cnt = rend - r;
         float ssum[4][2], ssq[4][2];
 #pragma unroll
         for (int nt = 0; nt < 4; nt++) ssum[nt][0] = ssum[nt][1] = ssq[nt][0] = ssq[nt][1] = 0.f;
-        const uint32_t xa = _fc3d_tc_smem(ba), xb = _fc3d_tc_smem(bb);
-        const int tdA = (od & 1) ? 2 : 1;
         for (int k = 0; k * NW < cnt; k++) {
             const int j = k * NW + ((k & 1) ? NW - 1 - warp : warp); /* alternate: both parities share a warp */
             if (j >= cnt) continue;
-            const int oh = oh0 + j;
+            /* the row's segment (SPAN 2: the unit's first or second) and its planes: od even, plane
+               od / 2 (D tap 1); odd, (od - 1) / 2 (tap 2) and, within the input, + 1 (tap 0) */
+            const int rs = (r + j) / OH, od = rs - n * OD, oh = r + j - rs * OH;
+            const bool dB = (od & 1) && (od >> 1) + 1 < D;
+            const int tdA = (od & 1) ? 2 : 1;
+            const uint32_t xa = n * D + (od >> 1) == lo ? xlo : xhi, xb = xhi;
             /* H taps: oh even, tap 1 at ih = oh / 2; odd, tap 2 at (oh - 1) / 2 and, within the input,
                tap 0 at (oh + 1) / 2 */
             const int thA = (oh & 1) ? 2 : 1, ih = oh >> 1;
             const bool hB = (oh & 1) && ih + 1 < H;
-            float acc[2][2][4][4];
-            _fc3d_wr_tap<true>(acc, xa + ih * XROW, sw + (tdA * 9 + thA * 3) * TAP, aoff, boff);
-            if (hB) _fc3d_wr_tap<false>(acc, xa + (ih + 1) * XROW, sw + (tdA * 9) * TAP, aoff, boff);
-            if (pb >= 0) {
-                _fc3d_wr_tap<false>(acc, xb + ih * XROW, sw + (thA * 3) * TAP, aoff, boff);
-                if (hB) _fc3d_wr_tap<false>(acc, xb + (ih + 1) * XROW, sw, aoff, boff);
-            }
-            if (two)
-#pragma unroll
-                for (int i = 0; i < 64; i++) (&acc[0][0][0][0])[i] *= sc1;
             float* const yrow = y + (((int64_t)n * cout * OD + od) * OH + oh) * OW;
 #pragma unroll
-            for (int hh = 0; hh < CO / _FC3D_WR_STCH; hh++) { /* _FC3D_WR_STCH channels at a time */
+            for (int gq = 0; gq < 4 / NTG; gq++) { /* NTG n-tiles (8 NTG channels) at a time */
+                const uint32_t* const bo = boff + gq * (NTG / 2);
+                float acc[2][2][NTG][4];
+                _fc3d_wr_tap<true, NTG / 2>(acc, xa + ih * XROW, sw + (tdA * 9 + thA * 3) * TAP, aoff, bo);
+                if (hB) _fc3d_wr_tap<false, NTG / 2>(acc, xa + (ih + 1) * XROW, sw + (tdA * 9) * TAP, aoff, bo);
+                if (dB) {
+                    _fc3d_wr_tap<false, NTG / 2>(acc, xb + ih * XROW, sw + (thA * 3) * TAP, aoff, bo);
+                    if (hB) _fc3d_wr_tap<false, NTG / 2>(acc, xb + (ih + 1) * XROW, sw, aoff, bo);
+                }
+                if (two)
 #pragma unroll
-                for (int nt = hh * (_FC3D_WR_STCH / 8); nt < (hh + 1) * (_FC3D_WR_STCH / 8); nt++)
+                    for (int i = 0; i < 16 * NTG; i++) (&acc[0][0][0][0])[i] *= sc1;
 #pragma unroll
-                    for (int cp = 0; cp < 2; cp++) {
-                        /* lane (g, t): channel 8 nt + 2 t + cp, positions m = 8 s + g of both phases */
-                        const int co = 8 * nt + 2 * t + cp;
-                        const float2 mp = Map[co];
-                        float v[8]; /* [s]: even phase, [4 + s]: odd */
+                for (int hh = 0; hh < 8 * NTG / STCH; hh++) { /* STCH channels at a time */
+                    const int cb = gq * 8 * NTG + hh * STCH; /* the chunk's first channel */
 #pragma unroll
-                        for (int s = 0; s < 4; s++) {
-                            v[s] = fmaf(acc[0][s >> 1][nt][2 * (s & 1) + cp], mp.x, mp.y);
-                            v[4 + s] = fmaf(acc[1][s >> 1][nt][2 * (s & 1) + cp], mp.x, mp.y);
-                        }
-                        if (LIST && co < cout) epi.apply_nc_regs(v, epi.op_begin, epi.op_end, n, co);
-                        if (STATS) {
-                            /* the sums of v - k, k the channel's tap-less value (_fc3d_bk_sums) */
-                            float k[1] = {mp.y};
-                            if (LIST && co < cout) epi.apply_nc_regs(k, epi.op_begin, epi.op_end, n, co);
+                    for (int nl = hh * (STCH / 8); nl < (hh + 1) * (STCH / 8); nl++)
+#pragma unroll
+                        for (int cp = 0; cp < 2; cp++) {
+                            /* lane (g, t): channel 8 nt + 2 t + cp, positions m = 8 s + g of both phases */
+                            const int nt = gq * NTG + nl, co = 8 * nt + 2 * t + cp;
+                            const float2 mp = Map[co];
+                            float v[8]; /* [s]: even phase, [4 + s]: odd */
 #pragma unroll
                             for (int s = 0; s < 4; s++) {
-                                const float e = 8 * s + g < ne ? v[s] - k[0] : 0.f,
-                                            o = 8 * s + g < no ? v[4 + s] - k[0] : 0.f;
-                                ssum[nt][cp] += e + o;
-                                ssq[nt][cp] = fmaf(e, e, fmaf(o, o, ssq[nt][cp]));
+                                v[s] = fmaf(acc[0][s >> 1][nl][2 * (s & 1) + cp], mp.x, mp.y);
+                                v[4 + s] = fmaf(acc[1][s >> 1][nl][2 * (s & 1) + cp], mp.x, mp.y);
+                            }
+                            if (LIST && co < cout) epi.apply_nc_regs(v, epi.op_begin, epi.op_end, n, co);
+                            if (STATS) {
+                                /* the sums of v - k, k the channel's tap-less value (_fc3d_bk_sums) */
+                                float k[1] = {mp.y};
+                                if (LIST && co < cout) epi.apply_nc_regs(k, epi.op_begin, epi.op_end, n, co);
+#pragma unroll
+                                for (int s = 0; s < 4; s++) {
+                                    const float e = 8 * s + g < ne ? v[s] - k[0] : 0.f,
+                                                o = 8 * s + g < no ? v[4 + s] - k[0] : 0.f;
+                                    ssum[nt][cp] += e + o;
+                                    ssq[nt][cp] = fmaf(e, e, fmaf(o, o, ssq[nt][cp]));
+                                }
+                            }
+                            if (STORE)
+#pragma unroll
+                                for (int s = 0; s < 4; s++)
+                                    *reinterpret_cast<float2*>(Stg + (co - cb) * _FC3D_WR_STW + 2 * (8 * s + g)) =
+                                        make_float2(v[s], v[4 + s]);
+                        }
+                    if (STORE) { /* a store instruction a channel row: 8-byte pairs as the row's address allows */
+                        __syncwarp();
+                        /* the staged channels unrolled (their shared-memory reads ahead of the stores),
+                           the row stepped by the channel stride, its 8-byte alignment the first row's,
+                           flipped each channel where odhw is odd (L2/15's storing pass spent 45 % of a
+                           warp's cycles on fixed-latency dependencies with a channel a loop trip: ncu,
+                           bench/RESULTS.md sixty-first entry) */
+                        const int p0 = 2 * lane;
+                        float* const yb = yrow + (int64_t)cb * odhw;
+                        const bool al0 = (reinterpret_cast<uintptr_t>(yb) & 7) == 0, flip = (odhw & 1) != 0;
+#pragma unroll
+                        for (int cl = 0; cl < STCH; cl++) {
+                            /* (the staging holds STCH channels: read before the channel test) */
+                            const float2 v = *reinterpret_cast<const float2*>(Stg + cl * _FC3D_WR_STW + 2 * lane);
+                            if (cb + cl >= cout) break;
+                            float* const yr = yb + (int64_t)cl * odhw;
+                            if (al0 != (flip && (cl & 1))) { /* pairs (2 l, 2 l + 1) */
+                                if (p0 + 1 < OW) *reinterpret_cast<float2*>(yr + p0) = v;
+                                else if (p0 < OW) yr[p0] = v.x;
+                            } else { /* ow 0 alone, pairs (2 l - 1, 2 l), ow 63 alone */
+                                const float pv = __shfl_up_sync(0xffffffffu, v.y, 1);
+                                if (lane == 0) yr[0] = v.x;
+                                else if (p0 < OW) *reinterpret_cast<float2*>(yr + p0 - 1) = make_float2(pv, v.x);
+                                else if (p0 - 1 < OW) yr[p0 - 1] = pv;
+                                if (lane == 31 && p0 + 1 < OW) yr[p0 + 1] = v.y;
                             }
                         }
-                        if (STORE)
-#pragma unroll
-                            for (int s = 0; s < 4; s++)
-                                *reinterpret_cast<float2*>(Stg + (co - hh * _FC3D_WR_STCH) * _FC3D_WR_STW + 2 * (8 * s + g)) =
-                                    make_float2(v[s], v[4 + s]);
+                        __syncwarp(); /* the staging's reads done before its next writes */
                     }
-                if (STORE) { /* a store instruction a channel row: 8-byte pairs as the row's address allows */
-                    __syncwarp();
-                    /* the staged channels unrolled (their shared-memory reads ahead of the stores), the
-                       row stepped by the channel stride, its 8-byte alignment the first row's, flipped
-                       each channel where odhw is odd (L2/15's storing pass spent 45 % of a warp's
-                       cycles on fixed-latency dependencies with a channel a loop trip: ncu, bench/
-                       RESULTS.md sixty-first entry) */
-                    const int cb = hh * _FC3D_WR_STCH, p0 = 2 * lane;
-                    float* const yb = yrow + (int64_t)cb * odhw;
-                    const bool al0 = (reinterpret_cast<uintptr_t>(yb) & 7) == 0, flip = (odhw & 1) != 0;
-#pragma unroll
-                    for (int cl = 0; cl < _FC3D_WR_STCH; cl++) {
-                        /* (the staging holds _FC3D_WR_STCH channels: read before the channel test) */
-                        const float2 v = *reinterpret_cast<const float2*>(Stg + cl * _FC3D_WR_STW + 2 * lane);
-                        if (cb + cl >= cout) break;
-                        float* const yr = yb + (int64_t)cl * odhw;
-                        if (al0 != (flip && (cl & 1))) { /* pairs (2 l, 2 l + 1) */
-                            if (p0 + 1 < OW) *reinterpret_cast<float2*>(yr + p0) = v;
-                            else if (p0 < OW) yr[p0] = v.x;
-                        } else { /* ow 0 alone, pairs (2 l - 1, 2 l), ow 63 alone */
-                            const float pv = __shfl_up_sync(0xffffffffu, v.y, 1);
-                            if (lane == 0) yr[0] = v.x;
-                            else if (p0 < OW) *reinterpret_cast<float2*>(yr + p0 - 1) = make_float2(pv, v.x);
-                            else if (p0 - 1 < OW) yr[p0 - 1] = pv;
-                            if (lane == 31 && p0 + 1 < OW) yr[p0 + 1] = v.y;
-                        }
-                    }
-                    __syncwarp(); /* the staging's reads done before its next writes */
                 }
             }
         }
@@ -8231,8 +8346,8 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
                    the lanes' serves) over the segment's cnt x OW values */
                 float k[1] = {Map[tid].y};
                 if (LIST) epi.apply_nc_regs(k, epi.op_begin, epi.op_end, n, tid);
-                const double kd = k[0], m = (double)cnt * OW;
-                epi.partial(n, tid, od, P.hx_parts, ds + m * kd, dq + kd * (2.0 * ds + m * kd)); /* (hx_parts = OD) */
+                const double2 u = _fc3d_unshift(ds, dq, (double)k[0], (double)cnt * OW);
+                epi.partial(n, tid, odu, P.hx_parts, u.x, u.y); /* (hx_parts = OD; a unit one segment) */
             }
         }
         r = rend;
@@ -9257,9 +9372,8 @@ _fc3d_bk_main(_fc3d_tc_kparams P, const float* __restrict__ x, const float* __re
                     ds += r.x;
                     dq += r.y;
                 }
-                /* the shift undone: sum v = sum (v - k) + cnt k, sum v^2 = sum (v - k)^2 + k (2 sum (v - k) + cnt k) */
-                const double k = Kc[c];
-                epi.partial(n, c, blk, tps, ds + cnt * k, dq + k * (2.0 * ds + cnt * k)); /* (tps = bps: _fc3d_tc_slots) */
+                const double2 u = _fc3d_unshift(ds, dq, Kc[c], cnt); /* the shift undone */
+                epi.partial(n, c, blk, tps, u.x, u.y); /* (tps = bps: _fc3d_tc_slots) */
             }
         }
         __syncthreads(); /* the next block's copies reuse this buffer, Red and this block's unit table */
@@ -11844,8 +11958,9 @@ struct _fc3d_wr_run<float> {
         _fc3d_wr_prep_x<false><<<1 + _fc3d_wr_prep_grid(tp->kp, 1024), 1024, wsm, st>>>(tp->kp, x, (__half*)wsx, words, w, wh);
         if ((e = cudaPeekAtLastError()) != cudaSuccess) return e;
         if (!tp->kp.wr_half)
-            _fc3d_wr_prep_x<true><<<_fc3d_wr_prep_grid(tp->kp, 256), 256, 0, st>>>(tp->kp, x, (__half*)wsx, words, w, wh);
-        return cudaPeekAtLastError();
+            return _fc3d_launch_pdl(_fc3d_wr_prep_x<true>, _fc3d_wr_prep_grid(tp->kp, 256), 256, 0, st, tp->kp, x,
+                                    (__half*)wsx, words, w, wh);
+        return cudaSuccess;
     }
     template <bool STORE, bool STATS, bool LIST>
     static cudaError_t conv_as(const _fc3d_tc_kparams& P, const void* wsw, const void* wsx, const float* bias, float* y,
@@ -11860,8 +11975,8 @@ struct _fc3d_wr_run<float> {
         const int64_t work = STATS ? P.n * P.out[0] : P.n * P.out[0] * P.out[1]; /* segments, or rows */
         const int64_t ctas = (int64_t)(STORE ? 1 : 2) * sms;
         const unsigned grid = (unsigned)(work < ctas ? work : ctas);
-        kern<<<grid, _fc3d_wr_nt(STORE), smem, st>>>(P, (const __half*)wsx, (const __half*)wsw, bias, y, e);
-        return cudaPeekAtLastError();
+        return _fc3d_launch_pdl(kern, grid, _fc3d_wr_nt(STORE), smem, st, P, (const __half*)wsx, (const __half*)wsw, bias,
+                                y, e);
     }
     static cudaError_t conv(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp, const void* wsw, const void* wsx,
                             const float* bias, float* y, const _fc3d_tc_epi& e, cudaStream_t st) {

@@ -4,7 +4,8 @@
 // fragment layouts (a transcription: keep it in step with the kernel). Random descs within the loop's
 // limits, every CTA of a random grid; each output against a double convolution of the f16 operands and
 // written exactly once, each statistics slot against double sums and written once.
-// Build and run: g++ -O2 -std=c++17 bench/wr_emu.cpp -o build/wr_emu && build/wr_emu [SEED [CASES]]
+// Build and run: g++ -O2 -std=c++17 bench/wr_emu.cpp -o build/wr_emu && build/wr_emu [SEED [CASES [NB_STORE]]]
+// (NB_STORE: the storing pass's plane buffers, _FC3D_WR_NB_STORE: 2, or 3 with units of two segments)
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -88,6 +89,9 @@ static int64_t yshift = 0;
 static std::vector<double> psum, psq; // [n][c][od]
 static std::vector<int> pset;
 static int fails = 0;
+static int NB_STORE = 2;                  // the kernel's _FC3D_WR_NB_STORE (argv[3])
+static long long prefetched = 0, missed = 0; // planes loaded a unit ahead, and those a unit's start loaded
+static int nbuf(bool store) { return store ? NB_STORE : 2; }
 struct Smem { std::vector<uint8_t> b; Smem() : b(SMEM, 0x7E) {} };
 static void cp16(Smem& s, uint32_t off, const uint16_t* src) {
     if (off % 16 || off + 16 > (uint32_t)SMEM) { printf("cp16 bad offset %u\n", off); exit(1); }
@@ -128,12 +132,12 @@ static void store(int64_t idx, float v) {
 }
 static void cta(int blk, int grid, bool STORE, bool STATS, float msc, bool two, float sc1) {
     Smem s;
-    const uint32_t sw = 0, pl0 = WB, pl1 = WB + PLB;
+    const uint32_t sw = 0, pl0 = WB;
     for (int c = 0; c < 27 * CO * 2; c++) { const int tp = c >> 6, co = (c >> 1) & 31, hf = c & 1; cp16(s, sw + tp * TAP + co * 32 + ((hf ^ ((co >> 2) & 1)) << 4), &wh[(int64_t)c * 8]); }
     const int zp = 33 - W;
-    for (int i = 0; i < 2 * H * zp * 2; i++) {
+    for (int i = 0; i < nbuf(STORE) * H * zp * 2; i++) {
         const int hf = i & 1, r = i >> 1, pos = W + r % zp, row = r / zp;
-        memset(&s.b[(row >= H ? pl1 : pl0) + (row % H) * XROW + pos * 32 + hf * 16], 0, 16);
+        memset(&s.b[pl0 + (row / H) * PLB + (row % H) * XROW + pos * 32 + hf * 16], 0, 16);
     }
     uint32_t aoff[32][2], boff[32][2];
     for (int lane = 0; lane < 32; lane++) {
@@ -148,39 +152,66 @@ static void cta(int blk, int grid, bool STORE, bool STATS, float msc, bool two, 
     const int r0 = (int)(STATS ? (int64_t)blk * S / grid * OH : (int64_t)blk * R / grid);
     const int r1 = (int)(STATS ? ((int64_t)blk + 1) * S / grid * OH : ((int64_t)blk + 1) * R / grid);
     const int ne = (OW + 1) >> 1, no = OW >> 1;
-    int tag0 = -1, tag1 = -1;
+    const int NBUF = nbuf(STORE), SPAN = STORE && !STATS && NBUF == 3 ? 2 : 1;
+    auto unit = [&](int r, int& rend, int& lo, int& hi) {
+        const int seg = r / OH, n = seg / OD, se = std::min(seg + SPAN - 1, n * OD + OD - 1);
+        rend = std::min(r1, (se + 1) * OH);
+        const int od0 = seg - n * OD, od1 = (rend - 1) / OH - n * OD;
+        lo = n * D + (od0 >> 1); hi = n * D + std::min((od1 + 1) >> 1, D - 1);
+    };
+    int tag[3] = {-1, -1, -1};
+    // the kernel's fetch: p, unless held, into the first buffer outside [a0, a1] and [b0, b1]; whether p is held after
+    auto fetch = [&](int p, int a0, int a1, int b0, int b1) {
+        bool have = false; for (int i = 0; i < NBUF; i++) have |= tag[i] == p;
+        for (int i = 0; i < NBUF; i++)
+            if (!have && (tag[i] < a0 || tag[i] > a1) && (tag[i] < b0 || tag[i] > b1)) { load_plane(pl0 + i * PLB, p); tag[i] = p; have = true; }
+        return have;
+    };
     float Map[CO][2];
     for (int r = r0; r < r1;) {
-        const int seg = r / OH, n = seg / OD, rend = std::min(r1, (seg + 1) * OH), od = seg - n * OD;
-        const int pa = n * D + (od >> 1), pb = (od & 1) && (od >> 1) + 1 < D ? pa + 1 : -1;
-        for (int q = 0; q < 2; q++) { const int p = q ? pb : pa; if (p < 0 || p == tag0 || p == tag1) continue;
-            if (tag0 == pa || tag0 == pb) { load_plane(pl1, p); tag1 = p; } else { load_plane(pl0, p); tag0 = p; } }
+        int rend, lo, hi;
+        unit(r, rend, lo, hi);
+        const int n = r / OH / OD, odu = r / OH - n * OD;
+        for (int p = lo; p <= hi; p++) fetch(p, lo, hi, lo, hi);
         for (int c = 0; c < CO; c++) { Map[c][0] = c < COUT ? msc : 0.f; Map[c][1] = c < COUT ? bias[c] : 0.f; }
-        const uint32_t ba = tag0 == pa ? pl0 : pl1, bb = tag0 == pb ? pl0 : pl1;
-        std::vector<uint8_t> snapA(&s.b[ba], &s.b[ba] + PLB), snapB; if (pb >= 0) snapB.assign(&s.b[bb], &s.b[bb] + PLB);
-        if (rend == (seg + 1) * OH && rend < r1) {
-            const int s2 = seg + 1, n2 = s2 / OD, od2 = s2 - n2 * OD;
-            const int qa = n2 * D + (od2 >> 1), qb = (od2 & 1) && (od2 >> 1) + 1 < D ? qa + 1 : -1;
-            const bool use0 = !(tag0 == pa || tag0 == pb), use1 = !use0 && !(tag1 == pa || tag1 == pb);
-            bool free_ = use0 || use1;
-            for (int q = 0; q < 2; q++) { const int p = q ? qb : qa; if (p < 0 || p == tag0 || p == tag1 || !free_) continue;
-                if (use0) { load_plane(pl0, p); tag0 = p; } else { load_plane(pl1, p); tag1 = p; } free_ = false; }
+        uint32_t xlo = 0, xhi = 0; bool flo = false, fhi = false;
+        for (int i = 0; i < NBUF; i++) { if (tag[i] == lo) { xlo = pl0 + i * PLB; flo = true; } if (tag[i] == hi) { xhi = pl0 + i * PLB; fhi = true; } }
+        if (!flo || !fhi) { printf("a unit's plane not resident\n"); fails++; return; }
+        // the planes the unit reads, from the copy of x (the prefetch below must not touch them)
+        for (int p = lo; p <= hi; p++) {
+            const uint32_t buf = p == lo ? xlo : xhi;
+            for (int h = 0; h < H; h++) for (int w = 0; w < W; w++) for (int hf = 0; hf < 2; hf++)
+                if (memcmp(&s.b[buf + h * XROW + w * 32 + ((hf ^ ((w >> 2) & 1)) << 4)], &xh[((int64_t)p * H * W + h * W + w) * 16 + hf * 8], 16)) {
+                    printf("a unit's plane holds the wrong data\n"); fails++; return; }
         }
-        if (memcmp(snapA.data(), &s.b[ba], PLB) || (pb >= 0 && memcmp(snapB.data(), &s.b[bb], PLB))) { printf("prefetch overwrote\n"); fails++; return; }
-        const int cnt = rend - r, oh0 = r - seg * OH;
+        std::vector<uint8_t> snapA(&s.b[xlo], &s.b[xlo] + PLB), snapB(&s.b[xhi], &s.b[xhi] + PLB);
+        if (rend < r1) {
+            int rn, lo2, hi2;
+            unit(rend, rn, lo2, hi2);
+            for (int p = lo2; p <= hi2; p++) {
+                bool had = false; for (int i = 0; i < NBUF; i++) had |= tag[i] == p;
+                if (had) continue;
+                if (fetch(p, lo, hi, lo2, hi2)) prefetched++; else missed++;
+            }
+        }
+        if (memcmp(snapA.data(), &s.b[xlo], PLB) || memcmp(snapB.data(), &s.b[xhi], PLB)) { printf("prefetch overwrote\n"); fails++; return; }
+        const int cnt = rend - r;
         float ssum[NW][32][4][2] = {}, ssq[NW][32][4][2] = {};
-        const int tdA = (od & 1) ? 2 : 1;
         for (int warp = 0; warp < NW; warp++)
             for (int k = 0; k * NW < cnt; k++) {
                 const int j = k * NW + ((k & 1) ? NW - 1 - warp : warp);
                 if (j >= cnt) continue;
-                const int oh = oh0 + j, thA = (oh & 1) ? 2 : 1, ih = oh >> 1;
+                const int rs = (r + j) / OH, od = rs - n * OD, oh = r + j - rs * OH;
+                const bool dB = (od & 1) && (od >> 1) + 1 < D;
+                const int tdA = (od & 1) ? 2 : 1;
+                const uint32_t ba = n * D + (od >> 1) == lo ? xlo : xhi, bb = xhi;
+                const int thA = (oh & 1) ? 2 : 1, ih = oh >> 1;
                 const bool hB = (oh & 1) && ih + 1 < H;
                 static Acc acc;
                 for (int ph = 0; ph < 2; ph++) for (int mt = 0; mt < 2; mt++) for (int nt = 0; nt < 4; nt++) for (int l = 0; l < 32; l++) for (int i = 0; i < 4; i++) acc[ph][mt][nt][l][i] = NAN;
                 tap(s, acc, true, ba + ih * XROW, sw + (tdA * 9 + thA * 3) * TAP, aoff, boff);
                 if (hB) tap(s, acc, false, ba + (ih + 1) * XROW, sw + (tdA * 9) * TAP, aoff, boff);
-                if (pb >= 0) { tap(s, acc, false, bb + ih * XROW, sw + (thA * 3) * TAP, aoff, boff); if (hB) tap(s, acc, false, bb + (ih + 1) * XROW, sw, aoff, boff); }
+                if (dB) { tap(s, acc, false, bb + ih * XROW, sw + (thA * 3) * TAP, aoff, boff); if (hB) tap(s, acc, false, bb + (ih + 1) * XROW, sw, aoff, boff); }
                 if (two) for (int ph = 0; ph < 2; ph++) for (int mt = 0; mt < 2; mt++) for (int nt = 0; nt < 4; nt++) for (int l = 0; l < 32; l++) for (int i = 0; i < 4; i++) acc[ph][mt][nt][l][i] *= sc1;
                 const int64_t yrow = (((int64_t)n * COUT * OD + od) * OH + oh) * OW;
                 for (int hh = 0; hh < CO / STCH; hh++) {
@@ -239,7 +270,7 @@ static void cta(int blk, int grid, bool STORE, bool STATS, float msc, bool two, 
                     red[w][8 * nt + 2 * t + cp][0] = ds; red[w][8 * nt + 2 * t + cp][1] = dq; }
             }
             for (int c = 0; c < COUT; c++) { double ds = 0, dq = 0; for (int w = 0; w < NW; w++) { ds += red[w][c][0]; dq += red[w][c][1]; }
-                const int64_t i = ((int64_t)n * COUT + c) * OD + od; psum[i] = ds; psq[i] = dq; pset[i]++; }
+                const int64_t i = ((int64_t)n * COUT + c) * OD + odu; psum[i] = ds; psq[i] = dq; pset[i]++; }
         }
         r = rend;
     }
@@ -247,12 +278,13 @@ static void cta(int blk, int grid, bool STORE, bool STATS, float msc, bool two, 
 int main(int argc, char** argv) {
     std::mt19937 rng(argc > 1 ? atoi(argv[1]) : 7);
     const int cases = argc > 2 ? atoi(argv[2]) : 12;
+    NB_STORE = argc > 3 ? atoi(argv[3]) : 2;
     for (int cs = 0; cs < cases; cs++) {
         auto ri = [&](int a, int b) { return std::uniform_int_distribution<int>(a, b)(rng); };
-        NB = ri(1, 2); D = ri(1, 3); H = cs % 3 == 0 ? 32 : ri(1, 9); W = cs % 4 == 0 ? 32 : ri(1, 32); COUT = cs % 2 ? 32 : ri(1, 32);
+        NB = ri(1, 2); D = ri(1, 5); H = cs % 3 == 0 ? 32 : ri(1, 9); W = cs % 4 == 0 ? 32 : ri(1, 32); COUT = cs % 2 ? 32 : ri(1, 32);
         const int opd = ri(0, 1), oph = ri(0, 1), opw = ri(0, 1);
         OD = 2 * D - 1 + opd; OH = 2 * H - 1 + oph; OW = 2 * W - 1 + opw;
-        PLB = ((H * XROW) + 127) & ~127; SMEM = WB + 2 * PLB;
+        PLB = ((H * XROW) + 127) & ~127; SMEM = WB + 3 * PLB;
         const bool STORE = cs % 3 != 1, STATS = cs % 3 != 0;
         const int grid = ri(1, 20);
         yshift = cs % 2;
@@ -308,6 +340,7 @@ int main(int argc, char** argv) {
                cs, NB, D, H, W, opd, oph, opw, COUT, STORE, STATS, grid, (long long)yshift, rel, sworst, (long long)badw, (long long)badset, ok ? "ok" : "FAILED");
         if (!ok) fails++;
     }
+    printf("planes loaded a unit ahead %lld, at a unit's start %lld\n", prefetched, missed);
     printf("%s\n", fails ? "FAILED" : "all ok");
     return fails != 0;
 }
