@@ -1570,8 +1570,17 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      alone 0.144 -> 0.146 ms TF32, 0.137 -> 0.140 half, the storing pass 131.6 -> 136.0 us under
      ncu; the programmatic dependent launches after x's copy (_FC3D_PDL) were worth 0.148 ->
      0.146 on top of them (same call, three rounds alternating; bench/RESULTS.md sixty-fifth
-     entry). The defaults are two buffers, 16 staged channels, NTG 2 and PDL on: that
-     combination is built and checked on the CPU, not yet timed.
+     entry). Two buffers, 16 staged channels, NTG 2 and PDL, the defaults: the convolution alone
+     0.143 -> 0.139 / 0.140 / 0.140 ms TF32, 0.137 -> 0.134 / 0.134 / 0.133 half, the chain
+     0.196 -> 0.191 / 0.193 / 0.193 TF32, 0.190 -> 0.187 / 0.187 / 0.188 half (same call, three
+     rounds alternating; the storing pass 132.6 -> 137.7 us under ncu, which runs the kernels
+     one by one, so PDL's overlap does not show there); `make bench` 0.140 ms (1.54x the
+     convolution's floor), the chain 0.196. A storing CTA split into two groups of 6 warps, each
+     with its own segments, two plane buffers, map and named barrier (217 KB at input H 32)
+     cut the barrier stall 18.3k -> 7.5k and timed slower, 0.140 -> 0.147 ms TF32, its chain
+     0.202 against 0.197 before the defaults (each group's range starts with a plane load
+     nothing hides, and there are twice as many part segments; bench/RESULTS.md sixty-sixth
+     entry): not taken.
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
