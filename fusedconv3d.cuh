@@ -1580,7 +1580,14 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      cut the barrier stall 18.3k -> 7.5k and timed slower, 0.140 -> 0.147 ms TF32, its chain
      0.202 against 0.197 before the defaults (each group's range starts with a plane load
      nothing hides, and there are twice as many part segments; bench/RESULTS.md sixty-sixth
-     entry): not taken.
+     entry): not taken. x's copy then took its largest magnitude across the CTA before one
+     atomic (one a warp had sent L2/15's 8,192 atomics to the one word: 12,320 L2 reductions ->
+     385, the copy 15.1 -> 11.9 us under ncu) and the rescale after it ran on 256 CTAs at most
+     (1024 had taken 3.6 us to read the magnitude word and return, 256 take 2.9): the
+     convolution alone 0.140 -> 0.136 -> 0.135 ms TF32 (half math, which takes no magnitude,
+     0.134 throughout), the chain 0.192 -> 0.190 -> 0.188 (same call, three rounds
+     alternating); `make bench` 0.137 ms, 1.50x the convolution's floor (bench/RESULTS.md
+     sixty-sixth entry).
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
