@@ -3280,6 +3280,15 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_direct_pass_kernel
                               L2/15's chain 0.399 -> 0.436 / 0.421 ms, L2/61's 1.086 -> 1.121 / 1.092) */
 #endif
 #define _FC3D_STREAM_CHUNK ((int64_t)_FC3D_THREADS * 4 * _FC3D_STREAM_VEC)
+#ifndef _FC3D_STREAM_REV
+/* Samples last first, each sample's chunks in ascending order: the convolving passes write the
+   intermediate sample after sample, so the last ones are what L2 still holds when the pass starts
+   (L2/61's chain 0.828 -> 0.821 ms TF32 in three alternated rounds on an H100, bench/RESULTS.md
+   sixty-seventh entry; the whole order reversed, addresses descending, had measured slower).
+   A second streamed pass over the same intermediate reads it in the same order (no gain, no
+   loss). 0: sample 0 first. */
+#define _FC3D_STREAM_REV 1
+#endif
 
 template <typename T>
 static __device__ __forceinline__ void _fc3d_stream_store(const _fc3d_direct_params& P, int64_t i, float v) {
@@ -3298,7 +3307,11 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_stream_pass_kernel
     const int nops = P.op_end - P.op_begin;
     const int tid = threadIdx.x;
     float* out32 = P.store == FC3D_STORE_INTERMEDIATE ? P.inter : (sizeof(T) == 4 ? (float*)P.y : nullptr);
-    for (int64_t b = blockIdx.x; b < g.n * g.cout * cps; b += gridDim.x) {
+    const int64_t pscp = g.cout * cps; /* a sample's chunks */
+    for (int64_t bb = blockIdx.x; bb < g.n * pscp; bb += gridDim.x) {
+        /* the samples last first, each sample's chunks in ascending order (_FC3D_STREAM_REV) */
+        const int64_t bs = _FC3D_STREAM_REV ? bb / pscp : 0;
+        const int64_t b = _FC3D_STREAM_REV ? (g.n - 1 - bs) * pscp + (bb - bs * pscp) : bb;
         const int64_t nc = b / cps, e0 = (b - nc * cps) * _FC3D_STREAM_CHUNK;
         const int64_t co[5] = {nc / g.cout, nc % g.cout, 0, 0, 0};
         const int64_t len = slab - e0 < _FC3D_STREAM_CHUNK ? slab - e0 : _FC3D_STREAM_CHUNK;
