@@ -1618,7 +1618,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      stores): 0.45-0.49 ms against 0.42 in turn, the fill below 1.5 TB/s beside the kernel's
      read-backs; a fill of the tap-less positions alone (half sectors) 1.01 (bench/RESULTS.md,
      2026-11-26 eighth). Read back last chunk first, to take what L2 still holds of the last
-     samples: slower (L2/61's pass 220 -> 251 us for 16 MB less read: descending addresses).
+     samples: slower (L2/61's pass 220 -> 251 us for 16 MB less read: descending addresses); the
+     samples last first with each sample's chunks ascending (_FC3D_STREAM_REV) is faster, L2/61's
+     chain 0.828 -> 0.821 ms TF32, 1.666 -> 1.664 FP32 (H100, three rounds alternated;
+     bench/RESULTS.md sixty-seventh entry).
      Other read-back passes resolve such ops once per unit of rows (1.06 -> 0.70 ms before the
      streamed kernel, a third of the copy bandwidth). Where every op of a streamed pass is affine
      in the value (_fc3d_uop_compose), a block composes them in double into one a v + b (one
