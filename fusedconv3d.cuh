@@ -954,7 +954,13 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      divisions and 32-bit offsets where every index stays under 2^31 (_fc3d_udiv, _fc3d_hx_pdiv):
      ncu 30.1 -> 21.0 us on L1/77 (16.1 M -> 9.4 M instructions), 98 -> 61 on L2/61, 69 -> 50 on
      L2/77, 45 -> 35 on L2/34 at ncu's 1.46 GHz; at the full clock 0-1 % of the convolution
-     (L2/77 0.978 -> 0.962-0.965 ms, L1/77 0.268 -> 0.264-0.266). Conv
+     (L2/77 0.978 -> 0.962-0.965 ms, L1/77 0.268 -> 0.264-0.266). The copy made beside the
+     convolution instead (the prep on a few SMs, the convolution its programmatic dependent, each
+     CTA waiting for its sample's ready word; branch wip/hx-stream) measured slower in every form
+     (L2/61's convolution alone 0.554 -> 0.570 ms at best, H100; bench/RESULTS.md sixty-seventh
+     entry): the copy moves 20-27 GB/s an SM however its threads are laid out (~150 instructions a
+     16-byte group, its loads' latency exposed), so it needs every SM to reach DRAM's rate, and the
+     convolution's 168-register warps leave no room for it beside them on an SM. Conv
      alone (H200, `b90/conv_alone 20`, against a build with -D_FC3D_HX_TF32_F16=0, alternated, two
      rounds): L2/77 1.753 -> 1.001-1.009 ms (306 -> 532-536 useful TFLOP/s), L2/61 0.862 -> 0.584-
      0.590 (269 -> 394-397), L2/34 0.864 -> 0.682-0.694 (159 -> 198-201), L1/77 0.300 -> 0.277-
