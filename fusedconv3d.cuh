@@ -8139,15 +8139,11 @@ _fc3d_wr_prep_x(_fc3d_tc_kparams P, const float* __restrict__ x, __half* __restr
         d[0] = make_uint4(o[0], o[1], o[2], o[3]);
         d[1] = make_uint4(o[4], o[5], o[6], o[7]);
     }
-    if (!FIX && !half) { /* one atomic a CTA: one a warp sent L2/15's 8,192 to the one word at once */
-        __shared__ unsigned red[NT / 32];
-        m = _fc3d_warp_umax(m);
-        if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = m;
-        __syncthreads();
-        if (threadIdx.x < 32) {
-            m = _fc3d_warp_umax(threadIdx.x < NT / 32 ? red[threadIdx.x] : 0u);
-            if (threadIdx.x == 0 && m) atomicMax(words + 1, m);
-        }
+    if (!FIX && !half) { /* one atomic a CTA (one a warp sent L2/15's 8,192 to the one word at once),
+                            the CTA's largest by the haloed prep's reduction */
+        unsigned z = 0u;
+        _fc3d_hx_block_max2(m, z);
+        if (threadIdx.x == 0 && m) atomicMax(words + 1, m);
     }
 }
 
