@@ -960,7 +960,20 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      (L2/61's convolution alone 0.554 -> 0.570 ms at best, H100; bench/RESULTS.md sixty-seventh
      entry): the copy moves 20-27 GB/s an SM however its threads are laid out (~150 instructions a
      16-byte group, its loads' latency exposed), so it needs every SM to reach DRAM's rate, and the
-     convolution's 168-register warps leave no room for it beside them on an SM. Conv
+     convolution's 168-register warps leave no room for it beside them on an SM. The run's
+     launches after the weight's magnitude (a usual launch) are programmatic dependent launches
+     (_fc3d_pdl_enter): the prep step, the rescale check (256 blocks, was a wave of 1024), the
+     convolution and every step after it (finalize, the read-back passes) are scheduled while the
+     launch before them drains and wait for it before they touch global memory; TF32 on the f16
+     path the copy of x starts beside _fc3d_hx_wmax (its blocks wait only before their atomic on
+     x's magnitude word) and the weight's blocks come last and wait first (_FC3D_HX_PREP_WAT).
+     Conv alone (H100, `build/c44z/go2.sh`, three rounds alternated): L2/61 0.558 / 0.558 / 0.560
+     -> 0.543 / 0.550 / 0.548 ms, L2/77 0.974 -> 0.966, L1/77 0.302 -> 0.297, L2/34 0.521 ->
+     0.521; L2/61's chain 0.826-0.828 -> 0.816-0.817 (example timer), L2/15's 0.188 -> 0.186. The
+     weight's blocks first (their wait holding the slots the copy's first wave would take) or after
+     the copy's first 1024 blocks measured alike (L2/61 0.551-0.553, 0.544-0.554); the
+     convolution launched without the attribute 0.552-0.554 (L2/34 0.516 against 0.521; bench/
+     RESULTS.md sixty-eighth entry). Conv
      alone (H200, `b90/conv_alone 20`, against a build with -D_FC3D_HX_TF32_F16=0, alternated, two
      rounds): L2/77 1.753 -> 1.001-1.009 ms (306 -> 532-536 useful TFLOP/s), L2/61 0.862 -> 0.584-
      0.590 (269 -> 394-397), L2/34 0.864 -> 0.682-0.694 (159 -> 198-201), L1/77 0.300 -> 0.277-
@@ -2616,7 +2629,8 @@ static __device__ void _fc3d_finalize_tail(const _fc3d_finalize_params& F, int64
 /* The slots of a group, `lanes` threads from `lane` 0 each summing every lanes-th slot in order.
    A thread's loads are issued _FC3D_FIN_BATCH at a time and then added in that same order: one
    load in flight a thread made this step a chain of L2 round trips (L2/61's 128 groups of 4,928
-   slots: 8.6 us under ncu). */
+   slots: 8.6 us under ncu). Blocks of 1024 threads (one batch a thread) took 7.87 us against 7.62
+   at 256 (H100, bench/RESULTS.md sixty-eighth entry). */
 #define _FC3D_FIN_BATCH 8
 static __device__ __forceinline__ double2 _fc3d_finalize_sum(const _fc3d_finalize_params& F, int64_t grp, int lane,
                                                             int lanes) {
@@ -6137,7 +6151,7 @@ static __device__ __forceinline__ void _fc3d_hx_prep_tab_run(const _fc3d_tc_kpar
 /* where the prep's weight blocks go among the copy's: 0 first, 1 last, 2 after the copy's first
    _FC3D_HX_PREP_WLAG blocks (about a wave of them, by which time _fc3d_hx_wmax is done) */
 #ifndef _FC3D_HX_PREP_WAT
-#define _FC3D_HX_PREP_WAT 2
+#define _FC3D_HX_PREP_WAT 1
 #endif
 #ifndef _FC3D_HX_PREP_WLAG
 #define _FC3D_HX_PREP_WLAG 1024
