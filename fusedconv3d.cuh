@@ -972,8 +972,9 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      0.521; L2/61's chain 0.826-0.828 -> 0.816-0.817 (example timer), L2/15's 0.188 -> 0.186. The
      weight's blocks first (their wait holding the slots the copy's first wave would take) or after
      the copy's first 1024 blocks measured alike (L2/61 0.551-0.553, 0.544-0.554); the
-     convolution launched without the attribute 0.552-0.554 (L2/34 0.516 against 0.521; bench/
-     RESULTS.md sixty-eighth entry). Conv
+     convolution launched without the attribute 0.552-0.554, but L2/34's warp-specialized row
+     tiles 0.516 against 0.521, so those stay a usual launch (bench/RESULTS.md sixty-eighth
+     entry). Conv
      alone (H200, `b90/conv_alone 20`, against a build with -D_FC3D_HX_TF32_F16=0, alternated, two
      rounds): L2/77 1.753 -> 1.001-1.009 ms (306 -> 532-536 useful TFLOP/s), L2/61 0.862 -> 0.584-
      0.590 (269 -> 394-397), L2/34 0.864 -> 0.682-0.694 (159 -> 198-201), L1/77 0.300 -> 0.277-
@@ -6156,7 +6157,8 @@ static __device__ __forceinline__ void _fc3d_hx_prep_tab_run(const _fc3d_tc_kpar
 #ifndef _FC3D_HX_PREP_WLAG
 #define _FC3D_HX_PREP_WLAG 1024
 #endif
-/* 1: the haloed convolution kernels launched as programmatic dependents of the prep step */
+/* 1: the haloed phase-tile and row-tile kernels launched as programmatic dependents of the prep
+   step (the warp-specialized row tiles never: _fc3d_hx_run::conv_rows_as) */
 #ifndef _FC3D_HX_PDL_CONV
 #define _FC3D_HX_PDL_CONV 1
 #endif
@@ -11845,8 +11847,10 @@ struct _fc3d_hx_run<float> {
             if ((err = cudaGetDevice(&dev)) != cudaSuccess) return err;
             if ((err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) return err;
             const int64_t total = P.hx_rcls_start[4] * P.groups * P.ntn * P.n;
-            return _fc3d_launch_ex(_FC3D_HX_PDL_CONV, kern, (unsigned)(total < sms ? total : sms), 512, wsm, st, P, xp, wp,
-                                   bias, y, e);
+            /* (a usual launch: as a programmatic dependent L2/34's convolution alone took 0.516 ->
+               0.521 ms, H100, three rounds alternated; bench/RESULTS.md sixty-eighth entry) */
+            return _fc3d_launch_ex(false, kern, (unsigned)(total < sms ? total : sms), 512, wsm, st, P, xp, wp, bias, y,
+                                   e);
         }
         auto kern = _fc3d_hx_main<float, MATH, 128, KC, true, _fc3d_tc_epi>;
         const size_t smem = _fc3d_hx_smem(P, MATH, KC, 64, 1);
