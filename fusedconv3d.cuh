@@ -960,7 +960,21 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      (L2/61's convolution alone 0.554 -> 0.570 ms at best, H100; bench/RESULTS.md sixty-seventh
      entry): the copy moves 20-27 GB/s an SM however its threads are laid out (~150 instructions a
      16-byte group, its loads' latency exposed), so it needs every SM to reach DRAM's rate, and the
-     convolution's 168-register warps leave no room for it beside them on an SM. Conv
+     convolution's 168-register warps leave no room for it beside them on an SM. The run's
+     launches after the weight's magnitude (a usual launch) are programmatic dependent launches
+     (_fc3d_pdl_enter): the prep step, the rescale check (256 blocks, was a wave of 1024), the
+     convolution and every step after it (finalize, the read-back passes) are scheduled while the
+     launch before them drains and wait for it before they touch global memory; TF32 on the f16
+     path the copy of x starts beside _fc3d_hx_wmax (its blocks wait only before their atomic on
+     x's magnitude word) and the weight's blocks come last and wait first (_FC3D_HX_PREP_WAT).
+     Conv alone (H100, `build/c44z/go2.sh`, three rounds alternated): L2/61 0.558 / 0.558 / 0.560
+     -> 0.543 / 0.550 / 0.548 ms, L2/77 0.974 -> 0.966, L1/77 0.302 -> 0.297, L2/34 0.521 ->
+     0.521; L2/61's chain 0.826-0.828 -> 0.816-0.817 (example timer), L2/15's 0.188 -> 0.186. The
+     weight's blocks first (their wait holding the slots the copy's first wave would take) or after
+     the copy's first 1024 blocks measured alike (L2/61 0.551-0.553, 0.544-0.554); the
+     convolution launched without the attribute 0.552-0.554, but L2/34's warp-specialized row
+     tiles 0.516 against 0.521, so those stay a usual launch (bench/RESULTS.md sixty-eighth
+     entry). Conv
      alone (H200, `b90/conv_alone 20`, against a build with -D_FC3D_HX_TF32_F16=0, alternated, two
      rounds): L2/77 1.753 -> 1.001-1.009 ms (306 -> 532-536 useful TFLOP/s), L2/61 0.862 -> 0.584-
      0.590 (269 -> 394-397), L2/34 0.864 -> 0.682-0.694 (159 -> 198-201), L1/77 0.300 -> 0.277-
@@ -2395,12 +2409,20 @@ static __device__ __forceinline__ void _fc3d_pdl_launch() {
     asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
 #endif
 }
+/* The entry of a kernel in a run's chain of dependent launches: the next kernel may be scheduled
+   (it starts only once every CTA of this one has started, so it never takes an SM this one still
+   needs), and nothing of global memory is touched before the kernel before this one is done. */
+static __device__ __forceinline__ void _fc3d_pdl_enter() {
+    _fc3d_pdl_launch();
+    _fc3d_pdl_wait();
+}
+/* kern launched on st, as a programmatic dependent where pdl (and _FC3D_PDL, and sm_90 and up) */
 template <typename... K, typename... A>
-static cudaError_t _fc3d_launch_pdl(void (*kern)(K...), unsigned grid, unsigned block, size_t smem, cudaStream_t st,
-                                    A&&... args) {
+static cudaError_t _fc3d_launch_ex(bool pdl, void (*kern)(K...), dim3 grid, dim3 block, size_t smem, cudaStream_t st,
+                                   A&&... args) {
     cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(grid);
-    cfg.blockDim = dim3(block);
+    cfg.gridDim = grid;
+    cfg.blockDim = block;
     cfg.dynamicSmemBytes = smem;
     cfg.stream = st;
     cudaLaunchAttribute at[1];
@@ -2408,7 +2430,7 @@ static cudaError_t _fc3d_launch_pdl(void (*kern)(K...), unsigned grid, unsigned 
     cudaError_t e = cudaGetDevice(&dev);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
     if (e != cudaSuccess) return e;
-    if (_FC3D_PDL && major >= 9) {
+    if (_FC3D_PDL && pdl && major >= 9) {
         at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
         at[0].val.programmaticStreamSerializationAllowed = 1;
         cfg.attrs = at;
@@ -2416,6 +2438,11 @@ static cudaError_t _fc3d_launch_pdl(void (*kern)(K...), unsigned grid, unsigned 
     }
     if ((e = cudaLaunchKernelEx(&cfg, kern, std::forward<A>(args)...)) != cudaSuccess) return e;
     return cudaPeekAtLastError();
+}
+template <typename... K, typename... A>
+static cudaError_t _fc3d_launch_pdl(void (*kern)(K...), dim3 grid, dim3 block, size_t smem, cudaStream_t st,
+                                    A&&... args) {
+    return _fc3d_launch_ex(true, kern, grid, block, smem, st, std::forward<A>(args)...);
 }
 
 /* >>device-helpers -------------------------------------------------------------------------------
@@ -2603,7 +2630,8 @@ static __device__ void _fc3d_finalize_tail(const _fc3d_finalize_params& F, int64
 /* The slots of a group, `lanes` threads from `lane` 0 each summing every lanes-th slot in order.
    A thread's loads are issued _FC3D_FIN_BATCH at a time and then added in that same order: one
    load in flight a thread made this step a chain of L2 round trips (L2/61's 128 groups of 4,928
-   slots: 8.6 us under ncu). */
+   slots: 8.6 us under ncu). Blocks of 1024 threads (one batch a thread) took 7.87 us against 7.62
+   at 256 (H100, bench/RESULTS.md sixty-eighth entry). */
 #define _FC3D_FIN_BATCH 8
 static __device__ __forceinline__ double2 _fc3d_finalize_sum(const _fc3d_finalize_params& F, int64_t grp, int lane,
                                                             int lanes) {
@@ -2631,6 +2659,7 @@ static __device__ __forceinline__ double2 _fc3d_finalize_sum(const _fc3d_finaliz
    block each. Both sum in a fixed order. */
 template <typename T>
 static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_finalize_kernel(const _fc3d_finalize_params F) {
+    _fc3d_pdl_enter(); /* (every step after the convolution: a programmatic dependent launch) */
     if (F.sg.slots >= _FC3D_FIN_BLOCK_SLOTS) {
         __shared__ double2 scratch[_FC3D_THREADS / 32];
         for (int64_t grp = blockIdx.x; grp < F.sg.groups; grp += gridDim.x) {
@@ -2672,6 +2701,7 @@ typedef struct _fc3d_moments_params {
 
 template <typename T>
 static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_moments_kernel(const _fc3d_moments_params M) {
+    _fc3d_pdl_enter();
     const fc3d_stat_geom_& sg = M.F.sg;
     const int kn = (sg.keep & _FC3D_K_N) != 0, kc = (sg.keep & _FC3D_K_C) != 0;
     const int64_t ncg = kc ? M.c / sg.cpg : 1;
@@ -3307,6 +3337,7 @@ static __device__ __forceinline__ void _fc3d_stream_store(const _fc3d_direct_par
 
 template <typename T>
 static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_stream_pass_kernel(const _fc3d_direct_params P) {
+    _fc3d_pdl_enter();
     __shared__ _fc3d_unit_op R[FC3D_MAX_OPS];
     __shared__ double2 scratch[_FC3D_THREADS / 32];
     const fc3d_geom_& g = P.g;
@@ -3437,6 +3468,7 @@ static int _fc3d_stream_ok(const fc3d_plan_private_* pr, int source, int op_begi
 template <typename T, int E, bool STRAIGHT>
 static __global__ void __launch_bounds__(_FC3D_THREADS, !STRAIGHT ? 1 : E < 8 ? _FC3D_ROW_PASS_MINB : 2)
     _fc3d_row_pass_kernel(const _fc3d_direct_params P) {
+    _fc3d_pdl_enter();
     constexpr int R = 8 / E; /* rows a warp at once */
     __shared__ _fc3d_unit_op rops[_FC3D_THREADS / 32][FC3D_MAX_OPS];
     const fc3d_geom_& g = P.g;
@@ -3555,6 +3587,7 @@ static __global__ void __launch_bounds__(_FC3D_THREADS, !STRAIGHT ? 1 : E < 8 ? 
 #define _FC3D_ROW_VEC_U 2 /* row sets a warp at once */
 template <int G>
 static __global__ void __launch_bounds__(_FC3D_THREADS, 2) _fc3d_row_pass_vec_kernel(const _fc3d_direct_params P) {
+    _fc3d_pdl_enter();
     constexpr int RW = 32 / G, U = _FC3D_ROW_VEC_U, W = 8 * G;
     const int lane = threadIdx.x % 32, wib = threadIdx.x / 32;
     const int q = lane % G; /* the lane's eighth of a row */
@@ -5705,12 +5738,14 @@ static __global__ void _fc3d_hx_absmax(const float* __restrict__ x, int64_t nx, 
 }
 /* TF32 on the f16 path (_fc3d_hx_x_as_is): the weight's largest finite magnitude, one partial a
    block into m[4 + block] (_FC3D_HX_WMAX_BLOCKS blocks: every word written, none zeroed before),
-   and x's word m[0] zeroed for the prep step's atomics */
+   and x's word m[0] zeroed for the prep step's atomics. Launched as usual (after everything before
+   it), it lets the prep step start at once: the prep's copy of x runs beside it. */
 static __global__ void _fc3d_hx_wmax(const float* __restrict__ w, int64_t nw, unsigned* __restrict__ m)
 {
 #if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
     __trap(); /* sm_90a code only, as _fc3d_hx_prep */
 #else
+    _fc3d_pdl_launch();
     unsigned mw = _fc3d_hx_sweep_max(w, nw, (int64_t)blockIdx.x * blockDim.x + threadIdx.x, (int64_t)gridDim.x * blockDim.x),
              z = 0u;
     _fc3d_hx_block_max2(mw, z);
@@ -6101,15 +6136,32 @@ static __device__ __forceinline__ void _fc3d_hx_prep_tab_run(const _fc3d_tc_kpar
     }
 }
 /* The haloed loop's prep step in one launch of 256-thread blocks: blocks 0 .. nbt - 1 decode the
-   tiles into the table (nbt 0: no table), the next nbw make the weight pieces, the rest the operand
-   copy of x. The table's decoding is latency-bound (a few threads, long integer arithmetic) and
+   tiles into the table (nbt 0: no table), the next ones the operand copy of x, the last nbw the
+   weight pieces. The table's decoding is latency-bound (a few threads, long integer arithmetic) and
    the pieces small; as three launches they ran one after the other before the copy (L1/77 under
    ncu: 8.4, 4.4 and 37.1 us), in one launch they run beside it (bench/RESULTS.md). The copy takes 32
    registers alone, the decoding 40: held to 32 (eight blocks an SM; the decoding's few threads then
    keep 48 bytes on the stack), for the copy's occupancy (at 44, five blocks an SM, L2/61's copy
    ran 126 -> 138 us under ncu). x3m: the scale words (_fc3d_hx_x3_scales): 3xTF32's two
    magnitudes, found before; TF32 on the f16 path: the weight's partials found before, x's
-   magnitude found here (_fc3d_hx_x_as_is). */
+   magnitude found here (_fc3d_hx_x_as_is). A programmatic dependent of the launch before it: TF32
+   on the f16 path, that launch is _fc3d_hx_wmax, which touches none of the table, the copy or x
+   (a usual launch, everything before it done), so only the weight's blocks wait for it first and
+   the copy's blocks before their atomic on x's word (wmax zeroes it); otherwise every block
+   waits first. */
+/* where the prep's weight blocks go among the copy's: 0 first, 1 last, 2 after the copy's first
+   _FC3D_HX_PREP_WLAG blocks (about a wave of them, by which time _fc3d_hx_wmax is done) */
+#ifndef _FC3D_HX_PREP_WAT
+#define _FC3D_HX_PREP_WAT 1
+#endif
+#ifndef _FC3D_HX_PREP_WLAG
+#define _FC3D_HX_PREP_WLAG 1024
+#endif
+/* 1: the haloed phase-tile and row-tile kernels launched as programmatic dependents of the prep
+   step (the warp-specialized row tiles never: _fc3d_hx_run::conv_rows_as) */
+#ifndef _FC3D_HX_PDL_CONV
+#define _FC3D_HX_PDL_CONV 1
+#endif
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define _FC3D_HX_PREP_MINB 8
 #else
@@ -6125,22 +6177,32 @@ static __global__ void __launch_bounds__(256, _FC3D_HX_PREP_MINB) _fc3d_hx_prep(
 #if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
     __trap(); /* sm_90a code only (TF32 rounding needs sm_80); the run launches it only there */
 #else
-    const unsigned bk = blockIdx.x;
+    /* blocks: the table's nbt, then the copy's nbx with the weight's nbw after the first nx1 of
+       them (TF32 on the f16 path the weight's wait for _fc3d_hx_wmax: _FC3D_HX_PREP_WAT) */
+    const unsigned bk = blockIdx.x, nbx = gridDim.x - nbt - nbw;
+    const unsigned nx1 = _FC3D_HX_PREP_WAT == 0   ? 0u
+                         : _FC3D_HX_PREP_WAT == 1 ? nbx
+                                                  : (nbx < _FC3D_HX_PREP_WLAG ? nbx : (unsigned)_FC3D_HX_PREP_WLAG);
+    const bool isw = bk >= nbt + nx1 && bk < nbt + nx1 + nbw;
+    const unsigned xr = bk < nbt + nx1 ? bk - nbt : bk - nbt - nbw; /* (a block of the copy: its rank) */
+    const bool t32 = MATH == _FC3D_TC_HALF && P.hx_t32;
+    _fc3d_pdl_launch();
+    if (!t32 || isw) _fc3d_pdl_wait();
     if (bk < nbt)
         _fc3d_hx_prep_tab_run(P, tab, (int64_t)bk * blockDim.x + threadIdx.x, (int64_t)nbt * blockDim.x);
-    else if (bk < nbt + nbw)
-        _fc3d_hx_prep_w_run<T, MATH, BN, KC>(P, w, wp, x3m, q, (int64_t)(bk - nbt) * blockDim.x + threadIdx.x,
+    else if (isw)
+        _fc3d_hx_prep_w_run<T, MATH, BN, KC>(P, w, wp, x3m, q, (int64_t)(bk - nbt - nx1) * blockDim.x + threadIdx.x,
                                              (int64_t)nbw * blockDim.x);
-    else if (MATH == _FC3D_TC_HALF && P.hx_t32) { /* x as it is, its magnitude found (_fc3d_hx_x_as_is) */
-        unsigned mx = _fc3d_hx_prep_x_run<T, MATH>(P, x, xp, 1.f, q, (int64_t)(bk - nbt - nbw) * blockDim.x + threadIdx.x,
-                                                   (int64_t)(gridDim.x - nbt - nbw) * blockDim.x),
+    else if (t32) { /* x as it is, its magnitude found (_fc3d_hx_x_as_is) */
+        unsigned mx = _fc3d_hx_prep_x_run<T, MATH>(P, x, xp, 1.f, q, (int64_t)xr * blockDim.x + threadIdx.x,
+                                                   (int64_t)nbx * blockDim.x),
                  z = 0u;
         _fc3d_hx_block_max2(mx, z);
+        _fc3d_pdl_wait(); /* (x's word zeroed by _fc3d_hx_wmax) */
         if (threadIdx.x == 0 && mx) atomicMax(x3m, mx);
     } else {
         _fc3d_hx_prep_x_run<T, MATH>(P, x, xp, _fc3d_hx_scaled(MATH, P) ? _fc3d_hx_x3_pow2(x3m[0], 1) : 1.f, q,
-                                     (int64_t)(bk - nbt - nbw) * blockDim.x + threadIdx.x,
-                                     (int64_t)(gridDim.x - nbt - nbw) * blockDim.x);
+                                     (int64_t)xr * blockDim.x + threadIdx.x, (int64_t)nbx * blockDim.x);
     }
 #endif
 }
@@ -6156,6 +6218,7 @@ static __global__ void __launch_bounds__(256, _FC3D_HX_PREP_MINB) _fc3d_hx_xfix(
 #if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
     __trap(); /* sm_90a code only, as _fc3d_hx_prep */
 #else
+    _fc3d_pdl_enter();
     const unsigned mx = x3m[0];
     if (_fc3d_hx_x_as_is(mx)) return;
     _fc3d_hx_prep_x_run<T, _FC3D_TC_HALF>(P, x, xp, _fc3d_hx_x3_pow2(mx, 1), q, (int64_t)blockIdx.x * blockDim.x + threadIdx.x,
@@ -6787,6 +6850,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
 #if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
     __trap(); /* sm_90a code only; the run launches it only there */
 #else
+    _fc3d_pdl_enter(); /* (launched as the prep step's dependent: _fc3d_hx_run) */
     typedef _fc3d_hx_cfg<MATH, BN, KC> C;
     constexpr int NR = _FC3D_HX_NR, NA = _FC3D_HX_NA, NWARP = 4 * C::NWG;
     constexpr int CB = ROWS ? 64 : BN;           /* output channels of the tile */
@@ -7431,6 +7495,7 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
 #if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
     __trap(); /* sm_90a code only; the run launches it only there */
 #else
+    _fc3d_pdl_enter(); /* (as _fc3d_hx_main) */
     typedef _fc3d_hx_cfg<MATH, 128, KC> C;
     static_assert(C::NWG == 2, "row tiles: two consumer warpgroups");
     constexpr int NR = _FC3D_HX_NR, NA = _FC3D_HX_NA, MB = _FC3D_HX_WS_NB;
@@ -11443,8 +11508,8 @@ typedef struct _fc3d_bound {
 /* After each launch. Peek, not Get: a launch error is the caller's to see and clear too (a sticky
    error could not be cleared anyway). fc3d_plan_run refuses to start over a pending error, so what
    this finds is the launch's own. */
-static fc3d_result _fc3d_launched(char* msg, const char* what) {
-    const cudaError_t e = cudaPeekAtLastError();
+static fc3d_result _fc3d_launched(char* msg, const char* what, cudaError_t e = cudaSuccess) {
+    if (e == cudaSuccess) e = cudaPeekAtLastError(); /* (e: what _fc3d_launch_pdl returned) */
     if (e == cudaSuccess) return FC3D_SUCCESS;
     return _fc3d_fail(msg, FC3D_ERROR_CUDA, "%s: %s", what, cudaGetErrorString(e));
 }
@@ -11521,8 +11586,8 @@ static fc3d_result _fc3d_launch_moments(const _fc3d_bound* b, const fc3d_step_* 
     M.per_cell = (double)pr->geom.d * (double)pr->geom.h * (double)pr->geom.w;
     M.sums = (const double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_MOMENTS);
     M.ab = (double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_MOMENTS) + pr->geom.n * pr->geom.cout;
-    _fc3d_moments_kernel<T><<<s->grid, s->block, 0, b->stream>>>(M);
-    return _fc3d_launched(msg, "statistics-from-moments kernel");
+    return _fc3d_launched(msg, "statistics-from-moments kernel",
+                          _fc3d_launch_pdl(_fc3d_moments_kernel<T>, s->grid, s->block, 0, b->stream, M));
 }
 
 template <typename T>
@@ -11560,8 +11625,7 @@ static fc3d_result _fc3d_launch_finalize(const _fc3d_bound* b, const fc3d_step_*
     } else {
         F = _fc3d_finalize_of(b, s->stat_op);
     }
-    _fc3d_finalize_kernel<T><<<s->grid, s->block, 0, b->stream>>>(F);
-    return _fc3d_launched(msg, "finalize kernel");
+    return _fc3d_launched(msg, "finalize kernel", _fc3d_launch_pdl(_fc3d_finalize_kernel<T>, s->grid, s->block, 0, b->stream, F));
 }
 
 template <typename T>
@@ -11585,9 +11649,10 @@ static fc3d_result _fc3d_launch_direct_pass(const _fc3d_bound* b, const fc3d_ste
     P.inter = (float*)_fc3d_ws_at(pr, b->base, _FC3D_WS_INTERMEDIATE);
     if (!P.inter) P.inter = (float*)a->y; /* f32 y is its own intermediate */
     P.chain = b->chain;
+    cudaError_t le = cudaSuccess; /* (the read-back passes: programmatic dependent launches) */
     if (s->arg[7]) {
-        _fc3d_stream_pass_kernel<T><<<s->grid, s->block, 0, b->stream>>>(P);
-        return _fc3d_launched(msg, "streamed read-back kernel");
+        return _fc3d_launched(msg, "streamed read-back kernel",
+                              _fc3d_launch_pdl(_fc3d_stream_pass_kernel<T>, s->grid, s->block, 0, b->stream, P));
     }
     if (s->variant & _FC3D_DIRECT_ROWS) {
         const int vg = _fc3d_row_vec_g(pr, s);
@@ -11595,17 +11660,17 @@ static fc3d_result _fc3d_launch_direct_pass(const _fc3d_bound* b, const fc3d_ste
         if (vg && ((uintptr_t)P.inter | (uintptr_t)dst) % 16 == 0) { /* 16-byte rows */
             const unsigned grid = _fc3d_grid_warps((P.units + 32 / vg * _FC3D_ROW_VEC_U - 1) / (32 / vg * _FC3D_ROW_VEC_U));
 #define _FC3D_ROWV(g) \
-    case g: _fc3d_row_pass_vec_kernel<g><<<grid, s->block, 0, b->stream>>>(P); break;
+    case g: le = _fc3d_launch_pdl(_fc3d_row_pass_vec_kernel<g>, grid, s->block, 0, b->stream, P); break;
             switch (vg) {
                 _FC3D_ROWV(1) _FC3D_ROWV(2) _FC3D_ROWV(4) _FC3D_ROWV(8) _FC3D_ROWV(16) _FC3D_ROWV(32)
             default: return _fc3d_fail(msg, FC3D_ERROR_PLAN_INVALID, "row pass lanes %d", vg);
             }
 #undef _FC3D_ROWV
-            return _fc3d_launched(msg, "row read-back kernel (16-byte rows)");
+            return _fc3d_launched(msg, "row read-back kernel (16-byte rows)", le);
         }
 #define _FC3D_ROWK(e, st)                                                                      \
     case e + (st ? _FC3D_DIRECT_ROWS_STRAIGHT : 0):                                             \
-        _fc3d_row_pass_kernel<T, e, st><<<s->grid, s->block, 0, b->stream>>>(P);               \
+        le = _fc3d_launch_pdl(_fc3d_row_pass_kernel<T, e, st>, s->grid, s->block, 0, b->stream, P); \
         break;
         switch (s->variant - _FC3D_DIRECT_ROWS) {
             _FC3D_ROWK(1, true) _FC3D_ROWK(2, true) _FC3D_ROWK(4, true) _FC3D_ROWK(8, true)
@@ -11613,7 +11678,7 @@ static fc3d_result _fc3d_launch_direct_pass(const _fc3d_bound* b, const fc3d_ste
         default: return _fc3d_fail(msg, FC3D_ERROR_PLAN_INVALID, "row pass variant %d", s->variant);
         }
 #undef _FC3D_ROWK
-        return _fc3d_launched(msg, "row read-back kernel");
+        return _fc3d_launched(msg, "row read-back kernel", le);
     }
 #define _FC3D_DIRECT(source, math) \
     case source * 4 + math: _fc3d_direct_pass_kernel<T, source, math><<<s->grid, s->block, 0, b->stream>>>(P); break;
@@ -11687,13 +11752,14 @@ struct _fc3d_hx_run<float> {
         const unsigned nbw = (unsigned)((wn + 255) / 256 < 4096 ? (wn + 255) / 256 : 4096);
         const unsigned nbx = (unsigned)((xn + 255) / 256 < 8192 ? (xn + 255) / 256 : 8192);
         const _fc3d_hx_pdiv q = _fc3d_hx_pdiv_of(P, _fc3d_hx_cfg<MATH, BN, KC>::KG, BN, KC);
-        _fc3d_hx_prep<float, MATH, BN, KC><<<nbt + nbw + nbx, 256, 0, st>>>(P, x, w, xp, wp, (_fc3d_hx_tile*)tab, x3m,
-                                                                            q, nbt, nbw);
-        if ((e = cudaPeekAtLastError()) != cudaSuccess || !t32) return e;
-        /* the copy again at x's scale where x's magnitude needs one: a wave of blocks that read one
-           word and return, in the common case */
-        _fc3d_hx_xfix<float><<<nbx < 1024 ? nbx : 1024u, 256, 0, st>>>(P, x, xp, x3m, q);
-        return cudaPeekAtLastError();
+        /* (prep, xfix and the convolution after them: programmatic dependent launches, each
+           scheduled while the one before it drains; _fc3d_pdl_enter) */
+        e = _fc3d_launch_pdl(_fc3d_hx_prep<float, MATH, BN, KC>, nbt + nbw + nbx, 256, 0, st, P, x, w, xp, wp,
+                             (_fc3d_hx_tile*)tab, x3m, q, nbt, nbw);
+        if (e != cudaSuccess || !t32) return e;
+        /* the copy again at x's scale where x's magnitude needs one: blocks that read one word and
+           return, in the common case (at most 256: a wave of 1024 took 3.2-3.5 us under ncu) */
+        return _fc3d_launch_pdl(_fc3d_hx_xfix<float>, nbx < 256 ? nbx : 256u, 256, 0, st, P, x, xp, (const unsigned*)x3m, q);
     }
     /* the CTAs of kern the device holds at once (kp.hx_ahead: the producer's prefetch), where
        _FC3D_HX_PREFETCH. Asked at every launch (the plan is made without a device): the three
@@ -11762,8 +11828,7 @@ struct _fc3d_hx_run<float> {
         if (grid.x == 0) return cudaSuccess; /* every phase tap-less: the fill wrote y */
         _fc3d_tc_kparams Q = P;
         if ((err = ahead(kern, C::NT, smem, &Q)) != cudaSuccess) return err;
-        kern<<<grid, C::NT, smem, st>>>(Q, xp, wp, bias, y, e);
-        return cudaPeekAtLastError();
+        return _fc3d_launch_ex(_FC3D_HX_PDL_CONV, kern, grid, C::NT, smem, st, Q, xp, wp, bias, y, e);
     }
     /* row tiles: both W phases of 64 channels (BN 128: a warpgroup each), the whole-row epilogue */
     template <int MATH, int KC>
@@ -11782,8 +11847,10 @@ struct _fc3d_hx_run<float> {
             if ((err = cudaGetDevice(&dev)) != cudaSuccess) return err;
             if ((err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) return err;
             const int64_t total = P.hx_rcls_start[4] * P.groups * P.ntn * P.n;
-            kern<<<(unsigned)(total < sms ? total : sms), 512, wsm, st>>>(P, xp, wp, bias, y, e);
-            return cudaPeekAtLastError();
+            /* (a usual launch: as a programmatic dependent L2/34's convolution alone took 0.516 ->
+               0.521 ms, H100, three rounds alternated; bench/RESULTS.md sixty-eighth entry) */
+            return _fc3d_launch_ex(false, kern, (unsigned)(total < sms ? total : sms), 512, wsm, st, P, xp, wp, bias, y,
+                                   e);
         }
         auto kern = _fc3d_hx_main<float, MATH, 128, KC, true, _fc3d_tc_epi>;
         const size_t smem = _fc3d_hx_smem(P, MATH, KC, 64, 1);
@@ -11792,8 +11859,7 @@ struct _fc3d_hx_run<float> {
         const dim3 grid((unsigned)P.hx_rcls_start[4], (unsigned)(P.groups * P.ntn), (unsigned)P.n);
         _fc3d_tc_kparams Q = P;
         if ((err = ahead(kern, C::NT, smem, &Q)) != cudaSuccess) return err;
-        kern<<<grid, C::NT, smem, st>>>(Q, xp, wp, bias, y, e);
-        return cudaPeekAtLastError();
+        return _fc3d_launch_ex(_FC3D_HX_PDL_CONV, kern, grid, C::NT, smem, st, Q, xp, wp, bias, y, e);
     }
     static _fc3d_tc_kparams params(const _fc3d_tc_plan* tp, const _fc3d_tc_kparams& kp, int row) {
         _fc3d_tc_kparams P = kp;

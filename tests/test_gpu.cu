@@ -2772,6 +2772,125 @@ static void test_graph_capture(void) {
     CUDA_OK(cudaStreamDestroy(s));
 }
 
+/* ---- 3a'''. runs back to back ---------------------------------------------------------------- */
+/* A run's kernels are programmatic dependent launches where the device has them (sm_90: each
+   scheduled while the one before it drains, waiting before it touches what that one writes), and
+   the haloed loop's prep step lets x's copy start before the weight's magnitude is known: one
+   run's copy must never overwrite what the run before it still reads. Six plans (the haloed loop's
+   phase tiles in TF32 - x held as it is, and x at 4e5, copied again at its scale -, half and FP32,
+   conv alone and ReLU-GroupNorm; its warp-specialized row tiles with a LayerNorm over W and a
+   GELU; a training BatchNorm then the mean subtraction on the planner's choice): on one stream,
+   run on x1 into y1, then x2 into y2, three times over with no synchronisation between, sharing
+   one workspace; y1 and y2 bitwise equal to each input's run alone (which differ from each
+   other). Needs the haloed loop for cases 0-4. */
+static void test_back_to_back(void) {
+    cudaStream_t s;
+    CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    static const char* const what[6] = {"halo_tf32_relu_groupnorm", "halo_half", "halo_fp32_relu_groupnorm",
+                                        "halo_tf32_x4e5", "halo_rows_tf32_layernorm_gelu", "bn_train_submean"};
+    for (int k = 0; k < 6; k++) {
+        char name[128];
+        snprintf(name, sizeof name, "back_to_back.%d.%s", k, what[k]);
+        if (k < 5 && no_halo(name)) continue;
+        host_case hc;
+        memset(&hc, 0, sizeof hc);
+        fc3d_plan_desc* d = &hc.desc;
+        if (k == 4) halo_row_conv(d);
+        else halo_small_conv(d, k == 5 ? 64 : 128, 6, 10, 16);
+        d->conv.bias = k % 2 == 1;
+        d->math = k == 1 ? FC3D_MATH_HALF : k == 2 ? FC3D_MATH_FP32 : FC3D_MATH_TF32;
+        d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        d->main_loop = k < 5 ? FC3D_MAIN_LOOP_HALO : FC3D_MAIN_LOOP_AUTO;
+        int o = 0;
+        if (k == 0 || k == 2) {
+            d->ops[o++].kind = FC3D_OP_RELU;
+            d->ops[o].kind = FC3D_OP_GROUPNORM;
+            d->ops[o].groups = 8;
+            d->ops[o].eps = 1e-5f;
+            d->ops[o++].flags = FC3D_OP_AFFINE;
+        } else if (k == 4) {
+            d->ops[o].kind = FC3D_OP_LAYERNORM;
+            d->ops[o].norm_dims = 1;
+            d->ops[o].eps = 1e-5f;
+            d->ops[o++].flags = FC3D_OP_AFFINE;
+            d->ops[o++].kind = FC3D_OP_GELU;
+        } else if (k == 5) { /* (no running statistics: every run on the same x gives the same y) */
+            d->ops[o].kind = FC3D_OP_BATCHNORM_TRAIN;
+            d->ops[o].eps = 1e-5f;
+            d->ops[o++].flags = FC3D_OP_AFFINE;
+            d->ops[o++].kind = FC3D_OP_SUB_SPATIAL_MEAN;
+        }
+        d->num_ops = o;
+        d->strategy = FC3D_STRATEGY_MATERIALIZE;
+        if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) {
+            check(0, name, "plan: %s", hc.plan.message);
+            continue;
+        }
+        const fc3d_plan* p = &hc.plan;
+        if (k < 5 && fc3d_plan_main_loop(p) != (int)FC3D_MAIN_LOOP_HALO) {
+            check(0, name, "not on the haloed loop (main loop %d)", fc3d_plan_main_loop(p));
+            host_case_free(&hc);
+            continue;
+        }
+        fill_case_tensors(&hc);
+        const double x_hi = k == 3 ? 4e5 : 1.0;
+        if (k == 3) {
+            free(hc.x);
+            hc.x = alloc_fill(p->x_elements, 0.0, x_hi, d->dtype);
+        }
+        double* x2 = alloc_fill(p->x_elements, 0.0, x_hi, d->dtype);
+        device_case dc;
+        device_case_upload(&hc, &dc);
+        const fc3d_conv_desc* c = &p->desc.conv;
+        const int64_t xd[5] = {c->batch, c->in_channels, c->in_size[0], c->in_size[1], c->in_size[2]};
+        void* dx2 = upload_5d(x2, xd, p->desc.layout, p->desc.dtype);
+        void* dy2 = NULL;
+        const size_t nb = dc.y_bytes;
+        CUDA_OK(cudaMalloc(&dy2, nb));
+        unsigned char* want[2] = {(unsigned char*)malloc(nb), (unsigned char*)malloc(nb)};
+        unsigned char* got = (unsigned char*)malloc(nb);
+        fc3d_run_args a[2];
+        a[0] = device_case_args(&hc, &dc, s);
+        a[1] = a[0];
+        a[1].x = dx2;
+        a[1].y = dy2;
+        fc3d_message msg;
+        int ok = 1;
+        for (int j = 0; j < 2; j++) { /* each input alone */
+            device_case_poison(&hc, &dc);
+            CUDA_OK(cudaMemset(dy2, 0xff, nb));
+            CUDA_OK(cudaDeviceSynchronize());
+            ok = ok && fc3d_plan_run(p, &a[j], &msg) == FC3D_SUCCESS;
+            CUDA_OK(cudaStreamSynchronize(s));
+            CUDA_OK(cudaMemcpy(want[j], a[j].y, nb, cudaMemcpyDeviceToHost));
+        }
+        const int differ = memcmp(want[0], want[1], nb) != 0;
+        device_case_poison(&hc, &dc);
+        CUDA_OK(cudaMemset(dy2, 0xff, nb));
+        CUDA_OK(cudaDeviceSynchronize());
+        for (int rep = 0; rep < 3 && ok; rep++)
+            for (int j = 0; j < 2 && ok; j++) ok = fc3d_plan_run(p, &a[j], &msg) == FC3D_SUCCESS;
+        CUDA_OK(cudaStreamSynchronize(s));
+        int same = 0;
+        for (int j = 0; j < 2; j++) {
+            CUDA_OK(cudaMemcpy(got, a[j].y, nb, cudaMemcpyDeviceToHost));
+            same += memcmp(want[j], got, nb) == 0;
+        }
+        check(ok && differ && same == 2, name, "engine %s, main loop %d, %d steps: runs %s, the two inputs' y %s, %d of 2 "
+              "bitwise equal after six runs back to back", fc3d_engine_name(p->engine), fc3d_plan_main_loop(p),
+              p->_private.num_steps, ok ? "ok" : msg.text, differ ? "differ" : "equal", same);
+        free(want[0]);
+        free(want[1]);
+        free(got);
+        free(x2);
+        CUDA_OK(cudaFree(dx2));
+        CUDA_OK(cudaFree(dy2));
+        device_case_free(&dc);
+        host_case_free(&hc);
+    }
+    CUDA_OK(cudaStreamDestroy(s));
+}
+
 /* ---- 3b. a pending CUDA error -------------------------------------------------------------------- */
 /* An error an earlier call left pending must not read as this run's launch failure halfway through
    the passes: the run refuses to start, writes nothing, and runs once the caller has cleared it. */
@@ -3134,6 +3253,7 @@ int main(int argc, char** argv) {
     test_smem_attr_threads();
     test_linear_sums();
     test_graph_capture();
+    test_back_to_back();
     if (!quick) test_pending_error(); /* it plants a failing cudaMalloc, which memcheck reports */
     if (!quick) {
         for (int e = 0; e < _FC3D_NUM_ENGINES; e++) test_large_offsets(_fc3d_engines[e].id);
