@@ -7495,7 +7495,7 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
 #if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
     __trap(); /* sm_90a code only; the run launches it only there */
 #else
-    _fc3d_pdl_enter(); /* (as _fc3d_hx_main) */
+    _fc3d_pdl_enter(); /* (a usual launch, _fc3d_hx_run::conv_rows_as: the wait returns at once) */
     typedef _fc3d_hx_cfg<MATH, 128, KC> C;
     static_assert(C::NWG == 2, "row tiles: two consumer warpgroups");
     constexpr int NR = _FC3D_HX_NR, NA = _FC3D_HX_NA, MB = _FC3D_HX_WS_NB;
