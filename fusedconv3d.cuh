@@ -5566,6 +5566,9 @@ static __device__ __forceinline__ unsigned long long* _fc3d_hx_trace_cta() {
 #ifndef _FC3D_HX_EPI_AHEAD
 #define _FC3D_HX_EPI_AHEAD 1 /* 0: the NCDHW epilogue loads a channel's staged values when it gets to it (measurement) */
 #endif
+#ifndef _FC3D_HX_EPI_PLAIN_SUMS
+#define _FC3D_HX_EPI_PLAIN_SUMS 1 /* 0: the NCDHW epilogue's statistics through the general loop always (measurement) */
+#endif
 
 /* Bytes an operand element of the haloed loop takes in its copies, its parts together (TF32 4,
    half 2, 3xTF32 4: a big and a small part, each a TF32 value held as f16, see below), and its
@@ -7289,6 +7292,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
            slab below 2^31) and validity, for every channel */
         uint32_t osp[NR / 32];
         unsigned vm = 0;
+        constexpr unsigned VALL = NR / 32 >= 32 ? 0xffffffffu : (1u << (NR / 32)) - 1u; /* every row valid */
 #pragma unroll
         for (int i = 0; i < NR / 32; ++i) {
             int q[3];
@@ -7385,6 +7389,17 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                 for (int i = 0; i < NR / 32; ++i) {
                     const float d = (vm >> i) & 1u ? vc[i] - kc : 0.f;
                     _fc3d_hx_sum2(fs, fss, d);
+                }
+            } else if ((P.out_f32 || std::is_same<T, float>::value) && _FC3D_HX_EPI_PLAIN_SUMS && vm == VALL &&
+                       kc == 0.f) {
+                /* every row of the lane's valid and no shift (no bias: L2/61's ReLU): the stores
+                   unpredicated and the values summed as they are, the sums the general loop's bit
+                   for bit (v - 0 is v, and only valid rows) */
+                asm("" : "+l"(yf));
+#pragma unroll
+                for (int i = 0; i < NR / 32; ++i) {
+                    yf[osp[i]] = vc[i];
+                    _fc3d_hx_sum2(fs, fss, vc[i]);
                 }
             } else if (P.out_f32 || std::is_same<T, float>::value) {
                 asm("" : "+l"(yf)); /* the slab's base in registers, not rebuilt per value */
