@@ -1768,8 +1768,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    two runs are bitwise identical. Where a group's slots are cells (a channel, a sample) of a
    producer's tiles and the run's producer has fewer tiles than the plan sized them by (the haloed
    phase tiles: L2/61 154 of the tiled loops' 308 a (n, c)), the finalize reads the written ones
-   alone (_fc3d_tc_slots_written) and nothing writes the rest: the tiles zeroed them before, and
-   L2/61's finalize read 10 MB of which half were those zeros.
+   alone (_fc3d_tc_slots_written) and nothing writes the rest: the tiles zeroed them before (each
+   sample's first tile, slot by slot: L2/61's convolving pass 637.6 -> 632 us under ncu), and
+   L2/61's finalize read 10 MB of which half were those zeros; its chain 0.8152 -> 0.8090 ms TF32,
+   L2/77's 0.9812 -> 0.9731 (H100, rounds alternated, bench/RESULTS.md sixty-ninth entry).
 
    Workspace (>>workspace). One layout function places the regions: the float32 intermediate
    (16-bit y with statistics ops only), the partials (the largest groups x slots of any statistics
@@ -7394,7 +7396,9 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                        kc == 0.f) {
                 /* every row of the lane's valid and no shift (no bias: L2/61's ReLU): the stores
                    unpredicated and the values summed as they are, the sums the general loop's bit
-                   for bit (v - 0 is v, and only valid rows) */
+                   for bit (v - 0 is v, and only valid rows). L2/61's convolving pass 632 -> 629 us
+                   under ncu, its chain 0.8090 -> 0.8046 ms TF32, 0.8002 -> 0.7958 half (H100,
+                   three rounds alternated; bench/RESULTS.md sixty-ninth entry) */
                 asm("" : "+l"(yf));
 #pragma unroll
                 for (int i = 0; i < NR / 32; ++i) {
