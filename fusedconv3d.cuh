@@ -1765,7 +1765,13 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    sums a group's slots in a fixed order (strided per lane, then a fixed tree), then writes
    (mean, 1/std), updates running statistics, writes saved statistics, or writes the group means as
    y for a reduction - each from op-table columns and flags, not per-op code. No atomics anywhere:
-   two runs are bitwise identical.
+   two runs are bitwise identical. Where a group's slots are cells (a channel, a sample) of a
+   producer's tiles and the run's producer has fewer tiles than the plan sized them by (the haloed
+   phase tiles: L2/61 154 of the tiled loops' 308 a (n, c)), the finalize reads the written ones
+   alone (_fc3d_tc_slots_written) and nothing writes the rest: the tiles zeroed them before (each
+   sample's first tile, slot by slot: L2/61's convolving pass 637.6 -> 632 us under ncu), and
+   L2/61's finalize read 10 MB of which half were those zeros; its chain 0.8152 -> 0.8090 ms TF32,
+   L2/77's 0.9812 -> 0.9731 (H100, rounds alternated, bench/RESULTS.md sixty-ninth entry).
 
    Workspace (>>workspace). One layout function places the regions: the float32 intermediate
    (16-bit y with statistics ops only), the partials (the largest groups x slots of any statistics
@@ -2589,6 +2595,9 @@ typedef struct _fc3d_finalize_params {
     float eps, momentum;
     fc3d_stat_geom_ sg;
     const double2* partials; /* groups x slots */
+    int64_t parts, used;     /* a group's slots are cells of `parts` each, of which the first
+                                `used` were written (the haloed phase tiles:
+                                _fc3d_tc_slots_written); used 0: every slot */
     double2* stats_of;
     float* running_mean;
     float* running_var;
@@ -2631,18 +2640,22 @@ static __device__ void _fc3d_finalize_tail(const _fc3d_finalize_params& F, int64
    A thread's loads are issued _FC3D_FIN_BATCH at a time and then added in that same order: one
    load in flight a thread made this step a chain of L2 round trips (L2/61's 128 groups of 4,928
    slots: 8.6 us under ncu). Blocks of 1024 threads (one batch a thread) took 7.87 us against 7.62
-   at 256 (H100, bench/RESULTS.md sixty-eighth entry). */
+   at 256 (H100, bench/RESULTS.md sixty-eighth entry). Where the producer wrote the first `used`
+   of each cell's `parts` slots, the thread walks those alone, slot j of that count being cell
+   j / used's (j mod used)-th. */
 #define _FC3D_FIN_BATCH 8
 static __device__ __forceinline__ double2 _fc3d_finalize_sum(const _fc3d_finalize_params& F, int64_t grp, int lane,
                                                             int lanes) {
     double2 s = make_double2(0.0, 0.0);
     const double2* part = F.partials + grp * F.sg.slots;
-    for (int64_t j0 = lane; j0 < F.sg.slots; j0 += (int64_t)_FC3D_FIN_BATCH * lanes) {
+    const bool some = F.used > 0 && F.used < F.parts;
+    const int64_t count = some ? F.sg.slots / F.parts * F.used : F.sg.slots;
+    for (int64_t j0 = lane; j0 < count; j0 += (int64_t)_FC3D_FIN_BATCH * lanes) {
         double2 v[_FC3D_FIN_BATCH];
 #pragma unroll
         for (int k = 0; k < _FC3D_FIN_BATCH; k++) {
             const int64_t j = j0 + (int64_t)k * lanes;
-            v[k] = j < F.sg.slots ? part[j] : make_double2(0.0, 0.0);
+            v[k] = j >= count ? make_double2(0.0, 0.0) : part[some ? j / F.used * F.parts + j % F.used : j];
         }
 #pragma unroll
         for (int k = 0; k < _FC3D_FIN_BATCH; k++) { /* (a zero past the end adds nothing: s + 0 == s) */
@@ -3967,10 +3980,20 @@ typedef struct _fc3d_tc_plan {
 /* The statistics slots per (n, c) of a convolving step, the one count the plan sizes them by and
    the launch hands the kernel: the warp-row loop's output planes (a segment (n, od) each), the
    block loop's blocks of a sample, else the tiled loops' tiles (whole-row ones for a row step).
-   The haloed loop takes the tiled loops' count and zeroes the slots past its fewer tiles: a run
-   whose device takes no sm_90a code runs the same plan on the tiled loops. */
+   The haloed loop takes the tiled loops' count (a run whose device takes no sm_90a code runs the
+   same plan on the tiled loops): its row tiles zero the slots past their fewer tiles, the finalize
+   after its phase tiles reads theirs alone (_fc3d_tc_slots_written). */
 static inline int64_t _fc3d_tc_slots(const _fc3d_tc_plan* tp, int row) {
     return tp->wr_ok ? tp->kp.out[0] : tp->bk_ok ? tp->kp.bk_blocks : row ? tp->row_tiles_per_sample : tp->tiles_per_sample;
+}
+/* Of those, the slots a (n, c) cell's producer writes where the run takes the haloed loop: its
+   phase tiles write their own hx_tiles (fewer than the tiled loops': L2/61 154 of 308) and the
+   finalize reads those alone (_fc3d_finalize_params::used); the haloed row tiles zero the rest
+   and every other loop writes them all. hx: the run takes the haloed loop. */
+static inline int64_t _fc3d_tc_slots_written(const _fc3d_tc_plan* tp, int row, int hx) {
+    const int64_t all = _fc3d_tc_slots(tp, row);
+    if (!hx || !tp->hx_ok || tp->wr_ok || tp->bk_ok || row) return all;
+    return tp->kp.hx_tiles < all ? tp->kp.hx_tiles : all;
 }
 /* The configuration the haloed kernels of plan tp take: its math, but HALF where TF32 runs on the
    f16 path (kp.hx_t32, _FC3D_HX_TF32_F16) */
@@ -5544,6 +5567,9 @@ static __device__ __forceinline__ unsigned long long* _fc3d_hx_trace_cta() {
 #endif
 #ifndef _FC3D_HX_EPI_AHEAD
 #define _FC3D_HX_EPI_AHEAD 1 /* 0: the NCDHW epilogue loads a channel's staged values when it gets to it (measurement) */
+#endif
+#ifndef _FC3D_HX_EPI_PLAIN_SUMS
+#define _FC3D_HX_EPI_PLAIN_SUMS 1 /* 0: the NCDHW epilogue's statistics through the general loop always (measurement) */
 #endif
 
 /* Bytes an operand element of the haloed loop takes in its copies, its parts together (TF32 4,
@@ -7222,8 +7248,9 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
     const int64_t cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * BN;
     const int nvalid = (int)((P.cout_g - (int64_t)ntile * BN) < BN ? (P.cout_g - (int64_t)ntile * BN) : BN);
     /* statistics slots: the plan sizes them by the tiled loops' tiles (hx_parts >= the haloed
-       tiles); the first tile zeroes the slots past the haloed ones */
-    const int64_t tps = P.hx_parts, zero0 = gridDim.x;
+       tiles); the finalize reads the first gridDim.x of a cell's, those these tiles write
+       (_fc3d_tc_slots_written) */
+    const int64_t tps = P.hx_parts;
     const bool ops = epi.op_begin != epi.op_end, stats = P.stats != 0;
     if (P.hx_zc) {
         /* A zero-filling step with no fill (_fc3d_hx_zc_dims): the tile's block of y, channel by
@@ -7267,6 +7294,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
            slab below 2^31) and validity, for every channel */
         uint32_t osp[NR / 32];
         unsigned vm = 0;
+        constexpr unsigned VALL = NR / 32 >= 32 ? 0xffffffffu : (1u << (NR / 32)) - 1u; /* every row valid */
 #pragma unroll
         for (int i = 0; i < NR / 32; ++i) {
             int q[3];
@@ -7364,6 +7392,19 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                     const float d = (vm >> i) & 1u ? vc[i] - kc : 0.f;
                     _fc3d_hx_sum2(fs, fss, d);
                 }
+            } else if ((P.out_f32 || std::is_same<T, float>::value) && _FC3D_HX_EPI_PLAIN_SUMS && vm == VALL &&
+                       kc == 0.f) {
+                /* every row of the lane's valid and no shift (no bias: L2/61's ReLU): the stores
+                   unpredicated and the values summed as they are, the sums the general loop's bit
+                   for bit (v - 0 is v, and only valid rows). L2/61's convolving pass 632 -> 629 us
+                   under ncu, its chain 0.8090 -> 0.8046 ms TF32, 0.8002 -> 0.7958 half (H100,
+                   three rounds alternated; bench/RESULTS.md sixty-ninth entry) */
+                asm("" : "+l"(yf));
+#pragma unroll
+                for (int i = 0; i < NR / 32; ++i) {
+                    yf[osp[i]] = vc[i];
+                    _fc3d_hx_sum2(fs, fss, vc[i]);
+                }
             } else if (P.out_f32 || std::is_same<T, float>::value) {
                 asm("" : "+l"(yf)); /* the slab's base in registers, not rebuilt per value */
 #pragma unroll
@@ -7391,8 +7432,6 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                 static_assert(CS >= 128, "a staged row parks the warp's 64 partial doubles");
                 __syncwarp(); /* every lane has read the row: its sums are parked there */
                 epi.park(Cs + cl * CS, lane, s, ss);
-                if (tile == 0)
-                    for (int64_t z = zero0 + lane; z < tps; z += 32) epi.partial(n, cg, z, tps, 0.0, 0.0);
             }
         }
         if (stats) {
@@ -7455,8 +7494,6 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                     ds += v.x; dss += v.y;
                 }
                 epi.partial(n, cbase + cl, tile, tps, ds, dss);
-                if (tile == 0)
-                    for (int64_t z = zero0; z < tps; ++z) epi.partial(n, cbase + cl, z, tps, 0.0, 0.0);
             }
         }
     }
@@ -9842,6 +9879,16 @@ static unsigned _fc3d_tc_rowops(const fc3d_plan* p) {
     return m;
 }
 
+/* The implicit GEMM step that gathers the partials finalize step s reduces, or NULL (another producer). */
+static const fc3d_step_* _fc3d_tc_gathering_step(const fc3d_plan_private_* pr, const fc3d_step_* s) {
+    int i;
+    for (i = 0; i < pr->num_steps; i++) {
+        const fc3d_step_* c = &pr->steps[i];
+        if (c->kind == _FC3D_STEP_TC_CONV && c->pass == s->pass && c->stat_op == s->stat_op) return c;
+    }
+    return NULL;
+}
+
 /* Whether a run with sm_90a code takes the haloed loop (tp->hx_ok, else tp->hx_why): desc.main_loop
    AUTO or HALO, TF32 or half math on float32 tensors, C_in / groups a multiple of 32, where the
    plan takes whole-row tiles (rows: a LayerNorm over W) W stride 2 for the haloed row tiles (64
@@ -10752,7 +10799,13 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
         const fc3d_step_* st = &pr->steps[i];
         double f = 0.0, b = 0.0;
         int store = 0;
-        const double part = st->stat_op >= 0 ? (double)pr->stat[st->stat_op].groups * (double)pr->stat[st->stat_op].slots * 16.0 : 0.0;
+        double part = st->stat_op >= 0 ? (double)pr->stat[st->stat_op].groups * (double)pr->stat[st->stat_op].slots * 16.0 : 0.0;
+        if (st->kind == _FC3D_STEP_TC_CONV || st->kind == _FC3D_STEP_FINALIZE) {
+            /* the slots the haloed phase tiles write, where the run takes them (_fc3d_tc_slots_written) */
+            const fc3d_step_* c = st->kind == _FC3D_STEP_TC_CONV ? st : _fc3d_tc_gathering_step(pr, st);
+            if (c && part > 0.0)
+                part *= (double)_fc3d_tc_slots_written(tp, (int)c->arg[3], 1) / (double)_fc3d_tc_slots(tp, (int)c->arg[3]);
+        }
         switch (st->kind) {
         case _FC3D_STEP_TC_PREP: /* the weight read, its re-layout written; the haloed loop's copy of x
                                     (3xTF32: x and the weight read once more, for their scales; TF32
@@ -11320,6 +11373,13 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                     const fc3d_step_* st = &pr->steps[k];
                     own += st->kind != _FC3D_STEP_TC_PREP;
                     _FC3D_PUT("    step %d: %s, grid %u x %u", k, _fc3d_step_name[st->kind], st->grid, st->block);
+                    if (st->kind == _FC3D_STEP_FINALIZE && _fc3d_tc_gathering_step(pr, st)) {
+                        const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
+                        const int row = (int)_fc3d_tc_gathering_step(pr, st)->arg[3];
+                        if (_fc3d_tc_slots_written(tp, row, 1) < _fc3d_tc_slots(tp, row))
+                            _FC3D_PUT(" (where the run takes the haloed tiles: their %lld slots of a cell's %lld)",
+                                      (long long)_fc3d_tc_slots_written(tp, row, 1), (long long)_fc3d_tc_slots(tp, row));
+                    }
                     if (st->kind == _FC3D_STEP_TC_PREP && ((const _fc3d_tc_plan*)pr->engine_data.bytes)->wr_ok)
                         _FC3D_PUT(" (the warp-row loop's f16 weight on block 0 of x's f16 copy, after x's magnitude word "
                                   "zeroed; the copy made again at x's scale in a second launch where x needs one)");
@@ -11612,6 +11672,19 @@ static fc3d_result _fc3d_launch_xsums(const _fc3d_bound* b, const fc3d_step_* s,
     return _fc3d_launched(msg, s->kind == _FC3D_STEP_XSUMS ? "box-sums kernel" : "conv-sums kernel");
 }
 
+static int _fc3d_tc_wgmma_runs(const _fc3d_tc_plan* tp);
+/* The slots of each cell the finalize of step s reads (F->parts, F->used): those the convolving
+   step of its pass writes at this run (_fc3d_tc_slots_written), every slot for any other producer. */
+static void _fc3d_finalize_used(const fc3d_plan_private_* pr, const fc3d_step_* s, _fc3d_finalize_params* F) {
+    const fc3d_step_* c = _fc3d_tc_gathering_step(pr, s);
+    F->parts = F->used = 0;
+    if (c) {
+        const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
+        F->parts = _fc3d_tc_slots(tp, (int)c->arg[3]);
+        F->used = _fc3d_tc_slots_written(tp, (int)c->arg[3], tp->hx_ok && _fc3d_tc_wgmma_runs(tp));
+    }
+}
+
 template <typename T>
 static fc3d_result _fc3d_launch_finalize(const _fc3d_bound* b, const fc3d_step_* s, char* msg) {
     const fc3d_plan_private_* pr = &b->plan->_private;
@@ -11625,6 +11698,7 @@ static fc3d_result _fc3d_launch_finalize(const _fc3d_bound* b, const fc3d_step_*
     } else {
         F = _fc3d_finalize_of(b, s->stat_op);
     }
+    _fc3d_finalize_used(pr, s, &F);
     return _fc3d_launched(msg, "finalize kernel", _fc3d_launch_pdl(_fc3d_finalize_kernel<T>, s->grid, s->block, 0, b->stream, F));
 }
 
