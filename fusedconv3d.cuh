@@ -11373,12 +11373,14 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                     const fc3d_step_* st = &pr->steps[k];
                     own += st->kind != _FC3D_STEP_TC_PREP;
                     _FC3D_PUT("    step %d: %s, grid %u x %u", k, _fc3d_step_name[st->kind], st->grid, st->block);
-                    if (st->kind == _FC3D_STEP_FINALIZE && _fc3d_tc_gathering_step(pr, st)) {
+                    const fc3d_step_* gs = st->kind == _FC3D_STEP_FINALIZE ? _fc3d_tc_gathering_step(pr, st) : NULL;
+                    if (gs) {
                         const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
-                        const int row = (int)_fc3d_tc_gathering_step(pr, st)->arg[3];
-                        if (_fc3d_tc_slots_written(tp, row, 1) < _fc3d_tc_slots(tp, row))
+                        const int64_t all = _fc3d_tc_slots(tp, (int)gs->arg[3]);
+                        const int64_t written = _fc3d_tc_slots_written(tp, (int)gs->arg[3], 1);
+                        if (written < all)
                             _FC3D_PUT(" (where the run takes the haloed tiles: their %lld slots of a cell's %lld)",
-                                      (long long)_fc3d_tc_slots_written(tp, row, 1), (long long)_fc3d_tc_slots(tp, row));
+                                      (long long)written, (long long)all);
                     }
                     if (st->kind == _FC3D_STEP_TC_PREP && ((const _fc3d_tc_plan*)pr->engine_data.bytes)->wr_ok)
                         _FC3D_PUT(" (the warp-row loop's f16 weight on block 0 of x's f16 copy, after x's magnitude word "
@@ -11672,7 +11674,7 @@ static fc3d_result _fc3d_launch_xsums(const _fc3d_bound* b, const fc3d_step_* s,
     return _fc3d_launched(msg, s->kind == _FC3D_STEP_XSUMS ? "box-sums kernel" : "conv-sums kernel");
 }
 
-static int _fc3d_tc_wgmma_runs(const _fc3d_tc_plan* tp);
+static int _fc3d_tc_halo_runs(const _fc3d_tc_plan* tp);
 /* The slots of each cell the finalize of step s reads (F->parts, F->used): those the convolving
    step of its pass writes at this run (_fc3d_tc_slots_written), every slot for any other producer. */
 static void _fc3d_finalize_used(const fc3d_plan_private_* pr, const fc3d_step_* s, _fc3d_finalize_params* F) {
@@ -11681,7 +11683,7 @@ static void _fc3d_finalize_used(const fc3d_plan_private_* pr, const fc3d_step_* 
     if (c) {
         const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)pr->engine_data.bytes;
         F->parts = _fc3d_tc_slots(tp, (int)c->arg[3]);
-        F->used = _fc3d_tc_slots_written(tp, (int)c->arg[3], tp->hx_ok && _fc3d_tc_wgmma_runs(tp));
+        F->used = _fc3d_tc_slots_written(tp, (int)c->arg[3], _fc3d_tc_halo_runs(tp));
     }
 }
 
