@@ -5504,6 +5504,9 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
                          twenty-seventh entry: FP32 on L2/77 and L2/61 3.5-5 % slower, TF32 and half
                          within 1 %) */
 #endif
+#ifndef _FC3D_HX_ZC_SECTORS
+#define _FC3D_HX_ZC_SECTORS 1 /* a zero-completing tile's runs in whole sectors (_fc3d_zero_run_sectors; 0: as they fall) */
+#endif
 #ifndef _FC3D_HX_ZC_NB
 /* weight slots of a zero-completing step's 64-channel tiles (_fc3d_hx_zc_dims) where one slot fewer
    lets a second CTA onto an SM: its epilogue, which stores the tile's whole block of y, then runs
@@ -6866,6 +6869,21 @@ static __device__ __forceinline__ void _fc3d_zero_run(T* p, int len, int lane)
     for (int i = lane; i < nq; i += 32) q[i] = make_uint4(0u, 0u, 0u, 0u);
     for (int i = tail + lane; i < len; i += 32) p[i] = z;
 }
+/* A run's zeros in whole 32-byte sectors (_FC3D_HX_ZC_SECTORS): the run leaves the partial sector
+   it starts in to the run before it in y, unless it starts y (yb), and carries its last one to the
+   sector's end (y's end, total elements, at most). Every run of the step doing so, each sector of
+   y is written by one run, whole; the caller makes sure that what a run carries into the next
+   one's start is zeros of the final output (the next run's first row holds no tapped value). */
+template <typename T>
+static __device__ __forceinline__ void _fc3d_zero_run_sectors(T* p, int len, const T* yb, int64_t total, int lane)
+{
+    uintptr_t s = (uintptr_t)p, e = (uintptr_t)(p + len);
+    const uintptr_t yend = (uintptr_t)(yb + total);
+    if (p != yb) s = (s + 31u) & ~(uintptr_t)31u;
+    e = (e + 31u) & ~(uintptr_t)31u;
+    if (e > yend) e = yend;
+    if (e > s) _fc3d_zero_run((T*)s, (int)((e - s) / sizeof(T)), lane);
+}
 /* ROWS: row tiles (BN = 128: warpgroup p computes W phase p of 64 output channels; a weight slot
    holds both phases' pieces of a tap; the epilogue is the whole-row one). */
 template <typename T, int MATH, int BN, int KC, bool ROWS, typename Epi, int NB = _FC3D_HX_NB>
@@ -7269,12 +7287,20 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
             const int dlo = P.s[0] * qd, dhi = qd == h.Q[0] - 1 ? P.out[0] - 1 : P.s[0] * (qd + 1) - 1;
             const int hlo = P.s[1] * qa, hhi = qb == h.Q[1] ? P.out[1] - 1 : P.s[1] * qb - 1;
             const int dm = P.s[0] * qd + h.r[0], len = (hhi - hlo + 1) * W;
+            /* whole sectors where every run starts with an untapped row of at least 8 values
+               (H stride 2, odd rows tapped: a block's first row, hlo, is even; so is a plane's
+               first): the 4-byte-aligned ends of 65-value rows had left DRAM two half-written
+               sectors a run to complete (bench/zc_store.cu: L1/77's stores alone 0.242 ms, in
+               whole sectors 0.208, a memset of y 0.182) */
+            const bool sect = _FC3D_HX_ZC_SECTORS && P.s[1] == 2 && h.r[1] == 1 && W >= 8;
+            const int64_t ytotal = P.n * P.cout * P.odhw;
             for (int cl = warp; cl < nvalid; cl += NWARP) {
                 const int64_t cg = cbase + cl;
                 const float* cs = Cs + cl * CS; /* row qh's position qw at cs[(qh - qa) Wp + qw] */
                 for (int dd = dlo; dd <= dhi; ++dd) {
                     T* yr = y + (((n * P.cout + cg) * P.out[0] + dd) * (int64_t)P.out[1] + hlo) * W;
-                    _fc3d_zero_run(yr, len, lane);
+                    if (sect) _fc3d_zero_run_sectors(yr, len, y, ytotal, lane);
+                    else _fc3d_zero_run(yr, len, lane);
                     if (dd != dm) continue;
                     __syncwarp(); /* the zeros before the values at the same places (memory order in the warp) */
                     for (int j = 0; j < qb - qa; ++j) {
