@@ -989,7 +989,7 @@ static void test_zero_fill(void) {
     static const fc3d_main_loop loops[3] = {FC3D_MAIN_LOOP_MMA_SYNC, FC3D_MAIN_LOOP_WGMMA, FC3D_MAIN_LOOP_HALO};
     static const char* const loop_nm[3] = {"mma_sync", "wgmma", "halo"};
     const int wg = wgmma_here();
-    int halo_runs = 0, nofill_runs = 0;
+    int halo_runs = 0, nofill_runs = 0, sector_runs = 0;
     for (int k = 0; k < 17; k++) {
         host_case hc;
         memset(&hc, 0, sizeof hc);
@@ -1139,11 +1139,32 @@ static void test_zero_fill(void) {
             if (r == -1) check(0, name, "the loop refused the desc");
             halo_runs += l == 2;
             nofill_runs += l == 2 && nofill;
+            if (l == 2 && nofill && r == 1) {
+                /* the tiles' runs in whole sectors (_fc3d_zero_run_sectors: H stride 2 with odd rows
+                   tapped, W of 8 or more), y also 4 bytes past its allocation's start, so that its
+                   first run starts inside a sector and its last ends inside one */
+                fc3d_plan_desc dh = *d;
+                dh.main_loop = FC3D_MAIN_LOOP_HALO;
+                fc3d_plan ph;
+                if (fc3d_plan_init(&ph, &dh) == FC3D_SUCCESS) {
+                    const _fc3d_tc_kparams& kp = ((const _fc3d_tc_plan*)ph._private.engine_data.bytes)->kp;
+                    if (kp.s[1] == 2 && (kp.rtap[1] & 3u) == 2u && kp.out[2] >= 8) {
+                        sector_runs++;
+                        snprintf(name, sizeof name, "zero_fill.%02d.halo.sectors.y_shift4", k);
+                        cmp_y_shift = 4;
+                        compare_engines(name, &hc, FC3D_ENGINE_DIRECT, FC3D_ENGINE_IMPLICIT_GEMM,
+                                        2.0 * bound_for(d->math, d->dtype), FC3D_MAIN_LOOP_AUTO, loops[l]);
+                        cmp_y_shift = 0;
+                    }
+                }
+            }
         }
         host_case_free(&hc);
     }
     if (wg) check(halo_runs >= 4, "zero_fill.halo_exercised", "%d cases on the haloed loop", halo_runs);
     if (wg) check(nofill_runs >= 8, "zero_fill.no_fill_exercised", "%d cases on the haloed loop with no fill", nofill_runs);
+    if (wg) check(sector_runs >= 3, "zero_fill.sectors_exercised", "%d cases on the haloed loop storing whole sectors",
+                  sector_runs);
 }
 
 /* A planned case (hc->plan from hc->desc) with x uniform [x_lo, x_hi) (default [0, 1)), PyTorch's
