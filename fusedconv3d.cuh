@@ -889,7 +889,17 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      for the half sectors), with one weight slot fewer where that lets a second CTA onto the SM
      (_FC3D_HX_ZC_NB: one tile's stores beside the other's MMAs): L1/77 0.347 -> 0.308 ms TF32,
      0.296 -> 0.264 half, 0.401 -> 0.393 FP32 (conv alone, one H200 run, two rounds; bench/RESULTS.md,
-     twenty-seventh entry). The zeros stored beside the MMAs instead measured slower (twenty-
+     twenty-seventh entry). Each run (a channel's plane, the tile's whole rows) then starts and ends
+     inside a 32-byte sector that the neighbouring tile's run completes (65-value rows); replayed
+     without the convolution (bench/zc_store.cu), those stores took 0.242 ms against a memset's
+     0.182 and 0.208 with every run widened to whole sectors, while no store order, a fifth as many
+     runs five times longer, or eight storing warps came near. Where every run starts with an
+     untapped row of 8 values or more (H stride 2, odd rows tapped: L1/77), each run now leaves the
+     sector it starts in to the run before it and carries its last sector to the end
+     (_fc3d_zero_run_sectors: zeros, so two tiles never write one byte): L1/77's convolution 0.296
+     -> 0.278 ms TF32, 0.292 -> 0.274 half, 0.396 -> 0.391 FP32 (H100, three rounds alternated in one
+     call; ncu 286.6 -> 273.2 us, the same 547.5 MB written; `make bench` 0.277 ms, 1.35x its floor;
+     bench/RESULTS.md seventieth entry). The zeros stored beside the MMAs instead measured slower (twenty-
      eighth entry): by a sixth warp 0.309 -> 0.421 ms TF32 (one warp's stores too slow for the
      consumers waiting on them), by the producer's bulk copies from zeroed shared memory 0.355
      (the early stores slowed the MMAs' operand traffic) or 0.439 with every plane so (zeros that
