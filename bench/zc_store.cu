@@ -101,7 +101,9 @@ __global__ void __launch_bounds__(NTH) k_zc_split(float* y, long long delay) {
    neighbours': a measurement of the partial sectors only); 4 tiles numbered row block first (a
    plane's five blocks far apart in time); 8 tiles of whole planes (every row, 256 tiles: runs
    five times longer); 16 eight storing warps (a CTA of 9); 32 a warp's channels contiguous
-   (warp w: channels 16 w .. 16 w + 15 with 4 warps). */
+   (warp w: channels 16 w .. 16 w + 15 with 4 warps); 64 zeros only (no values over them); 128
+   with 2: the tapped plane's run stored once, each 16-byte group holding its values and zeros
+   (the values computed from the position, no second pass over the tapped rows). */
 __global__ void __launch_bounds__(32 * 9) k_zv(float* y, int mode) {
     const int nst = mode & 16 ? 8 : 4;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -126,11 +128,24 @@ __global__ void __launch_bounds__(32 * 9) k_zv(float* y, int mode) {
             float* a1 = (float*)(((uintptr_t)(yr + len) + 31) & ~(uintptr_t)31);
             float* lim = y + (size_t)N * C * OD * OH * OW;
             if (a1 > lim) a1 = lim;
+            if ((mode & 128) && dd == dm) { /* one pass: a 16-byte group's values and zeros */
+                const int64_t b0 = a0 - yr, nq = (a1 - a0) / 4;
+                for (int64_t q = lane; q < nq; q += 32) {
+                    float v[4];
+                    for (int e = 0; e < 4; ++e) {
+                        const int64_t i = b0 + 4 * q + e;
+                        const int row = i >= 0 && i < len ? (int)(i / OW) : 0, w = i >= 0 && i < len ? (int)(i - (int64_t)row * OW) : 0;
+                        v[e] = i >= 0 && i < len && (row & 1) && (w & 1) ? 1.f + (float)(w >> 1) : 0.f;
+                    }
+                    reinterpret_cast<float4*>(a0)[q] = make_float4(v[0], v[1], v[2], v[3]);
+                }
+                continue;
+            }
             zero_run(a0, (int)(a1 - a0), lane);
         } else {
             zero_run(yr, len, lane);
         }
-        if (dd != dm) continue;
+        if (dd != dm || (mode & 64)) continue;
         __syncwarp();
         for (int j = 0; j < qb - qa; ++j) {
             float* yw = yr + (int64_t)(2 * (qa + j) + 1 - hlo) * OW + 1;
@@ -169,7 +184,8 @@ int main(int argc, char** argv) {
                     {"zc pattern +30K", 2, 1, 30000}, {"zc split", 3, 1, 0}, {"zc split +20K", 3, 1, 20000},
                     {"zv base", 4, 0, 0}, {"zv planes outer", 4, 1, 0}, {"zv sectors", 4, 2, 0}, {"zv block-first", 4, 4, 0},
                     {"zv whole planes", 4, 8, 0}, {"zv 8 warps", 4, 16, 0}, {"zv contiguous ch", 4, 32, 0},
-                    {"zv outer+contig", 4, 33, 0}, {"zv 8w outer contig", 4, 49, 0}, {"zv whole+8w", 4, 24, 0}};
+                    {"zv outer+contig", 4, 33, 0}, {"zv 8w outer contig", 4, 49, 0}, {"zv whole+8w", 4, 24, 0},
+                    {"zv sectors, zeros", 4, 66, 0}, {"zv sectors, one pass", 4, 130, 0}, {"zv sectors again", 4, 2, 0}};
     for (const V& v : vs) {
         std::vector<float> t;
         for (int r = 0; r < runs + 1; ++r) {
