@@ -11,24 +11,18 @@
    CTA's stores holds DRAM below its rate.
    Build: nvcc -std=c++17 -O2 -gencode arch=compute_90a,code=sm_90a bench/zc_store.cu -o build/zc_store
    Run:   build/zc_store [runs]  (median ms and GB/s of each variant) */
-#include <cuda_runtime.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <algorithm>
-#include <vector>
-
-#define CK(x)                                                                                          \
-    do {                                                                                               \
-        cudaError_t e_ = (x);                                                                          \
-        if (e_ != cudaSuccess) {                                                                       \
-            fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));                 \
-            exit(1);                                                                                   \
-        }                                                                                              \
-    } while (0)
+#include "standalone.h"
 
 enum { N = 16, C = 64, OD = 33, OH = 65, OW = 65, QD = 16, QH = 32, QW = 32, TR = 7, NTH = 32 * 5 };
 static const int TQA = (QH + TR - 1) / TR; /* row blocks a plane: 5 */
+
+/* `cycles` of the SM's clock spent before a CTA stores (standing for its copies and MMAs) */
+__device__ __forceinline__ void spin(long long cycles) {
+    const long long t0 = clock64();
+    while (clock64() - t0 < cycles) {
+    }
+}
 
 __device__ __forceinline__ void zero_run(float* p, int len, int lane) {
     const int a = (int)(((16u - (unsigned)((uintptr_t)p & 15u)) & 15u) / 4), head = a < len ? a : len;
@@ -44,11 +38,7 @@ __global__ void __launch_bounds__(NTH) k_zc(float* y, int values, long long dela
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int t = blockIdx.x, n = t / (QD * TQA), qd = t / TQA % QD, qa = t % TQA * TR;
     const int qb = qa + TR < QH ? qa + TR : QH;
-    if (delay) {
-        const long long t0 = clock64();
-        while (clock64() - t0 < delay) {
-        }
-    }
+    spin(delay);
     if (warp >= 4) return; /* the producer's warp */
     const int dlo = 2 * qd, dhi = qd == QD - 1 ? OD - 1 : 2 * qd + 1;
     const int hlo = 2 * qa, hhi = qb == QH ? OH - 1 : 2 * qb - 1;
@@ -72,11 +62,7 @@ __global__ void __launch_bounds__(NTH) k_zc_split(float* y, long long delay) {
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int t = blockIdx.x, n = t / (QD * TQA), qd = t / TQA % QD, qa = t % TQA * TR;
     const int qb = qa + TR < QH ? qa + TR : QH;
-    if (delay) {
-        const long long t0 = clock64();
-        while (clock64() - t0 < delay) {
-        }
-    }
+    spin(delay);
     if (warp >= 4) return;
     const int dlo = 2 * qd, dhi = qd == QD - 1 ? OD - 1 : 2 * qd + 1;
     const int hlo = 2 * qa, hhi = qb == QH ? OH - 1 : 2 * qb - 1;
