@@ -89,7 +89,10 @@ __global__ void __launch_bounds__(NTH) k_zc_split(float* y, long long delay) {
    five times longer); 16 eight storing warps (a CTA of 9); 32 a warp's channels contiguous
    (warp w: channels 16 w .. 16 w + 15 with 4 warps); 64 zeros only (no values over them); 128
    with 2: the tapped plane's run stored once, each 16-byte group holding its values and zeros
-   (the values computed from the position, no second pass over the tapped rows). */
+   (the values computed from the position, no second pass over the tapped rows); 256 with 2: the
+   runs of zeros by bulk copies (cp.async.bulk, one a run from lane 0) out of 4 KB of zeroed shared
+   memory instead of the lanes' 16-byte stores (the tapped plane's too only with 64); 1024 with 2:
+   every run's zeros so, then, once they are written, the values over them. */
 __global__ void __launch_bounds__(32 * 9) k_zv(float* y, int mode) {
     const int nst = mode & 16 ? 8 : 4;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -104,6 +107,12 @@ __global__ void __launch_bounds__(32 * 9) k_zv(float* y, int mode) {
     const int hlo = 2 * qa, hhi = qb == QH ? OH - 1 : 2 * qb - 1;
     const int dm = 2 * qd + 1, len = (hhi - hlo + 1) * OW;
     const int np = dhi - dlo + 1, cpw = C / nst;
+    extern __shared__ float4 zsm[];
+    if (mode & (256 | 1024)) {
+        for (int i = threadIdx.x; i < 256; i += 32 * nst) zsm[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+        asm volatile("bar.sync 1, %0;" ::"r"(32 * nst) : "memory");
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    }
     for (int it = 0; it < cpw * np; ++it) {
         int cl, dd;
         if (mode & 1) { dd = dlo + it / cpw; cl = mode & 32 ? warp * cpw + it % cpw : warp + nst * (it % cpw); }
@@ -127,17 +136,39 @@ __global__ void __launch_bounds__(32 * 9) k_zv(float* y, int mode) {
                 }
                 continue;
             }
-            zero_run(a0, (int)(a1 - a0), lane);
+            if ((mode & 1024) || ((mode & 256) && (dd != dm || (mode & 64)))) {
+                if (lane == 0)
+                    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(a0),
+                                 "r"((unsigned)__cvta_generic_to_shared(zsm)), "r"((unsigned)((a1 - a0) * 4))
+                                 : "memory");
+            } else {
+                zero_run(a0, (int)(a1 - a0), lane);
+            }
         } else {
             zero_run(yr, len, lane);
         }
-        if (dd != dm || (mode & 64)) continue;
+        if (dd != dm || (mode & (64 | 1024))) continue;
         __syncwarp();
         for (int j = 0; j < qb - qa; ++j) {
             float* yw = yr + (int64_t)(2 * (qa + j) + 1 - hlo) * OW + 1;
             for (int qw = lane; qw < QW; qw += 32) yw[2 * qw] = 1.f + (float)qw;
         }
     }
+    if (mode & 1024) { /* the values after every run's bulk zeros: written, then the proxies ordered */
+        if (lane == 0) asm volatile("cp.async.bulk.commit_group;\ncp.async.bulk.wait_group 0;" ::: "memory");
+        asm volatile("fence.proxy.async.global;" ::: "memory");
+        __syncwarp();
+        for (int it = 0; it < cpw; ++it) {
+            const int cl = warp + nst * it;
+            float* yr = y + ((((int64_t)n * C + cl) * OD + dm) * OH + hlo) * OW;
+            for (int j = 0; j < qb - qa; ++j) {
+                float* yw = yr + (int64_t)(2 * (qa + j) + 1 - hlo) * OW + 1;
+                for (int qw = lane; qw < QW; qw += 32) yw[2 * qw] = 1.f + (float)qw;
+            }
+        }
+        return;
+    }
+    if (mode & 256) asm volatile("cp.async.bulk.commit_group;\ncp.async.bulk.wait_group.read 0;" ::: "memory");
 }
 
 /* the same bytes, each CTA a contiguous span, 16-byte stores by every thread */
@@ -171,7 +202,9 @@ int main(int argc, char** argv) {
                     {"zv base", 4, 0, 0}, {"zv planes outer", 4, 1, 0}, {"zv sectors", 4, 2, 0}, {"zv block-first", 4, 4, 0},
                     {"zv whole planes", 4, 8, 0}, {"zv 8 warps", 4, 16, 0}, {"zv contiguous ch", 4, 32, 0},
                     {"zv outer+contig", 4, 33, 0}, {"zv 8w outer contig", 4, 49, 0}, {"zv whole+8w", 4, 24, 0},
-                    {"zv sectors, zeros", 4, 66, 0}, {"zv sectors, one pass", 4, 130, 0}, {"zv sectors again", 4, 2, 0}};
+                    {"zv sectors, zeros", 4, 66, 0}, {"zv sectors, one pass", 4, 130, 0}, {"zv sectors again", 4, 2, 0},
+                    {"zv bulk zeros only", 4, 322, 0}, {"zv bulk + one pass", 4, 386, 0}, {"zv sectors, zeros again", 4, 66, 0},
+                    {"zv bulk untapped", 4, 258, 0}, {"zv bulk all, values after", 4, 1026, 0}, {"zv sectors 3rd", 4, 2, 0}};
     for (const V& v : vs) {
         std::vector<float> t;
         for (int r = 0; r < runs + 1; ++r) {
