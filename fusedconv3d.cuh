@@ -903,7 +903,13 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      eighth entry): by a sixth warp 0.309 -> 0.421 ms TF32 (one warp's stores too slow for the
      consumers waiting on them), by the producer's bulk copies from zeroed shared memory 0.355
      (the early stores slowed the MMAs' operand traffic) or 0.439 with every plane so (zeros that
-     left L2 before their values came: 226 MB read back). FP32 math (3xTF32) takes it too, except for row
+     left L2 before their values came: 226 MB read back), and again after the sectors: a tile's
+     tap-less planes stored by its consumers before its first MMA, 0.281 -> 0.293 ms TF32 in every
+     other first-wave CTA, 0.294 in every CTA; those planes by bulk copies out of zeroed shared
+     memory after the MMAs, 0.279 -> 0.279. Taken apart (seventy-first entry), the kernel without
+     its MMAs takes as long (0.280 ms), without its stores 0.095: its time is its stores, ~30 us
+     slower than the same stores replayed alone, plus ~15 us a tile before its first store (its
+     table, x's units, the weight's 27 pieces through 4 slots). FP32 math (3xTF32) takes it too, except for row
      tiles: x and the weight pieces in big and small parts, 16-channel units, 64-channel tiles
      whose two consumer warpgroups each multiply half of the 256 rows (m64n128, three wgmmas a K
      step into a chunk accumulator restarted every 4 (h, w) taps, its sums added into FP32 sums:
