@@ -909,7 +909,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      memory after the MMAs, 0.279 -> 0.279. Taken apart (seventy-first entry), the kernel without
      its MMAs takes as long (0.280 ms), without its stores 0.095: its time is its stores, ~30 us
      slower than the same stores replayed alone, plus ~15 us a tile before its first store (its
-     table, x's units, the weight's 27 pieces through 4 slots). FP32 math (3xTF32) takes it too, except for row
+     table, x's units, the weight's 27 pieces through 4 slots); six slots measured 0.277-0.278 (within
+     1 %), and the tapped plane stored in one pass (each 16-byte group its values and zeros; 6 of
+     the 13 us the values cost the replay) took 0.408 as first written (seventy-second entry;
+     branch wip/zc-onepass). FP32 math (3xTF32) takes it too, except for row
      tiles: x and the weight pieces in big and small parts, 16-channel units, 64-channel tiles
      whose two consumer warpgroups each multiply half of the 256 rows (m64n128, three wgmmas a K
      step into a chunk accumulator restarted every 4 (h, w) taps, its sums added into FP32 sums:

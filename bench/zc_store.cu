@@ -92,7 +92,9 @@ __global__ void __launch_bounds__(NTH) k_zc_split(float* y, long long delay) {
    (the values computed from the position, no second pass over the tapped rows); 256 with 2: the
    runs of zeros by bulk copies (cp.async.bulk, one a run from lane 0) out of 4 KB of zeroed shared
    memory instead of the lanes' 16-byte stores (the tapped plane's too only with 64); 1024 with 2:
-   every run's zeros so, then, once they are written, the values over them. */
+   every run's zeros so, then, once they are written, the values over them; 2048 with 2: the
+   tapped plane in one pass as a kernel would store it (from its own first whole sector, 32-bit
+   positions, its values read from shared memory). */
 __global__ void __launch_bounds__(32 * 9) k_zv(float* y, int mode) {
     const int nst = mode & 16 ? 8 : 4;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -108,6 +110,11 @@ __global__ void __launch_bounds__(32 * 9) k_zv(float* y, int mode) {
     const int dm = 2 * qd + 1, len = (hhi - hlo + 1) * OW;
     const int np = dhi - dlo + 1, cpw = C / nst;
     extern __shared__ float4 zsm[];
+    if (mode & 2048) { /* the staged values: 7 rows of 34 */
+        float* stg = reinterpret_cast<float*>(zsm + 256);
+        for (int i = threadIdx.x; i < 7 * 34; i += 32 * nst) stg[i] = 1.f + (float)(i % 34);
+        asm volatile("bar.sync 1, %0;" ::"r"(32 * nst) : "memory");
+    }
     if (mode & (256 | 1024)) {
         for (int i = threadIdx.x; i < 256; i += 32 * nst) zsm[i] = make_float4(0.f, 0.f, 0.f, 0.f);
         asm volatile("bar.sync 1, %0;" ::"r"(32 * nst) : "memory");
@@ -123,6 +130,29 @@ __global__ void __launch_bounds__(32 * 9) k_zv(float* y, int mode) {
             float* a1 = (float*)(((uintptr_t)(yr + len) + 31) & ~(uintptr_t)31);
             float* lim = y + (size_t)N * C * OD * OH * OW;
             if (a1 > lim) a1 = lim;
+            if ((mode & 2048) && dd == dm) {
+                /* one pass, as a kernel would write it: the run's sectors from its own first whole
+                   one (the partial one before it the previous run's), 32-bit positions, the row
+                   and column of a group's first element by one division by a constant, the
+                   values read from shared memory (standing for the tile's staged outputs) */
+                const float* stg = reinterpret_cast<const float*>(zsm + 256);
+                float* s0 = (float*)(((uintptr_t)yr + 31) & ~(uintptr_t)31);
+                const int b0 = (int)(s0 - yr), nq = (int)((a1 - s0) / 4);
+#pragma unroll 2
+                for (int q = lane; q < nq; q += 32) {
+                    const int i0 = b0 + 4 * q;
+                    int row = i0 / OW, w = i0 - row * OW;
+                    float v[4];
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {
+                        const bool tap = (row & 1) && (w & 1) && row < 2 * (qb - qa);
+                        v[e] = tap ? stg[(row >> 1) * 34 + (w >> 1)] : 0.f;
+                        if (++w == OW) { w = 0; ++row; }
+                    }
+                    reinterpret_cast<float4*>(s0)[q] = make_float4(v[0], v[1], v[2], v[3]);
+                }
+                continue;
+            }
             if ((mode & 128) && dd == dm) { /* one pass: a 16-byte group's values and zeros */
                 const int64_t b0 = a0 - yr, nq = (a1 - a0) / 4;
                 for (int64_t q = lane; q < nq; q += 32) {
@@ -204,7 +234,9 @@ int main(int argc, char** argv) {
                     {"zv outer+contig", 4, 33, 0}, {"zv 8w outer contig", 4, 49, 0}, {"zv whole+8w", 4, 24, 0},
                     {"zv sectors, zeros", 4, 66, 0}, {"zv sectors, one pass", 4, 130, 0}, {"zv sectors again", 4, 2, 0},
                     {"zv bulk zeros only", 4, 322, 0}, {"zv bulk + one pass", 4, 386, 0}, {"zv sectors, zeros again", 4, 66, 0},
-                    {"zv bulk untapped", 4, 258, 0}, {"zv bulk all, values after", 4, 1026, 0}, {"zv sectors 3rd", 4, 2, 0}};
+                    {"zv bulk untapped", 4, 258, 0}, {"zv bulk all, values after", 4, 1026, 0}, {"zv sectors 3rd", 4, 2, 0},
+                    {"zv one pass, 32-bit", 4, 2050, 0}, {"zv bulk + 1p 32-bit", 4, 2306, 0}, {"zv sectors 4th", 4, 2, 0},
+                    {"zv zeros 4th", 4, 66, 0}, {"zv one pass 32b again", 4, 2050, 0}};
     for (const V& v : vs) {
         std::vector<float> t;
         for (int r = 0; r < runs + 1; ++r) {
