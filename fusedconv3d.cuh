@@ -912,7 +912,13 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      table, x's units, the weight's 27 pieces through 4 slots); six slots measured 0.277-0.278 (within
      1 %), and the tapped plane stored in one pass (each 16-byte group its values and zeros; 6 of
      the 13 us the values cost the replay) took 0.408 as first written (seventy-second entry;
-     branch wip/zc-onepass). FP32 math (3xTF32) takes it too, except for row
+     branch wip/zc-onepass) and 0.278 -> 0.323-0.326 rewritten without the ops' call, a division a
+     run and predicated staging reads (seventy-third entry; branch wip/zc-onepass2): the two passes
+     stay. Traced (bench/hx_trace.cu), a tile stores for ~71,000 cycles after ~17,000 of MMAs and
+     ~5,000 for its first unit, and for 23 % of an SM's span neither of its two CTAs is storing;
+     starting half of the first wave up to 45,000 cycles late moved that by at most 3 points and
+     the time not at all (the CTAs of an SM drift back together). What would hide those phases is
+     a tile loop whose stores of one tile run beside the next tile's MMAs. FP32 math (3xTF32) takes it too, except for row
      tiles: x and the weight pieces in big and small parts, 16-channel units, 64-channel tiles
      whose two consumer warpgroups each multiply half of the 256 rows (m64n128, three wgmmas a K
      step into a chunk accumulator restarted every 4 (h, w) taps, its sums added into FP32 sums:

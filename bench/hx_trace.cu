@@ -6,9 +6,9 @@
 // Build: nvcc -std=c++17 -O2 -I. -Itests -Iexamples -D_FC3D_HX_TRACE
 //          -gencode arch=compute_90a,code=sm_90a bench/hx_trace.cu -o build/hx_trace
 // Run:   build/hx_trace [IDS [MATH]]
-//          IDS   comma-separated: L2/61,L2/77,L2/34 (their convolutions alone, PROBLEMS.md sizes,
-//                NCDHW, f32) and L2/61c, L2/34c (their chains: ReLU + GroupNorm; LayerNorm + GELU +
-//                scale); default all five
+//          IDS   comma-separated: L2/61,L2/77,L2/34,L1/77 (their convolutions alone, PROBLEMS.md
+//                sizes, NCDHW, f32) and L2/61c, L2/34c (their chains: ReLU + GroupNorm; LayerNorm +
+//                GELU + scale); default all but L1/77
 //          MATH  tf32 (default) or half
 // The tables phase is split further: the tile decoded, thread 0's tables, the wait at the barrier
 // for the producer; the producer's barrier set-up and its first unit's copies; the producer lane's
@@ -24,14 +24,15 @@
 
 struct ht_case {
     const char* id;
-    int n, cin, cout, d, h, w, k, s, p, bias, chain;
+    int n, cin, cout, d, h, w, k, s, p, bias, chain, dil;
 };
 static const ht_case ht_cases[] = {
-    {"L2/61", 16, 64, 128, 32, 32, 32, 3, 1, 0, 0, 0},
-    {"L2/77", 16, 64, 128, 16, 32, 32, 5, 1, 0, 1, 0},
-    {"L2/34", 32, 32, 64, 16, 32, 32, 4, 2, 1, 1, 0},
-    {"L2/61c", 16, 64, 128, 32, 32, 32, 3, 1, 0, 0, 61},
-    {"L2/34c", 32, 32, 64, 16, 32, 32, 4, 2, 1, 1, 34},
+    {"L2/61", 16, 64, 128, 32, 32, 32, 3, 1, 0, 0, 0, 1},
+    {"L2/77", 16, 64, 128, 16, 32, 32, 5, 1, 0, 1, 0, 1},
+    {"L2/34", 32, 32, 64, 16, 32, 32, 4, 2, 1, 1, 0, 1},
+    {"L2/61c", 16, 64, 128, 32, 32, 32, 3, 1, 0, 0, 61, 1},
+    {"L2/34c", 32, 32, 64, 16, 32, 32, 4, 2, 1, 1, 34, 1},
+    {"L1/77", 16, 32, 64, 16, 32, 32, 3, 2, 1, 0, 0, 2},
 };
 
 int main(int argc, char** argv) {
@@ -44,7 +45,7 @@ int main(int argc, char** argv) {
         if (!ex_listed(ids, c.id)) continue;
         fc3d_plan_desc d;
         memset(&d, 0, sizeof d);
-        d.conv = ex_conv(c.n, c.cin, c.cout, c.d, c.h, c.w, c.k, c.s, c.p, 1, c.bias);
+        d.conv = ex_conv(c.n, c.cin, c.cout, c.d, c.h, c.w, c.k, c.s, c.p, c.dil ? c.dil : 1, c.bias);
         d.layout = FC3D_LAYOUT_NCDHW;
         d.math = half ? FC3D_MATH_HALF : FC3D_MATH_TF32;
         if (c.chain == 61) ex_ops_l2_61(&d);
@@ -118,6 +119,40 @@ int main(int argc, char** argv) {
                 sum[5] += (double)(t[6] - t[5]);
                 epi_c.push_back((double)(t[6] - t[5]));
             }
+        }
+        /* how the CTAs of an SM overlap: the time (cycles, summed over SMs) during which 0, 1, 2 or
+           more of its CTAs are past their MMAs (wg 0's last MMA .. the last warp's epilogue: the
+           tile's staging and stores), over each SM's span */
+        double busy[4] = {0, 0, 0, 0};
+        for (auto& kv : per_sm) {
+            std::vector<std::pair<unsigned long long, int>> ev;
+            for (size_t i : kv.second) {
+                const unsigned long long* t = &h[i * 16];
+                if (t[4] && t[6] > t[4]) {
+                    ev.push_back({t[4], 1});
+                    ev.push_back({t[6], -1});
+                }
+            }
+            std::sort(ev.begin(), ev.end());
+            unsigned long long first = h[kv.second.front() * 16 + 1], last = 0;
+            for (size_t i : kv.second) {
+                first = std::min(first, h[i * 16 + 1]);
+                last = std::max(last, h[i * 16 + 6]);
+            }
+            int depth = 0;
+            unsigned long long at = first;
+            for (auto& e : ev) {
+                if (e.first > at) busy[depth < 3 ? depth : 3] += (double)(e.first - at);
+                at = std::max(at, e.first);
+                depth += e.second;
+            }
+            if (last > at) busy[0] += (double)(last - at);
+        }
+        {
+            const double all = busy[0] + busy[1] + busy[2] + busy[3];
+            if (all > 0)
+                printf("  an SM's time with 0 / 1 / 2 / 3+ CTAs past their MMAs (storing): %.1f / %.1f / %.1f / %.1f %%\n",
+                       100 * busy[0] / all, 100 * busy[1] / all, 100 * busy[2] / all, 100 * busy[3] / all);
         }
         auto med_of = [](std::vector<double> v) {
             if (v.empty()) return 0.0;
