@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
         if (!ex_listed(ids, c.id)) continue;
         fc3d_plan_desc d;
         memset(&d, 0, sizeof d);
-        d.conv = ex_conv(c.n, c.cin, c.cout, c.d, c.h, c.w, c.k, c.s, c.p, c.dil ? c.dil : 1, c.bias);
+        d.conv = ex_conv(c.n, c.cin, c.cout, c.d, c.h, c.w, c.k, c.s, c.p, c.dil, c.bias);
         d.layout = FC3D_LAYOUT_NCDHW;
         d.math = half ? FC3D_MATH_HALF : FC3D_MATH_TF32;
         if (c.chain == 61) ex_ops_l2_61(&d);
@@ -134,13 +134,12 @@ int main(int argc, char** argv) {
                 }
             }
             std::sort(ev.begin(), ev.end());
-            unsigned long long first = h[kv.second.front() * 16 + 1], last = 0;
-            for (size_t i : kv.second) {
-                first = std::min(first, h[i * 16 + 1]);
-                last = std::max(last, h[i * 16 + 6]);
-            }
+            /* (the SM's CTAs are sorted by entry above; with two at once the last to end need not
+               be the last to enter) */
+            unsigned long long last = 0;
+            for (size_t i : kv.second) last = std::max(last, h[i * 16 + 6]);
             int depth = 0;
-            unsigned long long at = first;
+            unsigned long long at = h[kv.second.front() * 16 + 1];
             for (auto& e : ev) {
                 if (e.first > at) busy[depth < 3 ? depth : 3] += (double)(e.first - at);
                 at = std::max(at, e.first);
