@@ -1229,6 +1229,11 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      of a CTA's start on L2/61 and L2/77, the table load ~700 (bench/hx_trace.cu); untraced,
      three rounds: L2/61 0.902-0.910 -> 0.887-0.888 ms, L2/77 1.763-1.778 -> 1.745-1.747, L2/61's
      chain 1.180 -> 1.166, L1/77 (zero fill) 0.421 -> 0.413 (bench/RESULTS.md, twentieth entry).
+     The tiles stay in index order, sample by sample: launched costliest first instead (the tiles
+     near the volume's faces, which issue fewer d taps, last; each range of equal cost over every
+     sample in turn: branch wip/hx-order), L2/77's convolution alone took 0.959-0.960 -> 0.957-0.961
+     ms TF32 and L2/61's 0.560-0.573 -> 0.581-0.599, the faces' tiles at the grid's end reading
+     their samples' x planes from DRAM again (bench/RESULTS.md, seventy-fourth entry).
      Row tiles read only the fields their index decides (_fc3d_hx_rtab) and make the rest from the
      parameters as the decode does: read whole, the fields that the decode derives from the
      launch's constants stayed in registers and the row kernels spilled into their main loop (32

@@ -16,8 +16,9 @@
 //                 a loop the plan refuses is reported and skipped)
 // Timing: ex_time_ms of examples/example_common.h (CUDA events around fc3d_plan_run alone, a 256 MiB
 // buffer written before every timed run, median), after one warm-up run. TFLOP/s = plan.flops /
-// time. Inputs are uniform [-1, 1) from a hash of the index; outputs are poisoned with NaN bytes
-// before the checked run.
+// time. Inputs are uniform [-1, 1) from a hash of the index (with CA_FILL=torch in the environment,
+// as the PyTorch module's: x in [0, 1), the weight and bias within +-1 / sqrt(C_out k^3), PyTorch's
+// default init); outputs are poisoned with NaN bytes before the checked run.
 // Prints one line per (workload, math, loop): id, layout, math, the main loop that ran, median ms,
 // TFLOP/s, rel-L2 against direct.
 #include "examples/example_common.h" /* both implementations, CUDA_OK, ex_conv, ex_run, ex_time_ms, ... */
@@ -44,11 +45,11 @@ static const ca_case ca_cases[] = {
     {"S9", 2, 16, 40, 6, 5, 13, 3, 1, 2, 2, 0, FC3D_LAYOUT_NCDHW},
 };
 
-static __global__ void ca_fill(float* p, size_t n, uint32_t seed) {
+static __global__ void ca_fill(float* p, size_t n, uint32_t seed, float lo = -1.f, float hi = 1.f) {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
         uint32_t z = (uint32_t)i * 2654435761u ^ seed;
         z ^= z >> 15; z *= 2246822519u; z ^= z >> 13; z *= 3266489917u; z ^= z >> 16;
-        p[i] = (float)(z >> 8) * (1.0f / 16777216.0f) * 2.f - 1.f;
+        p[i] = lo + (float)(z >> 8) * (1.0f / 16777216.0f) * (hi - lo);
     }
 }
 
@@ -76,6 +77,8 @@ int main(int argc, char** argv) {
     static const fc3d_math math_modes[3] = {FC3D_MATH_TF32, FC3D_MATH_FP32, FC3D_MATH_HALF};
     static const char* const loop_names[6] = {"auto", "mma_sync", "wgmma", "halo", "block", "warp_rows"};
     const char* loops = argc > 6 ? argv[6] : "auto";
+    const char* fill_env = getenv("CA_FILL");
+    const bool torch_fill = fill_env && !strcmp(fill_env, "torch");
     int status = 0;
     void* ws = nullptr; /* the workspace of the plan being timed */
     for (const ca_case& c : ca_cases) {
@@ -92,9 +95,16 @@ int main(int argc, char** argv) {
         float *x = nullptr, *w = nullptr, *b = nullptr, *y = nullptr, *yr = nullptr;
         CUDA_OK(cudaMalloc(&x, nx * 4)); CUDA_OK(cudaMalloc(&w, nw * 4)); CUDA_OK(cudaMalloc(&b, c.cout * 4));
         CUDA_OK(cudaMalloc(&y, ny * 4)); CUDA_OK(cudaMalloc(&yr, ny * 4));
-        ca_fill<<<1024, 256>>>(x, nx, 1);
-        ca_fill<<<1024, 256>>>(w, nw, 2);
-        ca_fill<<<1, 256>>>(b, c.cout, 3);
+        if (torch_fill) { /* as the PyTorch module's: torch.rand x, the default init's bound 1 / sqrt(C_out k^3) */
+            const float bw = (float)(1.0 / sqrt((double)c.cout * c.k * c.k * c.k));
+            ca_fill<<<1024, 256>>>(x, nx, 1, 0.f, 1.f);
+            ca_fill<<<1024, 256>>>(w, nw, 2, -bw, bw);
+            ca_fill<<<1, 256>>>(b, c.cout, 3, -bw, bw);
+        } else {
+            ca_fill<<<1024, 256>>>(x, nx, 1);
+            ca_fill<<<1024, 256>>>(w, nw, 2);
+            ca_fill<<<1, 256>>>(b, c.cout, 3);
+        }
         CUDA_OK(cudaGetLastError());
         fc3d_run_args a;
         memset(&a, 0, sizeof a);
