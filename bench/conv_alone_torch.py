@@ -10,11 +10,10 @@ and math mode, fusedconv3d.FusedConvTranspose3d over the workload's module (work
 call), after 3 warm-up runs, each timed run preceded by an L2 flush of 256 MiB:
     series, memset flush   the runs back to back, the flush by cudaMemsetAsync (Tensor.zero_), as
                            build/conv_alone
-    series, fill flush     the same with the flush by a fill kernel (Tensor.fill_ of a nonzero byte),
-                           as bench.py
-    rotation, fill flush   tf32, fp32 and half in rotation as bench.py times them (each timed run right
-                           after an untimed one of the same mode, the first mode of a round moving on by
-                           one)
+    series, fill flush     the same with the flush by a fill kernel (Tensor.fill_), bench.py's Timer
+    rotation, fill flush   tf32, fp32 and half in rotation by bench.py's Timer.rotate (each timed run
+                           right after an untimed one of the same mode, the first mode of a round moving
+                           on by one)
     after 8 flushes        one call, and 10 calls back to back (per call), between two events recorded
                            after 8 flushes (the GPU busy through the host work)
 and, per workload, the inputs of build/conv_alone (x, weight and bias uniform in [-1, 1)) in the first
@@ -28,7 +27,6 @@ import statistics
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FLUSH_BYTES = 256 << 20
 
 
 def main():
@@ -50,25 +48,27 @@ def main():
     import fusedconv3d_torch as fc
     import workloads
 
-    flush = torch.empty(FLUSH_BYTES, dtype=torch.uint8, device="cuda")
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    import bench  # its Timer: the fill flush, the series and the rotation exactly as bench.py times them
 
-    def once(fn, i, memset):
-        if memset:
-            flush.zero_()
-        else:
-            flush.fill_((i & 0x7F) | 1)
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        return start.elapsed_time(end)
+    timer = bench.Timer(torch, args.reps, 3)
+    flush = timer.flush
 
-    def series(fn, memset):
+    def memset_series(fn):
+        """timer(fn) with the flush by cudaMemsetAsync (Tensor.zero_), as build/conv_alone flushes"""
         for _ in range(3):
             fn()
         torch.cuda.synchronize()
-        return statistics.median([once(fn, i, memset) for i in range(args.reps)])
+        ts = []
+        for _ in range(args.reps):
+            flush.zero_()
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            fn()
+            end.record()
+            end.synchronize()
+            ts.append(start.elapsed_time(end))
+        return statistics.median(ts)
 
     def back_to_back(fn, calls):
         """calls runs of fn between two events after 8 flushes (the GPU busy through the host work), per
@@ -85,19 +85,6 @@ def main():
             end.synchronize()
             out.append(start.elapsed_time(end) / calls)
         return statistics.median(out)
-
-    def rotation(fns):
-        for f in fns:
-            for _ in range(3):
-                f()
-        torch.cuda.synchronize()
-        ts = [[] for _ in fns]
-        for i in range(args.reps):
-            for j in range(len(fns)):
-                k = (i + j) % len(fns)
-                fns[k]()
-                ts[k].append(once(fns[k], i, False))
-        return [statistics.median(t) for t in ts]
 
     maths = [m.strip() for m in args.maths.split(",") if m.strip()]
     print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}; median of {args.reps}, ms", flush=True)
@@ -124,11 +111,11 @@ def main():
                 cu.bias.uniform_(-1, 1)
             mods_u = {m: fc.FusedConvTranspose3d(cu, math=m) for m in maths}
             for r in range(args.rounds):
-                rot = dict(zip(rot_maths, rotation([lambda m=m: mods[m](x) for m in rot_maths])))
+                rot = dict(zip(rot_maths, timer.rotate([lambda m=m: mods[m](x) for m in rot_maths])))
                 for m in maths:
-                    a = series(lambda: mods[m](x), True)
-                    b = series(lambda: mods[m](x), False)
-                    u = series(lambda: mods_u[m](xu), True)
+                    a = memset_series(lambda: mods[m](x))
+                    b = timer(lambda: mods[m](x))
+                    u = memset_series(lambda: mods_u[m](xu))
                     c1 = back_to_back(lambda: mods[m](x), 1)
                     c10 = back_to_back(lambda: mods[m](x), 10)
                     print(f"{wid:6s} {m:5s} round {r + 1}: series, memset flush {a:.3f}; series, fill flush {b:.3f}; "
