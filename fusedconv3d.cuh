@@ -1041,7 +1041,11 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      (0.88 -> 0.82). 64-channel tiles with 3 weight slots (two CTAs an SM for L2/61, ncu: block
      limit 2 by registers and shared memory, 9.5 active warps) measured the same as one
      128-channel CTA (0.873 / 0.857 against 0.860 / 0.878; L2/77 1.96 against 1.69): the second
-     CTA's epilogue beside the first one's MMAs buys nothing there. Also measured and not kept
+     CTA's epilogue beside the first one's MMAs buys nothing there. Measured again on today's loop
+     (bench/RESULTS.md, seventy-fourth entry): L2/61 0.550 / 0.585 -> 0.538 / 0.540 ms TF32, L2/77
+     0.968 -> 1.110; so the plan takes 64-channel tiles for more than 64 output channels where a
+     phase's K is short (_FC3D_HX_SHORT_K, kp.hx_short), one weight slot fewer where that lets the
+     second CTA on (branch wip/bn64). Also measured and not kept
      (same session): the operand copy of x on a 2-D grid in 32-bit index arithmetic instead of a
      64-bit element index (ncu: L2/61's copy 121.7 -> 118.9 us, L2/77's 89.3 -> 89.0, more
      instructions, not fewer; conv alone L2/34 1.228 -> 1.276-1.298 ms); and, behind L1/77's zero
@@ -3928,6 +3932,9 @@ typedef struct _fc3d_tc_kparams {
     int skip0;             /* launch time: y was zero-filled, so tiles of tap-less phases return at once */
     int hx_zc;             /* launch time: a zero-filling step's haloed tiles store their tapped positions
                               and the tap-less ones around them, and there is no fill (_fc3d_hx_zc_dims) */
+    int hx_short;          /* the plan took 64-channel haloed tiles for more than 64 output channels, a
+                              tile's K being short (_fc3d_hx_short_k): their launches take one weight slot
+                              fewer where that lets a second CTA onto an SM */
     int rrows;
     int64_t rprefix[5];    /* row tiles before (d, h) class c, within one sample */
     int64_t rcls_nres[4];  /* (rd, rh) pairs in class c */
@@ -5549,6 +5556,15 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
 #endif
 #ifndef _FC3D_HX_BN_MAX
 #define _FC3D_HX_BN_MAX 128 /* 64: 64-channel tiles only (two CTAs an SM where the shared memory allows) */
+#endif
+/* 64-channel tiles for more than 64 output channels where a phase's K (C_in / groups x its taps) is
+   below this: each x unit is then copied once per 64 channels, but with one weight slot fewer two
+   CTAs share an SM, one's epilogue beside the other's MMAs. Conv alone, H100, two rounds alternated
+   with 128-channel tiles (bench/RESULTS.md, seventy-fourth entry): L2/61 (K 1,728) 0.550 / 0.585 ->
+   0.538 / 0.540 ms TF32, 0.544 / 0.576 -> 0.531 / 0.530 half; L2/77 (K 8,000) 0.968 -> 1.110, so
+   it keeps 128. The bound sits just above L2/61's K, the one short K measured. 0: never. */
+#ifndef _FC3D_HX_SHORT_K
+#define _FC3D_HX_SHORT_K 2048
 #endif
 #define _FC3D_HX_TT 256 /* (h, w) taps of a phase at most */
 /* Measurement only (bench/hx_trace.cu): with _FC3D_HX_TRACE defined, each haloed CTA writes its
@@ -9707,6 +9723,7 @@ static int _fc3d_tc_plan_init(_fc3d_tc_plan* pl, const _fc3d_tc_geom* g, int mat
     }
     P.skip0 = 0;
     P.hx_zc = 0;
+    P.hx_short = 0;
     int bn = P.cout_g <= 32 ? 32 : (P.cout_g <= 64 ? 64 : 128);
     if (math == _FC3D_TC_3XTF32 && bn > 64) bn = 64;
     if (rows && bn > _fc3d_tc_row_bn(math)) bn = _fc3d_tc_row_bn(math);
@@ -10002,7 +10019,13 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     else if (rows && P.s[2] != 2) tp->hx_why = _FC3D_HX_NO_ROWS;
     if (tp->hx_why) return;
     /* (row tiles: 64 channels of each W phase; 3xTF32: 64-channel tiles, _fc3d_hx_cfg) */
-    tp->hx_bn = P.cout_g > 64 && !rows && tp->math != _FC3D_TC_3XTF32 && _FC3D_HX_BN_MAX >= 128 ? 128 : 64;
+    {   /* a phase's K at most: C_in / groups x the taps of its fullest phase */
+        int64_t taps = 1;
+        for (int d = 0; d < 3; ++d) taps *= (P.k[d] + P.s[d] - 1) / P.s[d];
+        const bool wide = P.cout_g > 64 && !rows && tp->math != _FC3D_TC_3XTF32 && _FC3D_HX_BN_MAX >= 128;
+        P.hx_short = wide && P.cin_g * taps < _FC3D_HX_SHORT_K;
+        tp->hx_bn = wide && !P.hx_short ? 128 : 64;
+    }
     const int zchain = !rows && _fc3d_tc_zero_chain(p, tp);
     if (!_fc3d_hx_plan(&P, _fc3d_hx_math(tp), tp->hx_bn, &tp->hx_macs, rows, tp->tiles_per_sample, zchain)) {
         tp->hx_why = _FC3D_HX_NO_GEOMETRY;
@@ -11320,6 +11343,10 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                             "mma.sync",
                       tp->hx_bn, (long long)tp->kp.hx_tiles, zt, zc ? tp->hx_macs / (1.0 - tp->zfrac) : tp->hx_macs,
                       zc ? " over the outputs a tap reaches" : "");
+            if (tp->kp.hx_short)
+                _FC3D_PUT("  64-channel tiles for %lld output channels: a tile's K (C_in / groups x a phase's taps) under "
+                          "%d, so two CTAs share an SM (one weight slot fewer where that lets the second on)\n",
+                          (long long)tp->kp.cout_g, _FC3D_HX_SHORT_K);
             _FC3D_PUT("  padded planes of %d x %d rows (H x W; %s)\n", tp->kp.hx_pad[1], tp->kp.hx_pad[2],
                       _FC3D_HX_SHARED_HALO ? "halos shared between neighbouring rows and planes"
                                            : "every row and plane with a halo of its own");
@@ -11918,12 +11945,12 @@ struct _fc3d_hx_run<float> {
         return bn == 64 && math != _FC3D_TC_3XTF32 && _FC3D_HX_ZC_NB > 0 && _FC3D_HX_ZC_NB < _FC3D_HX_NB;
     }
     /* The weight slots a launch of conv_as<MATH, BN, KC> takes: _FC3D_HX_ZC_NB for a zero-completing
-       step where zc_nb allows and the device then holds more of its CTAs an SM, else _FC3D_HX_NB
-       (*nb). The tests ask here too. */
+       step, or a plan's short-K 64-channel tiles (kp.hx_short), where zc_nb allows and the device
+       then holds more of its CTAs an SM, else _FC3D_HX_NB (*nb). The tests ask here too. */
     template <int MATH, int BN, int KC>
     static cudaError_t slots(const _fc3d_tc_kparams& P, int* nb) {
         *nb = _FC3D_HX_NB;
-        if (!P.hx_zc) return cudaSuccess;
+        if (!P.hx_zc && !P.hx_short) return cudaSuccess;
         if constexpr (zc_nb(MATH, BN)) {
             typedef _fc3d_hx_cfg<MATH, BN, KC> C;
             auto k4 = _fc3d_hx_main<float, MATH, BN, KC, false, _fc3d_tc_epi>;

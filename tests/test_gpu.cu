@@ -1375,6 +1375,77 @@ static void test_halo_prep_wide(void) {
     check(runs == 5, "halo_prep_wide.exercised", "%d of 5 cases agreed bitwise on the haloed loop", runs);
 }
 
+/* ---- 3a''b'. short-K 64-channel haloed tiles --------------------------------------------------- */
+/* More than 64 output channels and a short K (C_in / groups x a phase's taps under
+   _FC3D_HX_SHORT_K: L2/61's pattern, 32 input channels, kernel 3): the plan takes 64-channel tiles
+   (kp.hx_short), and their launch one weight slot fewer where that lets a second CTA onto an SM
+   (two CTAs an SM either way); kernel 5 (K 4,000) keeps 128-channel tiles. Conv alone, ReLU and
+   GroupNorm (statistics partials per 64-channel tile), a training BatchNorm, TF32 and half, NCDHW
+   and NDHWC, forced onto the haloed loop, against the direct engine within twice the math mode's
+   bound (y poisoned before every run). */
+static void test_halo_short_k(void) {
+    if (no_halo("halo_short_k")) return;
+    int runs = 0;
+    for (int k = 0; k < 6; k++) {
+        host_case hc;
+        memset(&hc, 0, sizeof hc);
+        fc3d_plan_desc* d = &hc.desc;
+        const int longk = k == 5;
+        halo_small_conv(d, k == 2 ? 96 : 128, 5 + k % 2, 7, 9 + k);
+        if (longk)
+            for (int i = 0; i < 3; i++) d->conv.kernel[i] = 5;
+        d->conv.bias = k % 2;
+        d->math = k % 2 ? FC3D_MATH_HALF : FC3D_MATH_TF32;
+        d->layout = k == 3 ? FC3D_LAYOUT_NDHWC : FC3D_LAYOUT_NCDHW;
+        int o = 0;
+        if (k == 1 || k == 2) {
+            d->ops[o++].kind = FC3D_OP_RELU;
+            d->ops[o].kind = FC3D_OP_GROUPNORM;
+            d->ops[o].groups = 8;
+            d->ops[o].flags = FC3D_OP_AFFINE;
+            d->ops[o++].eps = 1e-5f;
+        } else if (k == 4) {
+            d->ops[o].kind = FC3D_OP_BATCHNORM_TRAIN;
+            d->ops[o].flags = FC3D_OP_AFFINE | FC3D_OP_UPDATE_RUNNING_STATS;
+            d->ops[o].momentum = 0.1f;
+            d->ops[o++].eps = 1e-5f;
+        }
+        d->num_ops = o;
+        d->engine = FC3D_ENGINE_IMPLICIT_GEMM;
+        char name[160];
+        snprintf(name, sizeof name, "halo_short_k.%d.%s.c%d.k%d.%s%s", k, _fc3d_math_name((int)d->math),
+                 d->conv.out_channels, d->conv.kernel[0], d->layout == FC3D_LAYOUT_NDHWC ? "ndhwc" : "ncdhw",
+                 k == 1 || k == 2 ? ".relu_groupnorm" : k == 4 ? ".bn_train" : "");
+        d->main_loop = FC3D_MAIN_LOOP_HALO;
+        if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS) {
+            check(0, name, "plan: %s", hc.plan.message);
+            continue;
+        }
+        d->main_loop = FC3D_MAIN_LOOP_AUTO;
+        const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)hc.plan._private.engine_data.bytes;
+        _fc3d_tc_kparams P = _fc3d_hx_run<float>::params(tp, tp->kp, 0);
+        int nb = 0, occ = 0;
+        cudaError_t e = cudaSuccess;
+        if (!longk && P.hx_kc == 32) { /* (TF32 and half both run the half kernels: _FC3D_HX_TF32_F16) */
+            typedef _fc3d_hx_cfg<_FC3D_TC_HALF, 64, 32> HC;
+            e = _fc3d_hx_run<float>::slots<_FC3D_TC_HALF, 64, 32>(P, &nb);
+            auto k4 = _fc3d_hx_main<float, _FC3D_TC_HALF, 64, 32, false, _fc3d_tc_epi>;
+            auto k3 = _fc3d_hx_main<float, _FC3D_TC_HALF, 64, 32, false, _fc3d_tc_epi, _FC3D_HX_ZC_NB>;
+            if (e == cudaSuccess)
+                e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, nb == _FC3D_HX_ZC_NB ? k3 : k4, HC::NT,
+                                                                  _fc3d_hx_smem(P, _FC3D_TC_HALF, 32, 64, 0, nb));
+        }
+        check(longk ? !P.hx_short && tp->hx_bn == 128
+                    : P.hx_short && tp->hx_bn == 64 && P.hx_kc == 32 && e == cudaSuccess &&
+                          (nb == _FC3D_HX_ZC_NB || nb == _FC3D_HX_NB) && occ >= 2,
+              name, "short K %d, %d-channel tiles, units of %d, %d weight slots (%s), %d CTAs an SM", P.hx_short,
+              tp->hx_bn, P.hx_kc, nb, cudaGetErrorString(e), occ);
+        runs += halo_vs_direct(name, &hc);
+        host_case_free(&hc);
+    }
+    check(runs == 6, "halo_short_k.exercised", "%d of 6 cases ran on the haloed loop", runs);
+}
+
 /* ---- 3a''c. the block loop's f16 operands at extreme magnitudes -------------------------------- */
 /* The block loop holds TF32's operands as f16 where C_in is a multiple of 16 (_FC3D_BK_F16): the
    weight scaled by a power of two per run, each input block as it is where its largest magnitude
@@ -3255,6 +3326,7 @@ int main(int argc, char** argv) {
     test_halo_stats_ops();
     test_halo_fp32_range();
     test_halo_prep_wide();
+    test_halo_short_k();
     test_halo_plane_rows();
     test_halo_rows_store();
     test_halo_row_prog();

@@ -481,6 +481,31 @@ static void workload_desc(int which, fc3d_plan_desc* d) {
     }
 }
 
+/* Short-K 64-channel haloed tiles (_FC3D_HX_SHORT_K): L2/61 in TF32 and half (K = 64 x 27) takes
+   64-channel tiles and says so; L2/77 (K = 64 x 125) keeps 128-channel tiles; FP32 (3xTF32) takes 64
+   as before, not as a short K. */
+static void test_haloed_short_k(void) {
+    for (int w = 1; w <= 3; w += 2)
+        for (int m = 1; m <= 3; m++) {
+            fc3d_plan_desc d;
+            fc3d_plan p;
+            char text[4096], name[96];
+            workload_desc(w, &d);
+            d.math = (fc3d_math)m;
+            const fc3d_result r = fc3d_plan_init(&p, &d);
+            fc3d_plan_describe(&p, text, sizeof text);
+            const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)p._private.engine_data.bytes;
+            const int x3 = m == FC3D_MATH_FP32, want_short = w == 3 && !x3;
+            snprintf(name, sizeof name, "implicit_gemm.short_k_%s_math%d", w == 1 ? "l2_77" : "l2_61", m);
+            check(r == FC3D_SUCCESS && p.main_loop == FC3D_MAIN_LOOP_HALO && tp->kp.hx_short == want_short &&
+                      tp->hx_bn == (want_short || x3 ? 64 : 128) &&
+                      strstr(text, want_short || x3 ? "64-channel tiles" : "128-channel tiles") != NULL &&
+                      (strstr(text, "64-channel tiles for 128 output channels: a tile's K") != NULL) == want_short,
+                  name, "result %d, main loop %d, short K %d, %d-channel tiles: %s", (int)r, (int)p.main_loop,
+                  tp->kp.hx_short, tp->hx_bn, text);
+        }
+}
+
 static void test_workload_plans(void) {
     static const expect_plan want[5] = {
         {"L2_15", {16, 32, 31, 63, 63}, FC3D_STRATEGY_MATERIALIZE, 2, "CiIy"},
@@ -1749,6 +1774,7 @@ int main(void) {
     test_rowprog_estimate();
     test_haloed_serial_estimate();
     test_main_loops();
+    test_haloed_short_k();
     test_smem_per_block();
     test_plan_details();
     test_run_args();
