@@ -1045,7 +1045,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      (bench/RESULTS.md, seventy-fourth entry): L2/61 0.550 / 0.585 -> 0.538 / 0.540 ms TF32, L2/77
      0.968 -> 1.110; so the plan takes 64-channel tiles for more than 64 output channels where a
      phase's K is short (_FC3D_HX_SHORT_K, kp.hx_short), one weight slot fewer where that lets the
-     second CTA on (branch wip/bn64). Also measured and not kept
+     second CTA on. Measured (seventy-fifth entry, three rounds alternated): L2/61's chain 0.811 ->
+     0.799-0.802 ms TF32, 0.799-0.800 -> 0.788-0.790 half (example timer), its convolution alone
+     within a round's noise (0.550 / 0.552 / 0.563 -> 0.553 / 0.543 / 0.567 TF32); L2/77 not
+     affected (its K is 8000). Also measured and not kept
      (same session): the operand copy of x on a 2-D grid in 32-bit index arithmetic instead of a
      64-bit element index (ncu: L2/61's copy 121.7 -> 118.9 us, L2/77's 89.3 -> 89.0, more
      instructions, not fewer; conv alone L2/34 1.228 -> 1.276-1.298 ms); and, behind L1/77's zero
