@@ -1041,7 +1041,7 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      (0.88 -> 0.82). 64-channel tiles with 3 weight slots (two CTAs an SM for L2/61, ncu: block
      limit 2 by registers and shared memory, 9.5 active warps) measured the same as one
      128-channel CTA (0.873 / 0.857 against 0.860 / 0.878; L2/77 1.96 against 1.69): the second
-     CTA's epilogue beside the first one's MMAs buys nothing there. Measured again on today's loop
+     CTA's epilogue beside the first one's MMAs buys nothing there. Measured again on the current loop
      (bench/RESULTS.md, seventy-fourth entry): L2/61 0.550 / 0.585 -> 0.538 / 0.540 ms TF32, L2/77
      0.968 -> 1.110; so the plan takes 64-channel tiles for more than 64 output channels where a
      phase's K is short (_FC3D_HX_SHORT_K, kp.hx_short), one weight slot fewer where that lets the
@@ -3936,7 +3936,7 @@ typedef struct _fc3d_tc_kparams {
     int hx_zc;             /* launch time: a zero-filling step's haloed tiles store their tapped positions
                               and the tap-less ones around them, and there is no fill (_fc3d_hx_zc_dims) */
     int hx_short;          /* the plan took 64-channel haloed tiles for more than 64 output channels, a
-                              tile's K being short (_fc3d_hx_short_k): their launches take one weight slot
+                              tile's K being short (_FC3D_HX_SHORT_K): their launches take one weight slot
                               fewer where that lets a second CTA onto an SM */
     int rrows;
     int64_t rprefix[5];    /* row tiles before (d, h) class c, within one sample */
@@ -10022,9 +10022,17 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     else if (rows && P.s[2] != 2) tp->hx_why = _FC3D_HX_NO_ROWS;
     if (tp->hx_why) return;
     /* (row tiles: 64 channels of each W phase; 3xTF32: 64-channel tiles, _fc3d_hx_cfg) */
-    {   /* a phase's K at most: C_in / groups x the taps of its fullest phase */
+    {   /* a phase's K at most: C_in / groups x the taps of its fullest phase (per dim, the residue
+           with the most taps: all k of them where the dilation is a multiple of the stride) */
         int64_t taps = 1;
-        for (int d = 0; d < 3; ++d) taps *= (P.k[d] + P.s[d] - 1) / P.s[d];
+        for (int d = 0; d < 3; ++d) {
+            int most = 0, nt, t0, c0, ts, cs;
+            for (int r = 0; r < P.s[d]; ++r) {
+                _fc3d_tc_dim_taps(r, P.k[d], P.s[d], P.p[d], P.dl[d], &nt, &t0, &c0, &ts, &cs);
+                most = nt > most ? nt : most;
+            }
+            taps *= most;
+        }
         const bool wide = P.cout_g > 64 && !rows && tp->math != _FC3D_TC_3XTF32 && _FC3D_HX_BN_MAX >= 128;
         P.hx_short = wide && P.cin_g * taps < _FC3D_HX_SHORT_K;
         tp->hx_bn = wide && !P.hx_short ? 128 : 64;

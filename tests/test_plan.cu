@@ -504,6 +504,25 @@ static void test_haloed_short_k(void) {
                   name, "result %d, main loop %d, short K %d, %d-channel tiles: %s", (int)r, (int)p.main_loop,
                   tp->kp.hx_short, tp->hx_bn, text);
         }
+    /* A phase's K counts its real taps: L1/77's geometry (kernel 3, stride 2, dilation 2: every tap
+       in one residue per dim, 27 a phase, not ceil(3 / 2)^3 = 8) with 128 output channels; C_in 64
+       (K 1,728) is short, C_in 96 (K 2,592) is not. */
+    for (int cin = 64; cin <= 96; cin += 32) {
+        fc3d_plan_desc d;
+        fc3d_plan p;
+        char name[96];
+        workload_desc(4, &d);
+        d.conv.in_channels = cin;
+        d.conv.out_channels = 128;
+        d.math = FC3D_MATH_TF32;
+        d.main_loop = FC3D_MAIN_LOOP_HALO;
+        const fc3d_result r = fc3d_plan_init(&p, &d);
+        const _fc3d_tc_plan* tp = (const _fc3d_tc_plan*)p._private.engine_data.bytes;
+        const int want_short = cin * 27 < _FC3D_HX_SHORT_K;
+        snprintf(name, sizeof name, "implicit_gemm.short_k_dilated_cin%d", cin);
+        check(r == FC3D_SUCCESS && tp->kp.hx_short == want_short && tp->hx_bn == (want_short ? 64 : 128), name,
+              "result %d (%s), short K %d, %d-channel tiles", (int)r, p.message, tp->kp.hx_short, tp->hx_bn);
+    }
 }
 
 static void test_workload_plans(void) {
