@@ -1185,7 +1185,16 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      0.585-0.591 (336 -> 392-397), L2/77 1.178 -> 1.12-1.14 (456 -> 473-481). A lane's 8 values
      of a channel are then summed in float before its double partial (Numerics below), the
      conversions to double (16 a clock an SM) and double adds per value gone: L2/61's chain 1.295
-     -> 1.277 ms, 1.296 -> 1.272, 1.302 -> 1.271 (example timer, TF32, three runs).
+     -> 1.277 ms, 1.296 -> 1.272, 1.302 -> 1.271 (example timer, TF32, three runs). ncu's
+     samples of L2/61's convolving pass (64-channel tiles, H100) against the same kernel storing
+     y alone: the statistics' stores and sums 4.8 % of the samples, the shift undone per channel
+     before its park 3.4 % (a double add waiting on its conversion), the flush 1 %; the sums'
+     unpredicated stores had compiled as generic stores (the slab base through a register): as
+     st.global (_fc3d_st_g) the chain 0.793-0.802 -> 0.789-0.795 ms TF32, 0.783-0.784 -> 0.780-0.781
+     half (three rounds alternated). Not kept: the raw float sums parked and the shift undone in
+     the flush (32 independent entries a lane), 0.797 -> 0.852 ms (the flush's predicated entries
+     serial, ptxas's spills 12 / 32 -> 36 / 92 bytes); each channel's sums parked during the next
+     channel, as fast as before (branch wip/park-next; bench/RESULTS.md seventy-sixth entry).
      Short K (L2/15: C_in 16, 1 to 8 taps a phase) is bound by the instructions around the MMAs
      (ncu's per-instruction samples joined with the SASS line table: 2,350 instructions a warp per
      tile in L2/15's GEMM step with its moments partials). The partial's slot and the level-major
@@ -4101,6 +4110,10 @@ static __device__ __forceinline__ void _fc3d_st_if(float* p, float v, bool ok)
 {
     asm volatile("{\n.reg .pred q;\nsetp.ne.b32 q, %2, 0;\n@q st.global.f32 [%0], %1;\n}\n" ::"l"(p), "f"(v),
                  "r"((int)ok));
+}
+static __device__ __forceinline__ void _fc3d_st_g(float* p, float v)
+{
+    asm volatile("st.global.f32 [%0], %1;\n" ::"l"(p), "f"(v));
 }
 static __device__ __forceinline__ void _fc3d_tc_cp4(void* dst, const void* src, bool ok)
 {
@@ -7481,7 +7494,7 @@ _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __res
                 asm("" : "+l"(yf));
 #pragma unroll
                 for (int i = 0; i < NR / 32; ++i) {
-                    yf[osp[i]] = vc[i];
+                    _fc3d_st_g(yf + osp[i], vc[i]); /* (through yf's register a plain store was a generic ST) */
                     _fc3d_hx_sum2(fs, fss, vc[i]);
                 }
             } else if (P.out_f32 || std::is_same<T, float>::value) {
