@@ -5557,7 +5557,7 @@ _fc3d_tc_main(_fc3d_tc_kparams P, const T* __restrict__ x, const float* __restri
 #ifndef _FC3D_HX_NB
 #define _FC3D_HX_NB 4 /* weight slots (bench/RESULTS.md: 3 and 2 measured slower; 3 again in its
                          twenty-seventh entry: FP32 on L2/77 and L2/61 3.5-5 % slower, TF32 and half
-                         within 1 %) */
+                         within 1 %); at most 6 with _FC3D_HX_NA 2 (the barriers' 128 bytes) */
 #endif
 #ifndef _FC3D_HX_ZC_SECTORS
 #define _FC3D_HX_ZC_SECTORS 1 /* a zero-completing tile's runs in whole sectors (_fc3d_zero_run_sectors; 0: as they fall) */
@@ -6957,6 +6957,10 @@ static __global__ void _FC3D_HX_REGS(_fc3d_hx_cfg<MATH, BN, KC>::NT)
 _fc3d_hx_main(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __restrict__ wp, const T* __restrict__ bias,
               T* __restrict__ y, Epi epi)
 {
+    /* the ring's barriers in the tail's first 128 bytes, the tap table after them (_fc3d_hx_smem):
+       _FC3D_HX_NB = 8 had them overrun it (an illegal address in L2/61's chain, bench/RESULTS.md
+       seventy-sixth entry) */
+    static_assert(2 * (_FC3D_HX_NA + NB) * sizeof(uint64_t) <= 128, "the haloed loop's barriers fit its tail's 128 bytes");
 #if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
     __trap(); /* sm_90a code only; the run launches it only there */
 #else
