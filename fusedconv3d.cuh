@@ -6552,7 +6552,9 @@ static __host__ __device__ inline int _fc3d_hx_zc_geom(const _fc3d_tc_kparams& P
 #ifndef _FC3D_HX_X3_ROWK
 #define _FC3D_HX_X3_ROWK 512
 #endif
-static int _fc3d_hx_x3_rows(const _fc3d_tc_kparams& P)
+/* A phase's K at most: C_in / groups x the taps of its fullest phase (per dim, the residue with
+   the most taps: all k of them where the dilation is a multiple of the stride). */
+static int64_t _fc3d_hx_max_k(const _fc3d_tc_kparams& P)
 {
     int64_t k = P.cin_g;
     for (int d = 0; d < 3; ++d) {
@@ -6564,8 +6566,9 @@ static int _fc3d_hx_x3_rows(const _fc3d_tc_kparams& P)
         }
         k *= most;
     }
-    return k <= _FC3D_HX_X3_ROWK;
+    return k;
 }
+static int _fc3d_hx_x3_rows(const _fc3d_tc_kparams& P) { return _fc3d_hx_max_k(P) <= _FC3D_HX_X3_ROWK; }
 static int _fc3d_hx_plan(_fc3d_tc_kparams* P, int math, int bn, double* macs, int rows, int64_t max_tiles, int zc)
 {
     double taps = 0.0;
@@ -10039,19 +10042,9 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     else if (rows && P.s[2] != 2) tp->hx_why = _FC3D_HX_NO_ROWS;
     if (tp->hx_why) return;
     /* (row tiles: 64 channels of each W phase; 3xTF32: 64-channel tiles, _fc3d_hx_cfg) */
-    {   /* a phase's K at most: C_in / groups x the taps of its fullest phase (per dim, the residue
-           with the most taps: all k of them where the dilation is a multiple of the stride) */
-        int64_t taps = 1;
-        for (int d = 0; d < 3; ++d) {
-            int most = 0, nt, t0, c0, ts, cs;
-            for (int r = 0; r < P.s[d]; ++r) {
-                _fc3d_tc_dim_taps(r, P.k[d], P.s[d], P.p[d], P.dl[d], &nt, &t0, &c0, &ts, &cs);
-                most = nt > most ? nt : most;
-            }
-            taps *= most;
-        }
+    {
         const bool wide = P.cout_g > 64 && !rows && tp->math != _FC3D_TC_3XTF32 && _FC3D_HX_BN_MAX >= 128;
-        P.hx_short = wide && P.cin_g * taps < _FC3D_HX_SHORT_K;
+        P.hx_short = wide && _fc3d_hx_max_k(P) < _FC3D_HX_SHORT_K; /* (a phase's K at most) */
         tp->hx_bn = wide && !P.hx_short ? 128 : 64;
     }
     const int zchain = !rows && _fc3d_tc_zero_chain(p, tp);
