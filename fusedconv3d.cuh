@@ -917,8 +917,17 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      stay. Traced (bench/hx_trace.cu), a tile stores for ~71,000 cycles after ~17,000 of MMAs and
      ~5,000 for its first unit, and for 23 % of an SM's span neither of its two CTAs is storing;
      starting half of the first wave up to 45,000 cycles late moved that by at most 3 points and
-     the time not at all (the CTAs of an SM drift back together). What would hide those phases is
-     a tile loop whose stores of one tile run beside the next tile's MMAs. The sector runs' zeros
+     the time not at all (the CTAs of an SM drift back together). A tile loop whose stores of one
+     tile run beside the next tile's MMAs was then built and measured slower (branch
+     wip/tiles-ws, _fc3d_hx_tiles_ws; bench/RESULTS.md seventy-seventh entry): a persistent CTA an
+     SM, a consumer warpgroup multiplying and staging, epilogue warps storing the staged tile
+     (this loop's epilogue, shared), a producer lane, two staging buffers: L1/77 0.279 -> 0.302 ms
+     TF32 with four storing warps, 0.285 with seven, 0.288 with the weight resident (108 KB, copied
+     once a CTA: 1.32 -> 1.23 GB through L2 under ncu, no faster); L2/61's convolution 0.531 ->
+     0.551 and its chain 0.795 -> 0.802 with one consumer warpgroup an SM. ncu on L1/77: L2 at
+     74-80 % of its throughput and DRAM at 63-70 % in every form, 550 MB written: the stores run
+     no faster when they never pause, so the pauses are not what holds this kernel, the store path
+     is. The sector runs' zeros
      are st.global (their start kept as y plus an offset; through an integer they were generic
      stores): 0.279 -> 0.278 ms TF32, within 1 %. FP32 math (3xTF32) takes it too, except for row
      tiles: x and the weight pieces in big and small parts, 16-channel units, 64-channel tiles
@@ -1266,7 +1275,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      (to DRAM, 3.25 TB/s); the haloed epilogues store a tile at ~16 bytes a clock (128 KB in
      ~8,200 cycles on L2/61 and L2/77, 115 KB in ~7,200 on L2/34's row tiles), so a perfect
      store path would take half their epilogue, and only a tile's stores beside the next tile's
-     MMAs would take it all.
+     MMAs would take it all (built for the phase tiles and measured slower: the haloed loop's
+     L1/77 paragraph above).
      Warp-specialized row tiles (_fc3d_hx_rows_ws): a row pass with no statistics whose rows are a
      copy (no ops: L2/34's convolution alone) or a row program (_fc3d_tc_epi::row_prog: L2/34's
      LayerNorm, GELU, x 1), float32 NCDHW, rows of 16, 32, 64 or 128 (_fc3d_hx_ws_kind), runs on a
