@@ -926,9 +926,14 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      once a CTA: 1.32 -> 1.23 GB through L2 under ncu, no faster); L2/61's convolution 0.531 ->
      0.551 and its chain 0.795 -> 0.802 with one consumer warpgroup an SM. ncu on L1/77: L2 at
      74-80 % of its throughput and DRAM at 63-70 % in every form, 550 MB written: the stores run
-     no faster when they never pause, so the pauses are not what holds this kernel, the store path
-     is. The sector runs' zeros
-     are st.global (their start kept as y plus an offset; through an integer they were generic
+     no faster when they never pause, so the pauses are not what holds this kernel. L2's sectors
+     are: under ncu the kernel (251 us) and its stores replayed alone (204 us) both go through
+     165-170 M L2 sectors a millisecond, the kernel 41.4 M of them, the replay 34.6 M (the stores'
+     22.5 M from the SMs and 11.5 M between L2's two partitions in each; the kernel's operand
+     reads 6.0 M more, three quarters of them the weight's 27 pieces read again by every tile).
+     Fewer sectors is what would move it: the weight read once a CTA or once a cluster, the
+     values stored inside their zeros' groups (4.2 M sectors). The sector runs' zeros are
+     st.global (their start kept as y plus an offset; through an integer they were generic
      stores): 0.279 -> 0.278 ms TF32, within 1 %. FP32 math (3xTF32) takes it too, except for row
      tiles: x and the weight pieces in big and small parts, 16-channel units, 64-channel tiles
      whose two consumer warpgroups each multiply half of the 256 rows (m64n128, three wgmmas a K
