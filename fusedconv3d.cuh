@@ -931,8 +931,10 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      165-170 M L2 sectors a millisecond, the kernel 41.4 M of them, the replay 34.6 M (the stores'
      22.5 M from the SMs and 11.5 M between L2's two partitions in each; the kernel's operand
      reads 6.0 M more, three quarters of them the weight's 27 pieces read again by every tile).
-     Fewer sectors is what would move it: the weight read once a CTA or once a cluster, the
-     values stored inside their zeros' groups (4.2 M sectors). The sector runs' zeros are
+     The weight's are not worth much: a timing-only build copying 3 of a tile's 27 pieces (2.85 M
+     sectors fewer) took 0.278 -> 0.273 ms TF32; the units' reads and the values' 4.2 M
+     half-written sectors over the zeros are what is left of the 13 us to 1.3x the floor. The
+     sector runs' zeros are
      st.global (their start kept as y plus an offset; through an integer they were generic
      stores): 0.279 -> 0.278 ms TF32, within 1 %. FP32 math (3xTF32) takes it too, except for row
      tiles: x and the weight pieces in big and small parts, 16-channel units, 64-channel tiles
