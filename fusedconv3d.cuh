@@ -934,9 +934,8 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      The weight's are not worth much: a timing-only build copying 3 of a tile's 27 pieces (2.85 M
      sectors fewer) took 0.278 -> 0.273 ms TF32; the units' reads and the values' 4.2 M
      half-written sectors over the zeros are what is left of the 13 us to 1.3x the floor. The
-     sector runs' zeros are
-     st.global (their start kept as y plus an offset; through an integer they were generic
-     stores): 0.279 -> 0.278 ms TF32, within 1 %. FP32 math (3xTF32) takes it too, except for row
+     sector runs' zeros are st.global (their start kept as y plus an offset; through an integer
+     they were generic stores): 0.279 -> 0.278 ms TF32, within 1 %. FP32 math (3xTF32) takes it too, except for row
      tiles: x and the weight pieces in big and small parts, 16-channel units, 64-channel tiles
      whose two consumer warpgroups each multiply half of the 256 rows (m64n128, three wgmmas a K
      step into a chunk accumulator restarted every 4 (h, w) taps, its sums added into FP32 sums:
@@ -10059,11 +10058,9 @@ static void _fc3d_hx_choose(const fc3d_plan* p, _fc3d_tc_plan* tp, int rows) {
     else if (rows && P.s[2] != 2) tp->hx_why = _FC3D_HX_NO_ROWS;
     if (tp->hx_why) return;
     /* (row tiles: 64 channels of each W phase; 3xTF32: 64-channel tiles, _fc3d_hx_cfg) */
-    {
-        const bool wide = P.cout_g > 64 && !rows && tp->math != _FC3D_TC_3XTF32 && _FC3D_HX_BN_MAX >= 128;
-        P.hx_short = wide && _fc3d_hx_max_k(P) < _FC3D_HX_SHORT_K; /* (a phase's K at most) */
-        tp->hx_bn = wide && !P.hx_short ? 128 : 64;
-    }
+    const bool wide = P.cout_g > 64 && !rows && tp->math != _FC3D_TC_3XTF32 && _FC3D_HX_BN_MAX >= 128;
+    P.hx_short = wide && _fc3d_hx_max_k(P) < _FC3D_HX_SHORT_K; /* (a phase's K at most) */
+    tp->hx_bn = wide && !P.hx_short ? 128 : 64;
     const int zchain = !rows && _fc3d_tc_zero_chain(p, tp);
     if (!_fc3d_hx_plan(&P, _fc3d_hx_math(tp), tp->hx_bn, &tp->hx_macs, rows, tp->tiles_per_sample, zchain)) {
         tp->hx_why = _FC3D_HX_NO_GEOMETRY;

@@ -222,7 +222,6 @@ __global__ void __launch_bounds__(32 * 9) k_zv(float* y, int mode, const uint4* 
 }
 
 /* the same bytes, each CTA a contiguous span, 16-byte stores by every thread */
-
 __global__ void __launch_bounds__(256) k_flat(float4* y, int64_t quads) {
     const int64_t per = (quads + gridDim.x - 1) / gridDim.x, b = per * blockIdx.x;
     const int64_t e = b + per < quads ? b + per : quads;
