@@ -1063,7 +1063,14 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      second CTA on. Measured (seventy-fifth entry, three rounds alternated): L2/61's chain 0.811 ->
      0.799-0.802 ms TF32, 0.799-0.800 -> 0.788-0.790 half (example timer), its convolution alone
      within a round's noise (0.550 / 0.552 / 0.563 -> 0.553 / 0.543 / 0.567 TF32); L2/77 not
-     affected (its K is 8000). Also measured and not kept
+     affected (its K is 8000). A tap's wgmma ending at the last quarter of the tile's 256 rows
+     that its planes and rows read the input for (n192, n128, n64 from row 0: beside the n256, a
+     wgmma from a later row has ptxas serialize every wgmma of the kernel, C7511,
+     bench/wgmma_shapes.cu) was built and not kept (seventy-eighth entry): L2/77 issues 2.9 % fewer
+     MMA rows (686 -> 666 GFLOP) and ran no faster (conv alone 0.952-0.968 -> 0.958-0.965 ms half,
+     its chain within 0.5 %; the narrower wgmmas and the switch an h tap around them), and the
+     kernel carrying the second loop ran L2/61 2-5 % and L1/77 1-2 % slower, which do not take it
+     (branch wip/hx-skip). Also measured and not kept
      (same session): the operand copy of x on a 2-D grid in 32-bit index arithmetic instead of a
      64-bit element index (ncu: L2/61's copy 121.7 -> 118.9 us, L2/77's 89.3 -> 89.0, more
      instructions, not fewer; conv alone L2/34 1.228 -> 1.276-1.298 ms); and, behind L1/77's zero
