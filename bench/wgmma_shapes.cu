@@ -43,10 +43,12 @@
                      : OUTS                                                                                  \
                      : "l"(da), "l"(db));                                                                    \
     }
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 WS_FN(64, WS_L32, WS_O32(0), "%32, %33")
 WS_FN(128, WS_L64, WS_O32(0) WS_COMMA WS_O32(32), "%64, %65")
 WS_FN(192, WS_L96, WS_O32(0) WS_COMMA WS_O32(32) WS_COMMA WS_O32(64), "%96, %97")
 WS_FN(256, WS_L128, WS_O32(0) WS_COMMA WS_O32(32) WS_COMMA WS_O32(64) WS_COMMA WS_O32(96), "%128, %129")
+#endif
 
 #ifndef SHAPES
 #define SHAPES 0
