@@ -26,7 +26,6 @@
    probe (each shape's K steps in a generic lambda, the scale-d flag a predicate) sets 1 and 7
    were kept, set 0, 2, 4, 5 and 6 serialized; the haloed loop with the skip's shapes from row 0
    kept its wgmmas asynchronous, with shapes from rows 64 and 128 it did not. */
-#include <type_traits>
 
 #define WS_COMMA ,
 #define WS_L32 "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31"
