@@ -8435,10 +8435,11 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
         boff[p] = co * 32 + ((hf ^ ((co >> 2) & 1)) << 4);
     }
     /* a plane of x's copy (n D + id: [h][w][16]) into a buffer */
+    const float rW = 1.0f / (float)W; /* hw / W as (hw + 0.5) / W in float: exact for hw < 2^22 */
     auto load_plane = [&](unsigned char* buf, int plane) {
         const __half* src = xh + plane * ((int64_t)H * W * _FC3D_WR_CI);
         for (int c = tid; c < H * W * 2; c += NT) {
-            const int hw = c >> 1, h = hw / W, w = hw - h * W, hf = c & 1;
+            const int hw = c >> 1, h = (int)(((float)hw + 0.5f) * rW), w = hw - h * W, hf = c & 1;
             _fc3d_tc_cp16(buf + h * XROW + w * 32 + ((hf ^ ((w >> 2) & 1)) << 4), src + (int64_t)c * 8, true);
         }
     };
@@ -8476,7 +8477,7 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
     for (int r = r0; r < r1;) {
         int rend, lo, hi;
         unit(r, rend, lo, hi);
-        const int n = r / OH / OD, odu = r / OH - n * OD; /* (the unit's first segment) */
+        const int r0u = r / OH, n = r0u / OD, odu = r0u - n * OD; /* (the unit's first segment) */
         __syncthreads(); /* every warp done with the unit before */
         for (int p = lo; p <= hi; p++) fetch(p, lo, hi, lo, hi); /* its planes not loaded yet */
         _fc3d_tc_commit();
@@ -8513,7 +8514,8 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
             if (j >= cnt) continue;
             /* the row's segment (SPAN 2: the unit's first or second) and its planes: od even, plane
                od / 2 (D tap 1); odd, (od - 1) / 2 (tap 2) and, within the input, + 1 (tap 0) */
-            const int rs = (r + j) / OH, od = rs - n * OD, oh = r + j - rs * OH;
+            /* (a unit of one segment, SPAN 1: its rows' segment is the unit's, no division a row) */
+            const int rs = SPAN == 1 ? r0u : (r + j) / OH, od = rs - n * OD, oh = r + j - rs * OH;
             const bool dB = (od & 1) && (od >> 1) + 1 < D;
             const int tdA = (od & 1) ? 2 : 1;
             const uint32_t xa = n * D + (od >> 1) == lo ? xlo : xhi, xb = xhi;
@@ -8535,6 +8537,37 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
                 if (two)
 #pragma unroll
                     for (int i = 0; i < 16 * NTG; i++) (&acc[0][0][0][0])[i] *= sc1;
+                if (STATS && !LIST) {
+                    /* the sums of v - k, k the channel's tap-less value (_fc3d_bk_sums): with the map
+                       alone, v - k is the accumulator times the map's a, so the lane sums the
+                       accumulators and the segment's sums take a and a^2 once, in double (below).
+                       Positions past a phase's end (8 s + g >= ne or no) leave the sums as zeros, set
+                       only in the position blocks that hold one (a test of the warp's, not a select
+                       a value; such a position is never stored). The even phase's accumulators, whose
+                       MMAs come first in a tap, are summed first. */
+#pragma unroll
+                    for (int s = 0; s < 4; s++)
+#pragma unroll
+                        for (int ph = 0; ph < 2; ph++)
+                            if (8 * s + 7 >= (ph ? no : ne) && 8 * s + g >= (ph ? no : ne))
+#pragma unroll
+                                for (int nl = 0; nl < NTG; nl++) {
+                                    acc[ph][s >> 1][nl][2 * (s & 1)] = 0.f;
+                                    acc[ph][s >> 1][nl][2 * (s & 1) + 1] = 0.f;
+                                }
+#pragma unroll
+                    for (int ph = 0; ph < 2; ph++)
+#pragma unroll
+                        for (int nl = 0; nl < NTG; nl++)
+#pragma unroll
+                            for (int cp = 0; cp < 2; cp++) {
+                                const int nt = gq * NTG + nl;
+                                const float e0 = acc[ph][0][nl][cp], e1 = acc[ph][0][nl][2 + cp],
+                                            e2 = acc[ph][1][nl][cp], e3 = acc[ph][1][nl][2 + cp];
+                                ssum[nt][cp] += (e0 + e1) + (e2 + e3);
+                                ssq[nt][cp] = fmaf(e3, e3, fmaf(e2, e2, fmaf(e1, e1, fmaf(e0, e0, ssq[nt][cp]))));
+                            }
+                }
 #pragma unroll
                 for (int hh = 0; hh < 8 * NTG / STCH; hh++) { /* STCH channels at a time */
                     const int cb = gq * 8 * NTG + hh * STCH; /* the chunk's first channel */
@@ -8552,7 +8585,7 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
                                 v[4 + s] = fmaf(acc[1][s >> 1][nl][2 * (s & 1) + cp], mp.x, mp.y);
                             }
                             if (LIST && co < cout) epi.apply_nc_regs(v, epi.op_begin, epi.op_end, n, co);
-                            if (STATS) {
+                            if (STATS && LIST) {
                                 /* the sums of v - k, k the channel's tap-less value (_fc3d_bk_sums) */
                                 float k[1] = {mp.y};
                                 if (LIST && co < cout) epi.apply_nc_regs(k, epi.op_begin, epi.op_end, n, co);
@@ -8612,6 +8645,11 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
                     const double2 rv = Red[wi * CO + tid];
                     ds += rv.x;
                     dq += rv.y;
+                }
+                if (!LIST) { /* the accumulators' sums as the sums of v - k (above) */
+                    const double a = Map[tid].x;
+                    ds *= a;
+                    dq *= a * a;
                 }
                 /* the shift undone (the variance is the shifted values' whatever k is: any k close to
                    the lanes' serves) over the segment's cnt x OW values */
