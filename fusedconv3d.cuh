@@ -1685,8 +1685,9 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      float): ncu put that pass at 52.1 -> 41.3 us, the storing pass 144.1 -> 141.0, the chain
      0.187 -> 0.179 ms TF32, 0.186 -> 0.177 half, the convolution alone unchanged (0.136 /
      0.134; H100, same call, three rounds alternating; bench/RESULTS.md seventy-ninth entry).
-     Without its per-value sums the pass ran 16.5 us, with them 44: ncu's samples of that pass
-     then lay 38 % at its MMAs, 18 % in a row's set-up, 15 % in its sums and 30 % at a
+     Built without its per-value sums (timing only) the pass ran 16.5 us against 44 (whether
+     ptxas kept the MMAs nothing then reads was not checked). ncu's samples of that pass then lay
+     38 % at its MMAs, 18 % in a row's set-up, 15 % in its sums and 30 % at a
      segment's head and tail (plane loads, the map, barriers, the partials in double); the
      sums without a select a value (the positions past a phase's end zeroed under a test of
      the warp's) measured no faster (0.181 -> 0.182).
