@@ -1680,17 +1680,19 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      alternating); `make bench` 0.137 ms, 1.50x the convolution's floor (bench/RESULTS.md
      sixty-sixth entry). Its statistics pass then summed the accumulators themselves where the
      pass's ops are one map a v + b per (n, c) (v - k, the value less the channel's tap-less
-     value b, is the accumulator times a: a and a^2 taken once a segment, in double), and a
-     unit's rows took its segment without a division a row (the plane loads' h = hw / W in
-     float): ncu put that pass at 52.1 -> 41.3 us, the storing pass 144.1 -> 141.0, the chain
-     0.187 -> 0.179 ms TF32, 0.186 -> 0.177 half, the convolution alone unchanged (0.136 /
-     0.134; H100, same call, three rounds alternating; bench/RESULTS.md seventy-ninth entry).
+     value b, is the accumulator times a: a and a^2 taken once a segment, in double; positions
+     past a phase's end zeroed under a test of the warp's, not a select a value), and a unit's
+     rows took its segment without a division a row (the plane loads' h = hw / W in float):
+     ncu put that pass at 52.1 -> 42.5 us, the storing pass 144.1 -> 142.0, the chain 0.187 ->
+     0.180 ms TF32, 0.186 -> 0.178 half, the convolution alone unchanged (0.136 / 0.134; H100,
+     same call, three rounds alternating; bench/RESULTS.md seventy-ninth entry). The same sums
+     with a select a value measured 0.5 % faster in TF32 (0.179; 41.3 us) and equal in half;
+     that build did not get through the GPU suite before the session's device time ran out
+     (branch wip/wr-stats-e).
      Built without its per-value sums (timing only) the pass ran 16.5 us against 44 (whether
      ptxas kept the MMAs nothing then reads was not checked). ncu's samples of that pass then lay
      38 % at its MMAs, 18 % in a row's set-up, 15 % in its sums and 30 % at a
-     segment's head and tail (plane loads, the map, barriers, the partials in double); the
-     sums without a select a value (the positions past a phase's end zeroed under a test of
-     the warp's) measured no faster (0.181 -> 0.182).
+     segment's head and tail (plane loads, the map, barriers, the partials in double).
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
@@ -8165,7 +8167,8 @@ static __device__ __forceinline__ void _fc3d_lane_sums(const float (&ssum)[NT8][
    else (sc, bias) and then the ops resolved per (n, c) (epi.apply_nc_regs: ReLU, GELU) - then
    sums the values for the pass's statistics (a lane's in float over the segment's rows, then in
    double across lanes and warps in a fixed order, one slot per (n, c, od); with the map alone the
-   lane sums the accumulators, v - b being a times them, and a and a^2 come in once a segment) and,
+   lane sums the accumulators, v - b being a times them, and a and a^2 come in once a segment,
+   the positions past a phase's end zeroed first) and,
    in a storing pass,
    writes the row through the warp's staging (16 channels at a time, 8 with three buffers;
    [co][68 floats], its 8-byte
@@ -8551,6 +8554,37 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
                 if (two)
 #pragma unroll
                     for (int i = 0; i < 16 * NTG; i++) (&acc[0][0][0][0])[i] *= sc1;
+                if (STATS && !LIST) {
+                    /* the sums of v - k, k the channel's tap-less value (_fc3d_bk_sums): with the map
+                       alone, v - k is the accumulator times the map's a, so the lane sums the
+                       accumulators and the segment's sums take a and a^2 once, in double (below).
+                       Positions past a phase's end (8 s + g >= ne or no) leave the sums as zeros, set
+                       only in the position blocks that hold one (a test of the warp's, not a select
+                       a value; such a position is never stored). The even phase's accumulators, whose
+                       MMAs come first in a tap, are summed first. */
+#pragma unroll
+                    for (int s = 0; s < 4; s++)
+#pragma unroll
+                        for (int ph = 0; ph < 2; ph++)
+                            if (8 * s + 7 >= (ph ? no : ne) && 8 * s + g >= (ph ? no : ne))
+#pragma unroll
+                                for (int nl = 0; nl < NTG; nl++) {
+                                    acc[ph][s >> 1][nl][2 * (s & 1)] = 0.f;
+                                    acc[ph][s >> 1][nl][2 * (s & 1) + 1] = 0.f;
+                                }
+#pragma unroll
+                    for (int ph = 0; ph < 2; ph++)
+#pragma unroll
+                        for (int nl = 0; nl < NTG; nl++)
+#pragma unroll
+                            for (int cp = 0; cp < 2; cp++) {
+                                const int nt = gq * NTG + nl;
+                                const float e0 = acc[ph][0][nl][cp], e1 = acc[ph][0][nl][2 + cp],
+                                            e2 = acc[ph][1][nl][cp], e3 = acc[ph][1][nl][2 + cp];
+                                ssum[nt][cp] += (e0 + e1) + (e2 + e3);
+                                ssq[nt][cp] = fmaf(e3, e3, fmaf(e2, e2, fmaf(e1, e1, fmaf(e0, e0, ssq[nt][cp]))));
+                            }
+                }
 #pragma unroll
                 for (int hh = 0; hh < 8 * NTG / STCH; hh++) { /* STCH channels at a time */
                     const int cb = gq * 8 * NTG + hh * STCH; /* the chunk's first channel */
@@ -8568,19 +8602,6 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
                                 v[4 + s] = fmaf(acc[1][s >> 1][nl][2 * (s & 1) + cp], mp.x, mp.y);
                             }
                             if (LIST && co < cout) epi.apply_nc_regs(v, epi.op_begin, epi.op_end, n, co);
-                            if (STATS && !LIST) {
-                                /* the sums of v - k, k the channel's tap-less value (_fc3d_bk_sums):
-                                   with the map alone, v - k is the accumulator times the map's a, so
-                                   the lane sums the accumulators and the segment's sums take a and a^2
-                                   once, in double (below) */
-#pragma unroll
-                                for (int s = 0; s < 4; s++) {
-                                    const float e = 8 * s + g < ne ? acc[0][s >> 1][nl][2 * (s & 1) + cp] : 0.f,
-                                                o = 8 * s + g < no ? acc[1][s >> 1][nl][2 * (s & 1) + cp] : 0.f;
-                                    ssum[nt][cp] += e + o;
-                                    ssq[nt][cp] = fmaf(e, e, fmaf(o, o, ssq[nt][cp]));
-                                }
-                            }
                             if (STATS && LIST) {
                                 /* the sums of v - k, k the channel's tap-less value (_fc3d_bk_sums) */
                                 float k[1] = {mp.y};
