@@ -1688,11 +1688,11 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      same call, three rounds alternating; bench/RESULTS.md seventy-ninth entry). The same sums
      with a select a value measured 0.5 % faster in TF32 (0.179; 41.3 us) and equal in half;
      that build did not get through the GPU suite before the session's device time ran out
-     (branch wip/wr-stats-e).
-     Built without its per-value sums (timing only) the pass ran 16.5 us against 44 (whether
-     ptxas kept the MMAs nothing then reads was not checked). ncu's samples of that pass then lay
-     38 % at its MMAs, 18 % in a row's set-up, 15 % in its sums and 30 % at a
-     segment's head and tail (plane loads, the map, barriers, the partials in double).
+     (branch wip/wr-stats-e). Built without its per-value sums (timing only) the pass ran 16.5
+     us against 44 (whether ptxas kept the MMAs nothing then reads was not checked). ncu's
+     samples of that pass then lay 38 % at its MMAs, 18 % in a row's set-up, 15 % in its sums
+     and 30 % at a segment's head and tail (plane loads, the map, barriers, the partials in
+     double).
    - direct (>>engine-direct): every output element is the sum over the input taps that reach it,
      computed by one thread in FP32 FMAs, with the epilogue applied in the same kernel before the
      store. It accepts every valid desc (all conv parameters, both layouts, three element types,
@@ -8168,8 +8168,7 @@ static __device__ __forceinline__ void _fc3d_lane_sums(const float (&ssum)[NT8][
    sums the values for the pass's statistics (a lane's in float over the segment's rows, then in
    double across lanes and warps in a fixed order, one slot per (n, c, od); with the map alone the
    lane sums the accumulators, v - b being a times them, and a and a^2 come in once a segment,
-   the positions past a phase's end zeroed first) and,
-   in a storing pass,
+   the positions past a phase's end zeroed first) and, in a storing pass,
    writes the row through the warp's staging (16 channels at a time, 8 with three buffers;
    [co][68 floats], its 8-byte
    writes on 32 banks): one store instruction a channel row, 8-byte pairs as the row's address
@@ -8529,9 +8528,9 @@ _fc3d_wr_main(_fc3d_tc_kparams P, const __half* __restrict__ xh, const __half* _
         for (int k = 0; k * NW < cnt; k++) {
             const int j = k * NW + ((k & 1) ? NW - 1 - warp : warp); /* alternate: both parities share a warp */
             if (j >= cnt) continue;
-            /* the row's segment (SPAN 2: the unit's first or second) and its planes: od even, plane
-               od / 2 (D tap 1); odd, (od - 1) / 2 (tap 2) and, within the input, + 1 (tap 0) */
-            /* (a unit of one segment, SPAN 1: its rows' segment is the unit's, no division a row) */
+            /* the row's segment (SPAN 1: the unit's, no division a row; SPAN 2: the unit's first or
+               second) and its planes: od even, plane od / 2 (D tap 1); odd, (od - 1) / 2 (tap 2)
+               and, within the input, + 1 (tap 0) */
             const int rs = SPAN == 1 ? r0u : (r + j) / OH, od = rs - n * OD, oh = r + j - rs * OH;
             const bool dB = (od & 1) && (od >> 1) + 1 < D;
             const int tdA = (od & 1) ? 2 : 1;
