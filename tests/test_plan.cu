@@ -481,6 +481,86 @@ static void workload_desc(int which, fc3d_plan_desc* d) {
     }
 }
 
+/* The moments tail (_fc3d_mtail_kernel): L2/15 in TF32 (512 cells, 31 partial slots a cell) takes
+   one tail step that sums the partials itself, two threads a cell, in place of the finalize and
+   two moments launches; L2/77 (2048 cells, past _FC3D_MT_CELLS) keeps those launches; a linear
+   plan takes the tail after the contraction, from the cells' sums. A tail step edited past what
+   the kernel takes is refused by fc3d_plan_run before anything is read or launched. */
+static int count_steps(const fc3d_plan* p, int kind) {
+    int k = 0;
+    for (int i = 0; i < p->_private.num_steps; i++) k += p->_private.steps[i].kind == kind;
+    return k;
+}
+static void test_moments_tail_plans(void) {
+    static char text[1 << 14];
+    fc3d_plan_desc d;
+    fc3d_plan p;
+    workload_desc(0, &d);
+    d.math = FC3D_MATH_TF32;
+    fc3d_result r = fc3d_plan_init(&p, &d);
+    fc3d_plan_describe(&p, text, sizeof text);
+    int t = -1;
+    for (int i = 0; i < p._private.num_steps; i++)
+        if (p._private.steps[i].kind == _FC3D_STEP_MOMENTS_TAIL) t = i;
+    check(r == FC3D_SUCCESS && p.stats_plan == FC3D_STATS_PLAN_MOMENTS && count_steps(&p, _FC3D_STEP_MOMENTS_TAIL) == 1 &&
+              t >= 0 && p._private.steps[t].arg[0] == 1 && p._private.steps[t].arg[1] == 2 &&
+              p._private.steps[t].stat_op == _FC3D_MOMENTS && p._private.steps[t].grid == 1 &&
+              count_steps(&p, _FC3D_STEP_MOMENTS) == 0 && count_steps(&p, _FC3D_STEP_FINALIZE) == 0 &&
+              strstr(text, "moments tail, grid 1 x 1024 (the cells' partials summed, 2 threads a cell"),
+          "moments_tail.l2_15_tf32", "result %d (%s); describe:\n%s", (int)r, p.message, text);
+    {
+        /* the step edited: 3 threads a cell, then 3000 cells' worth of batch */
+        fc3d_plan q = p;
+        fc3d_run_args a;
+        fc3d_message m;
+        memset(&a, 0, sizeof a);
+        for (int e = 0; e < 2 && t >= 0; e++) {
+            q = p;
+            if (e == 0) q._private.steps[t].arg[1] = 3;
+            else q._private.steps[t].block = 256;
+            m.text[0] = 0;
+            r = fc3d_plan_run(&q, &a, &m);
+            check(r == FC3D_ERROR_PLAN_INVALID && strstr(m.text, "moments tail") != NULL,
+                  e == 0 ? "moments_tail.edited_lanes_refused" : "moments_tail.edited_block_refused",
+                  "got %d: %s", (int)r, m.text);
+        }
+    }
+    workload_desc(1, &d);
+    d.math = FC3D_MATH_TF32;
+    r = fc3d_plan_init(&p, &d);
+    fc3d_plan_describe(&p, text, sizeof text);
+    check(r == FC3D_SUCCESS && p.stats_plan == FC3D_STATS_PLAN_MOMENTS && count_steps(&p, _FC3D_STEP_MOMENTS_TAIL) == 0 &&
+              count_steps(&p, _FC3D_STEP_MOMENTS) == 2 && count_steps(&p, _FC3D_STEP_FINALIZE) == 1 &&
+              !strstr(text, "moments tail"),
+          "moments_tail.l2_77_past_cells", "result %d (%s); describe:\n%s", (int)r, p.message, text);
+    memset(&d, 0, sizeof d);
+    d.conv.batch = 2;
+    d.conv.in_channels = 8;
+    d.conv.out_channels = 6;
+    d.conv.in_size[0] = 3;
+    d.conv.in_size[1] = 6;
+    d.conv.in_size[2] = 9;
+    for (int i = 0; i < 3; i++) {
+        d.conv.kernel[i] = 3;
+        d.conv.stride[i] = 2;
+    }
+    d.ops[0].kind = FC3D_OP_SCALE;
+    d.ops[0].value = 1.5f;
+    d.ops[1].kind = FC3D_OP_SUB_SPATIAL_MEAN;
+    d.num_ops = 2;
+    d.strategy = FC3D_STRATEGY_RECOMPUTE;
+    d.stats_plan = FC3D_STATS_PLAN_LINEAR;
+    r = fc3d_plan_init(&p, &d);
+    fc3d_plan_describe(&p, text, sizeof text);
+    const int last = p._private.num_steps - 1;
+    check(r == FC3D_SUCCESS && p.stats_plan == FC3D_STATS_PLAN_LINEAR && count_steps(&p, _FC3D_STEP_MOMENTS_TAIL) == 1 &&
+              count_steps(&p, _FC3D_STEP_MOMENTS) == 0 && count_steps(&p, _FC3D_STEP_XCONTRACT) == 1 && last >= 1 &&
+              p._private.steps[last - 1].kind == _FC3D_STEP_MOMENTS_TAIL && p._private.steps[last - 1].arg[0] == 0 &&
+              p._private.steps[last - 2].kind == _FC3D_STEP_XCONTRACT &&
+              strstr(text, "every statistics op's moments step from the cells' sums"),
+          "moments_tail.linear_from_sums", "result %d (%s); describe:\n%s", (int)r, p.message, text);
+}
+
 /* Short-K 64-channel haloed tiles (_FC3D_HX_SHORT_K): L2/61 in TF32 and half (K = 64 x 27) takes
    64-channel tiles and says so; L2/77 (K = 64 x 125) keeps 128-channel tiles; FP32 (3xTF32) takes 64
    as before, not as a short K. */
@@ -1797,6 +1877,7 @@ int main(void) {
     test_smem_per_block();
     test_plan_details();
     test_run_args();
+    test_moments_tail_plans();
     test_every_code_tested();
     return check_summary();
 }
