@@ -1760,13 +1760,17 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    sums and sums of squares (plan._private.stat[_FC3D_MOMENTS]), a raw finalize keeps them, and
    one small step per statistics op (_fc3d_moments_kernel, >>finalize) carries each (n, c) cell's
    affine map through the ops and derives the op's mean and 1/std (and running and saved
-   statistics, or the pooled y) exactly as its own pass would have, in double. Where the cells
-   number at most 1,536 and the statistics ops 4, one block of 1,024 threads takes all of those
-   steps instead (the moments tail, _fc3d_mtail_kernel): the cells' sums and maps stay in shared
-   memory from op to op, and where the partials number at most 32,768 the block sums them too, so
-   the raw finalize goes as well. L2/15 (512 cells of 31 slots) then runs three kernels where it
-   ran five: the finalize and the two moments steps had taken 3.9 + 6.3 + 5.5 us under ncu on the
-   H100 (bench/RESULTS.md, seventy-ninth entry). L2/77 (2,048 cells) keeps the separate steps. With
+   statistics, or the pooled y) exactly as its own pass would have, in double. Where the
+   statistics ops number at most 4, one launch takes all of those steps instead (the moments
+   tail, _fc3d_mtail_kernel): every op's groups are whole channel groups, so with W the least
+   common multiple of their sizes a block takes W channels of every sample through the whole
+   chain with no exchange between blocks (C / W blocks of 256 threads, at most 1,536 cells each),
+   the cells' sums and maps in shared memory from op to op; where a block's partials number at
+   most 32,768 it sums them too, so the raw finalize goes as well. L2/15 (32 blocks of 16 cells,
+   31 slots each) and L2/77 (128 blocks of 16) run one launch where they ran three: L2/15's had
+   taken 3.9 + 6.3 + 5.5 us under ncu on the H100. One block for all the cells (1,024 threads)
+   was measured first and lost: L2/15's chain 0.179 -> 0.191 ms (bench/RESULTS.md eighty-first
+   entry). With
    FC3D_STATS_PLAN_LINEAR (every op affine per (n, c), statistics only spatial means and a pool)
    the first pass reads x alone (FC3D_SOURCE_INPUT_SUMS): box sums of x per (n, ci, tap) in three
    separable stages, contracted with the weight into the per-(n, c) sums of the convolution
@@ -2407,13 +2411,14 @@ static fc3d_step_* _fc3d_add_step(fc3d_plan_private_* pr, int kind, int pass, in
 
 #define _FC3D_THREADS 256
 #define _FC3D_FIN_BLOCK_SLOTS 2048 /* a finalize takes a block per group from this many slots */
-/* The moments tail (_fc3d_mtail_kernel, >>finalize): its block, the most cells and statistics ops
-   it takes, the most partials (cells x slots) it sums itself, the most cells of a group one
-   thread sums. _FC3D_MT_ON 0 plans the separate launches instead (comparisons). */
+/* The moments tail (_fc3d_mtail_kernel, >>finalize): its block, the most cells a block and
+   statistics ops it takes, the most partials a block (cells x slots) it sums itself, the most
+   cells of a group one thread sums. _FC3D_MT_ON 0 plans the separate launches instead
+   (comparisons). */
 #ifndef _FC3D_MT_ON
 #define _FC3D_MT_ON 1
 #endif
-#define _FC3D_MT_THREADS 1024
+#define _FC3D_MT_THREADS 256
 #define _FC3D_MT_CELLS 1536
 #define _FC3D_MT_PARTS 32768
 #define _FC3D_MT_OPS 4
@@ -2434,46 +2439,55 @@ static int _fc3d_gather_of(const fc3d_pass* ps) { return ps->stat_op < 0 ? -1 : 
    step per statistics op of the chain derives its statistics (>>finalize). */
 /* The moments steps of a pass that gathered (or summed from x) the per-(n, c) moments: one per
    statistics op from the pass's stat_op on; the ops the pass did not apply fold in first. */
-/* The statistics ops a moments pass derives: its stat_op's and every one after it. */
-static int _fc3d_moment_ops(const fc3d_plan* p, int pass) {
-    int j, k = 0;
-    for (j = p->passes[pass].stat_op; j < p->desc.num_ops; j++)
-        k += _fc3d_op_info_of(&p->desc.ops[j])->stats != _FC3D_ST_NONE;
-    return k;
-}
-
-/* Whether the moments tail takes a pass's moments steps: its cells and statistics ops within the
-   block's, and with `raw` (the tail sums the pass's partials itself) its partials too. */
-static int _fc3d_mtail_ok(const fc3d_plan* p, int pass, int raw) {
+/* The channels a block of the moments tail takes for a pass (>>finalize): the least common
+   multiple of its statistics ops' channel groups (C for an op that does not keep C), a divisor of
+   C; 0 where the tail does not take the pass (too many ops, or more than _FC3D_MT_CELLS cells a
+   block). */
+static int64_t _fc3d_mtail_w(const fc3d_plan* p, int pass) {
     const fc3d_plan_private_* pr = &p->_private;
-    const int64_t cells = pr->geom.n * pr->geom.cout;
-    const int k = _fc3d_moment_ops(p, pass);
-    if (!_FC3D_MT_ON || cells > _FC3D_MT_CELLS || k < 1 || k > _FC3D_MT_OPS) return 0;
-    return !raw || (double)cells * (double)pr->stat[_FC3D_MOMENTS].slots <= (double)_FC3D_MT_PARTS;
+    const int64_t c = pr->geom.cout;
+    int64_t w = 1;
+    int j, k = 0;
+    if (!_FC3D_MT_ON || pass < 0 || pass >= p->num_passes || p->passes[pass].stat_op < 0) return 0;
+    for (j = p->passes[pass].stat_op; j < p->desc.num_ops; j++) {
+        int64_t g, a, b, r;
+        if (_fc3d_op_info_of(&p->desc.ops[j])->stats == _FC3D_ST_NONE) continue;
+        k++;
+        g = (pr->stat[j].keep & _FC3D_K_C) ? pr->stat[j].cpg : c;
+        if (g < 1 || c % g) return 0;
+        for (a = w, b = g; b; r = a % b, a = b, b = r) {}
+        w = w / a * g; /* lcm(w, g): both divide c, so it does too */
+    }
+    if (k < 1 || k > _FC3D_MT_OPS || c % w || pr->geom.n * w > _FC3D_MT_CELLS) return 0;
+    return w;
 }
 
-/* The moments tail step: arg[0] whether it sums the partials (stat_op then _FC3D_MOMENTS, so that
-   the finalize's questions of the gathering step are its own), arg[1] the threads a cell take
-   there (the most, up to 32, that the block holds at once). */
-static void _fc3d_add_mtail(fc3d_plan* p, int pass, int raw) {
+/* The moments tail step: C / W blocks (W = _fc3d_mtail_w); arg[0] whether it sums the partials
+   (where a block's number at most _FC3D_MT_PARTS; stat_op then _FC3D_MOMENTS, so that the
+   finalize's questions of the gathering step are its own), arg[1] the threads a cell take there
+   (the most, up to 32, that a block holds at once), arg[2] W. */
+static int _fc3d_add_mtail(fc3d_plan* p, int pass, int raw_ok) {
     fc3d_plan_private_* pr = &p->_private;
-    const int64_t cells = pr->geom.n * pr->geom.cout;
-    fc3d_step_* s = _fc3d_add_step(pr, _FC3D_STEP_MOMENTS_TAIL, pass, raw ? _FC3D_MOMENTS : -1);
-    int tpc = 32;
+    const int64_t w = _fc3d_mtail_w(p, pass), cells = pr->geom.n * w;
+    int raw, tpc = 32;
+    fc3d_step_* s;
+    if (!w) return 0;
+    raw = raw_ok && (double)cells * (double)pr->stat[_FC3D_MOMENTS].slots <= (double)_FC3D_MT_PARTS;
+    if (raw_ok && !raw) return 0; /* (the finalize first, then the tail from its sums) */
+    s = _fc3d_add_step(pr, _FC3D_STEP_MOMENTS_TAIL, pass, raw ? _FC3D_MOMENTS : -1);
     while (tpc > 1 && cells * tpc > _FC3D_MT_THREADS) tpc >>= 1;
     s->block = _FC3D_MT_THREADS;
-    s->grid = 1;
+    s->grid = _fc3d_grid(pr->geom.cout / w);
     s->arg[0] = raw;
     s->arg[1] = tpc;
+    s->arg[2] = w;
+    return 1;
 }
 
 static void _fc3d_add_moment_steps(fc3d_plan* p, int pass) {
     fc3d_plan_private_* pr = &p->_private;
     int j, fold = p->passes[pass].op_end;
-    if (_fc3d_mtail_ok(p, pass, 0)) { /* one block for them all (>>finalize) */
-        _fc3d_add_mtail(p, pass, 0);
-        return;
-    }
+    if (_fc3d_add_mtail(p, pass, 0)) return; /* one launch for them all (>>finalize) */
     for (j = p->passes[pass].stat_op; j < p->desc.num_ops; j++) {
         fc3d_step_* s;
         if (_fc3d_op_info_of(&p->desc.ops[j])->stats == _FC3D_ST_NONE) continue;
@@ -2488,10 +2502,7 @@ static void _fc3d_add_moment_steps(fc3d_plan* p, int pass) {
 
 static void _fc3d_add_finalize(fc3d_plan* p, int pass, int i) {
     fc3d_plan_private_* pr = &p->_private;
-    if (i == _FC3D_MOMENTS && _fc3d_mtail_ok(p, pass, 1)) { /* the raw finalize in the tail too */
-        _fc3d_add_mtail(p, pass, 1);
-        return;
-    }
+    if (i == _FC3D_MOMENTS && _fc3d_add_mtail(p, pass, 1)) return; /* the raw finalize in the tail too */
     fc3d_step_* s = _fc3d_add_step(pr, _FC3D_STEP_FINALIZE, pass, i);
     s->block = _FC3D_THREADS;
     if (pr->stat[i].slots >= _FC3D_FIN_BLOCK_SLOTS) /* a block per group (>>finalize) */
@@ -2928,21 +2939,28 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_moments_kernel(con
     }
 }
 
-/* The moments tail: every moments step of a pass in one block of _FC3D_MT_THREADS threads, where
-   the pass has at most _FC3D_MT_CELLS cells and _FC3D_MT_OPS statistics ops from its stat_op on
-   (_fc3d_mtail_ok). The cells' (S, Q) and maps (a, b) stay in shared memory (48 KB) from one op to
-   the next; each op's (mean, 1/std) goes to the workspace as the moments steps write it (the apply
-   reads it there) and is read back after a barrier. First, where the pass's partials number at
-   most _FC3D_MT_PARTS (cells x slots), the raw finalize too: `tpc` adjacent threads a cell, each
-   summing every tpc-th slot in order (_fc3d_finalize_sum), then a butterfly over the tpc lanes;
-   otherwise (S, Q) come from the workspace (a finalize step before, or the contraction of the
-   input sums). A group of at most _FC3D_MT_THREAD_CELLS cells is summed by one thread in cell
-   order; a larger one by a warp in the moments kernel's order. Every sum is in a fixed order:
-   deterministic. (L2/15: the finalize and the two moments launches, 3.9 + 6.3 + 5.5 us under
-   ncu, become one.) */
+/* The moments tail: every moments step of a pass (and its raw finalize) in one launch. The
+   statistics groups of a moments chain are unions of (n, c) cells; each op's are whole channel
+   groups of cpg channels (cpg = C where the op does not keep C) for one sample or for all. With W
+   the least common multiple of the ops' cpg (a divisor of C), the channels [b W, b W + W) of every
+   sample hold whole groups of every op, so block b takes those N x W cells through the whole
+   chain alone, with no exchange between blocks: C / W blocks of _FC3D_MT_THREADS threads, each
+   cell's (S, Q) and map (a, b) in shared memory from one op to the next (planned where N x W <=
+   _FC3D_MT_CELLS and the statistics ops <= _FC3D_MT_OPS: _fc3d_mtail_w). Each op's (mean, 1/std)
+   goes to the workspace as the moments steps write it (the apply reads it there) and is read back
+   after a barrier. First, where a block's partials number at most _FC3D_MT_PARTS (N x W x slots),
+   the raw finalize: `tpc` adjacent threads a cell, each summing every tpc-th slot in order
+   (_fc3d_finalize_sum), then a butterfly over the tpc lanes; otherwise (S, Q) come from the
+   workspace (a finalize step before, or the contraction of the input sums). A group of at most
+   _FC3D_MT_THREAD_CELLS cells is summed by one thread in cell order, a larger one by a warp in the
+   moments kernel's order. Every sum is in a fixed order: deterministic. (One block of 1,024
+   threads for all of L2/15's 512 cells ran its chain 0.179 -> 0.191 ms TF32 on the H100, its
+   kernel 15.7 us under ncu against 3.9 + 6.3 + 5.5 for the three launches it replaced:
+   bench/RESULTS.md eighty-first entry.) */
 typedef struct _fc3d_mtail_params {
     _fc3d_finalize_params raw;                /* the cells' partials; raw.partials NULL: (S, Q) from sums */
     int tpc;                                  /* threads a cell for the raw sums: a power of two up to 32 */
+    int w;                                    /* channels a block */
     int num_ops;                              /* statistics ops, in chain order */
     int op[_FC3D_MT_OPS], fold_begin[_FC3D_MT_OPS]; /* op k's index; ops [fold_begin, op) fold in first */
     _fc3d_finalize_params F[_FC3D_MT_OPS];    /* op k's groups, stats_of, running and saved statistics, y */
@@ -2954,65 +2972,68 @@ typedef struct _fc3d_mtail_params {
 
 template <typename T>
 static __global__ void __launch_bounds__(_FC3D_MT_THREADS) _fc3d_mtail_kernel(const _fc3d_mtail_params M) {
-    __shared__ double2 sq[_FC3D_MT_CELLS]; /* (S, Q) a cell */
-    __shared__ double2 map[_FC3D_MT_CELLS]; /* (a, b) a cell */
+    extern __shared__ double2 _fc3d_mt_smem[]; /* (S, Q) of the block's cells, then their maps (a, b) */
+    const int W = M.w, cells = M.n * W, cb = blockIdx.x * W; /* local cell l: sample l / W, channel cb + l % W */
+    double2* sq = _fc3d_mt_smem;
+    double2* map = _fc3d_mt_smem + cells;
     _fc3d_pdl_enter();
-    const int cells = M.n * M.c, t = threadIdx.x, nt = blockDim.x;
+    const int t = threadIdx.x, nt = blockDim.x;
     if (M.raw.partials) {
         /* the same trip count for every thread, so each butterfly sees whole runs of tpc lanes */
         const int tpc = M.tpc, span = cells * tpc;
         for (int base = 0; base < span; base += nt) {
-            const int cell = (base + t) / tpc, sub = (base + t) % tpc;
-            double2 v = cell < cells ? _fc3d_finalize_sum(M.raw, cell, sub, tpc) : make_double2(0.0, 0.0);
+            const int l = (base + t) / tpc, sub = (base + t) % tpc;
+            const int64_t g = (int64_t)(l / W) * M.c + cb + l % W;
+            double2 v = l < cells ? _fc3d_finalize_sum(M.raw, g, sub, tpc) : make_double2(0.0, 0.0);
             v = _fc3d_warp_sum(v, tpc);
-            if (cell < cells && sub == 0) sq[cell] = v;
+            if (l < cells && sub == 0) sq[l] = v;
         }
     } else {
-        for (int cell = t; cell < cells; cell += nt) sq[cell] = M.sums[cell];
+        for (int l = t; l < cells; l += nt) sq[l] = M.sums[(int64_t)(l / W) * M.c + cb + l % W];
     }
     for (int k = 0; k < M.num_ops; k++) {
         const _fc3d_finalize_params& F = M.F[k];
         const int op = M.op[k];
-        for (int cell = t; cell < cells; cell += nt) { /* (a cell's own entry: no barrier before) */
-            double2 ab = k == 0 ? make_double2(1.0, 0.0) : map[cell];
-            _fc3d_moments_fold(M.chain, M.fold_begin[k], op, cell % M.c, &ab);
-            map[cell] = ab;
+        for (int l = t; l < cells; l += nt) { /* (a cell's own entry: no barrier before) */
+            double2 ab = k == 0 ? make_double2(1.0, 0.0) : map[l];
+            _fc3d_moments_fold(M.chain, M.fold_begin[k], op, cb + l % W, &ab);
+            map[l] = ab;
         }
         __syncthreads(); /* the maps and (S, Q) of every cell */
         const fc3d_stat_geom_& sg = F.sg;
         const int kn = (sg.keep & _FC3D_K_N) != 0, kc = (sg.keep & _FC3D_K_C) != 0;
-        const int cpg = (int)sg.cpg, ncg = kc ? M.c / cpg : 1, groups = (int)sg.groups;
-        const int nn = kn ? 1 : M.n, nc = kc ? cpg : M.c, gcells = nn * nc;
+        const int cpg = kc ? (int)sg.cpg : M.c, ncg = M.c / cpg, gw = W / cpg; /* groups of C; of a block's W */
+        const int nn = kn ? 1 : M.n, gcells = nn * cpg, groups = (kn ? M.n : 1) * gw;
         if (gcells <= _FC3D_MT_THREAD_CELLS) {
-            for (int grp = t; grp < groups; grp += nt) {
-                const int n0 = kn ? grp / ncg : 0, c0 = kc ? (grp % ncg) * cpg : 0;
+            for (int lg = t; lg < groups; lg += nt) {
+                const int n0 = kn ? lg / gw : 0, c0 = cb + (lg % gw) * cpg;
                 double2 s = make_double2(0.0, 0.0);
                 for (int j = 0; j < gcells; j++) {
-                    const int cell = (n0 + j / nc) * M.c + c0 + j % nc;
-                    _fc3d_moments_add(&s, map[cell], sq[cell], M.per_cell);
+                    const int l = (n0 + j / cpg) * W + c0 - cb + j % cpg;
+                    _fc3d_moments_add(&s, map[l], sq[l], M.per_cell);
                 }
-                _fc3d_finalize_tail<T>(F, grp, s);
+                _fc3d_finalize_tail<T>(F, (int64_t)n0 * ncg + c0 / cpg, s);
             }
         } else {
             const int lane = t % 32;
             /* the loop bound is warp-uniform, so the butterfly always sees a whole warp */
-            for (int grp = t / 32; grp < groups; grp += nt / 32) {
-                const int n0 = kn ? grp / ncg : 0, c0 = kc ? (grp % ncg) * cpg : 0;
+            for (int lg = t / 32; lg < groups; lg += nt / 32) {
+                const int n0 = kn ? lg / gw : 0, c0 = cb + (lg % gw) * cpg;
                 double2 s = make_double2(0.0, 0.0);
                 for (int j = lane; j < gcells; j += 32) {
-                    const int cell = (n0 + j / nc) * M.c + c0 + j % nc;
-                    _fc3d_moments_add(&s, map[cell], sq[cell], M.per_cell);
+                    const int l = (n0 + j / cpg) * W + c0 - cb + j % cpg;
+                    _fc3d_moments_add(&s, map[l], sq[l], M.per_cell);
                 }
                 s = _fc3d_warp_sum(s);
-                if (lane == 0) _fc3d_finalize_tail<T>(F, grp, s);
+                if (lane == 0) _fc3d_finalize_tail<T>(F, (int64_t)n0 * ncg + c0 / cpg, s);
             }
         }
         __syncthreads(); /* every group's (mean, 1/std), written to the workspace above */
         if (F.stats == _FC3D_ST_REDUCE) continue; /* (a reduction ends the chain: no map after it) */
-        for (int cell = t; cell < cells; cell += nt) {
-            const int n = cell / M.c, c = cell % M.c;
-            const int grp = (kn ? n : 0) * ncg + (kc ? c / cpg : 0);
-            map[cell] = _fc3d_moments_compose(F.stats, M.chain.ops[op], F.stats_of[grp], c, map[cell]);
+        for (int l = t; l < cells; l += nt) {
+            const int n = l / W, c = cb + l % W;
+            map[l] = _fc3d_moments_compose(F.stats, M.chain.ops[op], F.stats_of[(int64_t)(kn ? n : 0) * ncg + c / cpg],
+                                           c, map[l]);
         }
         /* (the next op folds each cell's own entry, then waits at its barrier before any read of
            another's) */
@@ -11764,10 +11785,11 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                                       ? ", tap-less phases stored by the haloed tiles, their own tiles skipped (the mma.sync loop: a zero fill first)"
                                       : ", tap-less phases zero-filled, their tiles skipped");
                     if (st->kind == _FC3D_STEP_MOMENTS_TAIL && st->arg[0]) {
-                        _FC3D_PUT(" (the cells' partials summed, %d threads a cell, then every statistics op's moments "
-                                  "step, in one block)", (int)st->arg[1]);
+                        _FC3D_PUT(" (a block %lld channels of every sample: their partials summed, %d threads a cell, "
+                                  "then every statistics op's moments step)", (long long)st->arg[2], (int)st->arg[1]);
                     } else if (st->kind == _FC3D_STEP_MOMENTS_TAIL) {
-                        _FC3D_PUT(" (every statistics op's moments step from the cells' sums, in one block)");
+                        _FC3D_PUT(" (a block %lld channels of every sample: every statistics op's moments step from "
+                                  "the cells' sums)", (long long)st->arg[2]);
                     }
                     if (st->kind == _FC3D_STEP_DIRECT_PASS && st->arg[7])
                         _FC3D_PUT(" (streamed: ops fixed per (n, c), 16-byte loads)");
@@ -11812,15 +11834,13 @@ static fc3d_result _fc3d_check_plan(const fc3d_plan* p, char* msg) {
         const fc3d_step_* s = &pr->steps[i];
         if (s->kind <= 0 || s->kind >= _FC3D_STEP_KIND_COUNT_)
             return _fc3d_fail(msg, FC3D_ERROR_PLAN_INVALID, "plan._private.steps[%d].kind = %d", i, s->kind);
-        if (s->kind == _FC3D_STEP_MOMENTS_TAIL) { /* what _fc3d_mtail_kernel's one block can take */
-            const int64_t tpc = s->arg[1];
-            if (s->pass < 0 || s->pass >= p->num_passes || pr->geom.n * pr->geom.cout > _FC3D_MT_CELLS || tpc < 1 ||
-                tpc > 32 || (tpc & (tpc - 1)) || s->block != _FC3D_MT_THREADS || s->grid != 1 ||
-                p->passes[s->pass].stat_op < 0 || _fc3d_moment_ops(p, s->pass) < 1 ||
-                _fc3d_moment_ops(p, s->pass) > _FC3D_MT_OPS)
+        if (s->kind == _FC3D_STEP_MOMENTS_TAIL) { /* what _fc3d_mtail_kernel's blocks can take */
+            const int64_t tpc = s->arg[1], w = s->arg[2];
+            if (w < 1 || w != _fc3d_mtail_w(p, s->pass) || s->grid != (unsigned)(pr->geom.cout / w) || tpc < 1 ||
+                tpc > 32 || (tpc & (tpc - 1)) || s->block != _FC3D_MT_THREADS)
                 return _fc3d_fail(msg, FC3D_ERROR_PLAN_INVALID,
-                                  "plan._private.steps[%d] (moments tail): %lld cells, %lld threads a cell, block %u",
-                                  i, (long long)(pr->geom.n * pr->geom.cout), (long long)tpc, s->block);
+                                  "plan._private.steps[%d] (moments tail): %lld channels a block, grid %u x %u, %lld "
+                                  "threads a cell", i, (long long)w, s->grid, s->block, (long long)tpc);
         }
     }
     return FC3D_SUCCESS;
@@ -12056,6 +12076,7 @@ static fc3d_result _fc3d_launch_mtail(const _fc3d_bound* b, const fc3d_step_* s,
     }
     M.num_ops = k;
     M.tpc = tpc;
+    M.w = (int)s->arg[2];
     M.chain = b->chain;
     M.n = (int)pr->geom.n;
     M.c = (int)pr->geom.cout;
@@ -12069,7 +12090,8 @@ static fc3d_result _fc3d_launch_mtail(const _fc3d_bound* b, const fc3d_step_* s,
         M.sums = (const double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_MOMENTS);
     }
     return _fc3d_launched(msg, "moments tail kernel",
-                          _fc3d_launch_pdl(_fc3d_mtail_kernel<T>, s->grid, s->block, 0, b->stream, M));
+                          _fc3d_launch_pdl(_fc3d_mtail_kernel<T>, s->grid, s->block,
+                                           (size_t)M.n * (size_t)M.w * 2 * sizeof(double2), b->stream, M));
 }
 
 template <typename T>

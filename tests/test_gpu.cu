@@ -2756,11 +2756,15 @@ static void test_linear_sums(void) {
 }
 
 /* ---- 3a''. the moments tail ---------------------------------------------------------------------- */
-/* Chains whose statistics come from per-(n, c) moments, at cell counts (N x C_out) on both sides of
-   the moments tail's limits (_FC3D_MT_CELLS, and _FC3D_MT_OPS statistics ops): 96 cells (the tail
-   sums the partials itself), 1536 (the most it takes; on the GEMM a finalize first), 1600 (the
-   separate finalize and moments launches); chains of 2, 3, 4 and 5 statistics ops with scale, add_channel and inference BatchNorm
-   folded between them, a pool at the end of one. Each on the direct engine (FP32) and the implicit
+/* Chains whose statistics come from per-(n, c) moments, on both sides of the moments tail's limits
+   (_FC3D_MT_CELLS cells a block, _FC3D_MT_OPS statistics ops). A block takes W channels of every
+   sample, W the least common multiple of the ops' channel groups: 1 for a BatchNorm, a spatial
+   mean and a pool, C / 4 with a GroupNorm of 4 groups (N 6 x C 16), C with one of 1 group (the
+   others). N 3 x C 512 with the GroupNorm: one block of all 1536 cells, the most it takes (on the
+   GEMM a finalize first: 1536 x 81 partials, past _FC3D_MT_PARTS); N 2 x C 800 with it: 1600 cells
+   a block, the separate finalize and moments launches; chains of 2, 4 and 5
+   statistics ops with scale, add_channel and inference BatchNorm folded between them, a pool at
+   the end of one. Each on the direct engine (FP32) and the implicit
    GEMM (TF32), against the CPU reference in float64 (y, running and saved statistics). The form
    each plan took is asserted from its steps: the tail where the cells and ops fit, the separate
    launches otherwise. */
@@ -2804,7 +2808,8 @@ static void test_moments_tail(void) {
                     nstat = 2;
                 } else { /* the spatial mean, a GroupNorm, an inference BatchNorm, a training one, ... */
                     o[k++].kind = FC3D_OP_SUB_SPATIAL_MEAN;
-                    o[k].kind = FC3D_OP_GROUPNORM; o[k].groups = 4; o[k].flags = FC3D_OP_AFFINE; o[k++].eps = 1e-5f;
+                    o[k].kind = FC3D_OP_GROUPNORM; o[k].groups = shape[sh][1] == 16 ? 4 : 1;
+                    o[k].flags = FC3D_OP_AFFINE; o[k++].eps = 1e-5f;
                     o[k].kind = FC3D_OP_BATCHNORM_INFER; o[k++].flags = FC3D_OP_AFFINE;
                     o[k].kind = FC3D_OP_BATCHNORM_TRAIN; o[k++].flags = bn;
                     o[k].kind = FC3D_OP_SCALE; o[k++].value = -1.25f;
@@ -2834,16 +2839,20 @@ static void test_moments_tail(void) {
                     moments += pr->steps[i].kind == _FC3D_STEP_MOMENTS;
                     finalizes += pr->steps[i].kind == _FC3D_STEP_FINALIZE && pr->steps[i].stat_op == _FC3D_MOMENTS;
                 }
-                const int fits = cells <= _FC3D_MT_CELLS && nstat <= _FC3D_MT_OPS;
-                const int raw = fits && (double)cells * (double)pr->stat[_FC3D_MOMENTS].slots <= _FC3D_MT_PARTS;
-                const int form_ok = fits ? tails == 1 && raw_tails == raw && finalizes == !raw && moments == 0
+                const int w = chain < 2 ? 1 : shape[sh][1] == 16 ? 4 : shape[sh][1]; /* channels a block */
+                const int fits = (int64_t)shape[sh][0] * w <= _FC3D_MT_CELLS && nstat <= _FC3D_MT_OPS;
+                const int raw = fits && (double)shape[sh][0] * w * (double)pr->stat[_FC3D_MOMENTS].slots <= _FC3D_MT_PARTS;
+                int tail_w = 0;
+                for (int i = 0; i < pr->num_steps; i++)
+                    if (pr->steps[i].kind == _FC3D_STEP_MOMENTS_TAIL) tail_w = (int)pr->steps[i].arg[2];
+                const int form_ok = fits ? tails == 1 && raw_tails == raw && finalizes == !raw && moments == 0 && tail_w == w
                                          : tails == 0 && finalizes == 1 && moments == nstat;
                 char form_name[192];
                 snprintf(form_name, sizeof form_name, "%s.form", name);
                 check(form_ok, form_name,
-                      "%d tail steps (%d summing the partials), %d finalize, %d moments steps; %lld cells x %lld slots, "
-                      "%d statistics ops", tails, raw_tails, finalizes, moments, (long long)cells,
-                      (long long)pr->stat[_FC3D_MOMENTS].slots, nstat);
+                      "%d tail steps (%d summing the partials, %d channels a block, want %d), %d finalize, %d moments "
+                      "steps; %lld cells x %lld slots, %d statistics ops", tails, raw_tails, tail_w, w, finalizes, moments,
+                      (long long)cells, (long long)pr->stat[_FC3D_MOMENTS].slots, nstat);
                 fill_case_tensors(&hc);
                 double* ref = cpu_reference(&hc, ref_ops);
                 if (!ref) {
