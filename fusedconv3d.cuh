@@ -2418,6 +2418,7 @@ static fc3d_step_* _fc3d_add_step(fc3d_plan_private_* pr, int kind, int pass, in
 #ifndef _FC3D_MT_ON
 #define _FC3D_MT_ON 1
 #endif
+static int _fc3d_mtail_on = _FC3D_MT_ON; /* (a variable: with the macro 0 the planner's code after it stays reachable) */
 #define _FC3D_MT_THREADS 256
 #define _FC3D_MT_CELLS 1536
 #define _FC3D_MT_PARTS 32768
@@ -2448,7 +2449,7 @@ static int64_t _fc3d_mtail_w(const fc3d_plan* p, int pass) {
     const int64_t c = pr->geom.cout;
     int64_t w = 1;
     int j, k = 0;
-    if (!_FC3D_MT_ON || pass < 0 || pass >= p->num_passes || p->passes[pass].stat_op < 0) return 0;
+    if (!_fc3d_mtail_on || pass < 0 || pass >= p->num_passes || p->passes[pass].stat_op < 0) return 0;
     for (j = p->passes[pass].stat_op; j < p->desc.num_ops; j++) {
         int64_t g, a, b, r;
         if (_fc3d_op_info_of(&p->desc.ops[j])->stats == _FC3D_ST_NONE) continue;
@@ -11785,11 +11786,12 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                                       ? ", tap-less phases stored by the haloed tiles, their own tiles skipped (the mma.sync loop: a zero fill first)"
                                       : ", tap-less phases zero-filled, their tiles skipped");
                     if (st->kind == _FC3D_STEP_MOMENTS_TAIL && st->arg[0]) {
-                        _FC3D_PUT(" (a block %lld channels of every sample: their partials summed, %d threads a cell, "
-                                  "then every statistics op's moments step)", (long long)st->arg[2], (int)st->arg[1]);
+                        _FC3D_PUT(" (a block %lld channel%s of every sample: their partials summed, %d threads a "
+                                  "cell, then every statistics op's moments step)", (long long)st->arg[2],
+                                  st->arg[2] == 1 ? "" : "s", (int)st->arg[1]);
                     } else if (st->kind == _FC3D_STEP_MOMENTS_TAIL) {
-                        _FC3D_PUT(" (a block %lld channels of every sample: every statistics op's moments step from "
-                                  "the cells' sums)", (long long)st->arg[2]);
+                        _FC3D_PUT(" (a block %lld channel%s of every sample: every statistics op's moments step "
+                                  "from the cells' sums)", (long long)st->arg[2], st->arg[2] == 1 ? "" : "s");
                     }
                     if (st->kind == _FC3D_STEP_DIRECT_PASS && st->arg[7])
                         _FC3D_PUT(" (streamed: ops fixed per (n, c), 16-byte loads)");

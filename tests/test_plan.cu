@@ -511,7 +511,7 @@ static void test_moments_tail_plans(void) {
         const int t = tail_step(&p);
         const fc3d_step_* s = t >= 0 ? &p._private.steps[t] : NULL;
         char want[160];
-        snprintf(want, sizeof want, "moments tail, grid %d x 256 (a block 1 channels of every sample: their partials "
+        snprintf(want, sizeof want, "moments tail, grid %d x 256 (a block 1 channel of every sample: their partials "
                  "summed, 16 threads a cell", w ? 128 : 32);
         check(r == FC3D_SUCCESS && p.stats_plan == FC3D_STATS_PLAN_MOMENTS && count_steps(&p, _FC3D_STEP_MOMENTS_TAIL) == 1 &&
                   s && s->arg[0] == 1 && s->arg[1] == 16 && s->arg[2] == 1 && s->stat_op == _FC3D_MOMENTS &&
