@@ -1760,24 +1760,24 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    sums and sums of squares (plan._private.stat[_FC3D_MOMENTS]), a raw finalize keeps them, and
    one small step per statistics op (_fc3d_moments_kernel, >>finalize) carries each (n, c) cell's
    affine map through the ops and derives the op's mean and 1/std (and running and saved
-   statistics, or the pooled y) exactly as its own pass would have, in double. Where the
-   statistics ops number at most 4, one launch takes all of those steps instead (the moments
-   tail, _fc3d_mtail_kernel): every op's groups are whole channel groups, so with W the least
-   common multiple of their sizes a block takes W channels of every sample through the whole
-   chain with no exchange between blocks (C / W blocks of 256 threads, at most 1,536 cells each),
-   the cells' sums and maps in shared memory from op to op; where a block's partials number at
-   most 32,768 it sums them too, so the raw finalize goes as well. L2/15 (32 blocks of 16 cells,
-   31 slots each) and L2/77 (128 blocks of 16) run one launch where they ran three: L2/15's had
-   taken 3.9 + 6.3 + 5.5 us under ncu on the H100. One block for all the cells (1,024 threads)
-   was measured first and lost: L2/15's chain 0.179 -> 0.191 ms (bench/RESULTS.md eighty-first
-   entry). With
+   statistics, or the pooled y) exactly as its own pass would have, in double. A moments tail
+   (_fc3d_mtail_kernel) can take all of those steps in one launch where the statistics ops
+   number at most 4: every op's groups are whole channel groups, so with W the least common
+   multiple of their sizes a block takes W channels of every sample through the whole chain with
+   no exchange between blocks (C / W blocks of 256 threads, at most 1,536 cells each), the cells'
+   sums and maps in shared memory from op to op; where a block's partials number at most 32,768
+   it sums them too, so the raw finalize goes as well (L2/15: 32 blocks of 16 cells, 31 slots
+   each; L2/77: 128 blocks of 16). The planner does not take it by default (_FC3D_MT_ON): its
+   first form, one block of 1,024 threads for all the cells, ran L2/15's chain 0.179 -> 0.191 ms
+   TF32 on the H100, its kernel 15.7 us under ncu against 3.9 + 6.3 + 5.5 for the three launches
+   (bench/RESULTS.md eighty-first entry), and the channel-split form is not yet timed. With
    FC3D_STATS_PLAN_LINEAR (every op affine per (n, c), statistics only spatial means and a pool)
    the first pass reads x alone (FC3D_SOURCE_INPUT_SUMS): box sums of x per (n, ci, tap) in three
    separable stages, contracted with the weight into the per-(n, c) sums of the convolution
    (_fc3d_xsums_kernel, _fc3d_xcontract_kernel, operands rounded as the math mode rounds them;
    the contraction a warp per (n, c): a thread per (n, c) took 132 us under ncu for L2/15's 512
    cells, a warp 15; bench/RESULTS.md thirty-sixth entry),
-   then the same moments steps (or the tail, from the contraction's sums) with every op folded in;
+   then the same moments steps (or, where it is on, the tail from the sums) with every op folded in;
    one convolution pass applies the chain,
    none when it ends in the pool.
    The planner (_fc3d_choose_passes) builds each alternative - materialize or recompute, per op,
@@ -2413,10 +2413,12 @@ static fc3d_step_* _fc3d_add_step(fc3d_plan_private_* pr, int kind, int pass, in
 #define _FC3D_FIN_BLOCK_SLOTS 2048 /* a finalize takes a block per group from this many slots */
 /* The moments tail (_fc3d_mtail_kernel, >>finalize): its block, the most cells a block and
    statistics ops it takes, the most partials a block (cells x slots) it sums itself, the most
-   cells of a group one thread sums. _FC3D_MT_ON 0 plans the separate launches instead
-   (comparisons). */
+   cells of a group one thread sums. Off by default (_FC3D_MT_ON 0: the separate launches) until
+   its channel-split form is timed against them: the one-block form it replaced measured slower
+   (design note, "Passes"). -D_FC3D_MT_ON=1, or _fc3d_mtail_on = 1 before fc3d_plan_init in a
+   translation unit of the implementation (the tests), plans it. */
 #ifndef _FC3D_MT_ON
-#define _FC3D_MT_ON 1
+#define _FC3D_MT_ON 0
 #endif
 static int _fc3d_mtail_on = _FC3D_MT_ON; /* (a variable: with the macro 0 the planner's code after it stays reachable) */
 #define _FC3D_MT_THREADS 256
@@ -2954,10 +2956,11 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_moments_kernel(con
    (_fc3d_finalize_sum), then a butterfly over the tpc lanes; otherwise (S, Q) come from the
    workspace (a finalize step before, or the contraction of the input sums). A group of at most
    _FC3D_MT_THREAD_CELLS cells is summed by one thread in cell order, a larger one by a warp in the
-   moments kernel's order. Every sum is in a fixed order: deterministic. (One block of 1,024
-   threads for all of L2/15's 512 cells ran its chain 0.179 -> 0.191 ms TF32 on the H100, its
-   kernel 15.7 us under ncu against 3.9 + 6.3 + 5.5 for the three launches it replaced:
-   bench/RESULTS.md eighty-first entry.) */
+   moments kernel's order. Every sum is in a fixed order: deterministic. Planned only where
+   _fc3d_mtail_on is set (off by default: >>steps). (One block of 1,024 threads for all of L2/15's
+   512 cells ran its chain 0.179 -> 0.191 ms TF32 on the H100, its kernel 15.7 us under ncu
+   against 3.9 + 6.3 + 5.5 for the three launches it replaced: bench/RESULTS.md eighty-first
+   entry.) */
 typedef struct _fc3d_mtail_params {
     _fc3d_finalize_params raw;                /* the cells' partials; raw.partials NULL: (S, Q) from sums */
     int tpc;                                  /* threads a cell for the raw sums: a power of two up to 32 */

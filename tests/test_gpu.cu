@@ -2769,6 +2769,8 @@ static void test_linear_sums(void) {
    each plan took is asserted from its steps: the tail where the cells and ops fit, the separate
    launches otherwise. */
 static void test_moments_tail(void) {
+    const int was_on = _fc3d_mtail_on; /* the tail planned wherever it fits, whatever the build's default */
+    _fc3d_mtail_on = 1;
     /* N, C_out, input D, H, W: at 1536 cells the GEMM's partials (81 slots a cell) are past
        _FC3D_MT_PARTS, so a finalize step sums them before the tail; the direct engine's (11) are not */
     static const int shape[3][5] = {{6, 16, 2, 3, 5}, {3, 512, 6, 12, 20}, {2, 800, 2, 3, 5}};
@@ -2866,6 +2868,7 @@ static void test_moments_tail(void) {
                     for (int t = 0; t < 6; t++) free(ref_ops[i][t]);
                 host_case_free(&hc);
             }
+    _fc3d_mtail_on = was_on;
 }
 
 /* ---- 3b'. CUDA graph capture ------------------------------------------------------------------ */
