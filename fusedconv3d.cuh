@@ -1760,14 +1760,25 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
    sums and sums of squares (plan._private.stat[_FC3D_MOMENTS]), a raw finalize keeps them, and
    one small step per statistics op (_fc3d_moments_kernel, >>finalize) carries each (n, c) cell's
    affine map through the ops and derives the op's mean and 1/std (and running and saved
-   statistics, or the pooled y) exactly as its own pass would have, in double. With
+   statistics, or the pooled y) exactly as its own pass would have, in double. A moments tail
+   (_fc3d_mtail_kernel) can take all of those steps in one launch where the statistics ops
+   number at most 4: every op's groups are whole channel groups, so with W the least common
+   multiple of their sizes a block takes W channels of every sample through the whole chain with
+   no exchange between blocks (C / W blocks of 256 threads, at most 1,536 cells each), the cells'
+   sums and maps in shared memory from op to op; where a block's partials number at most 32,768
+   it sums them too, so the raw finalize goes as well (L2/15: 32 blocks of 16 cells, 31 slots
+   each; L2/77: 128 blocks of 16). The planner does not take it by default (_FC3D_MT_ON): its
+   first form, one block of 1,024 threads for all the cells, ran L2/15's chain 0.179 -> 0.191 ms
+   TF32 on the H100, its kernel 15.7 us under ncu against 3.9 + 6.3 + 5.5 for the three launches
+   (bench/RESULTS.md eighty-first entry), and the channel-split form is not yet timed. With
    FC3D_STATS_PLAN_LINEAR (every op affine per (n, c), statistics only spatial means and a pool)
    the first pass reads x alone (FC3D_SOURCE_INPUT_SUMS): box sums of x per (n, ci, tap) in three
    separable stages, contracted with the weight into the per-(n, c) sums of the convolution
    (_fc3d_xsums_kernel, _fc3d_xcontract_kernel, operands rounded as the math mode rounds them;
    the contraction a warp per (n, c): a thread per (n, c) took 132 us under ncu for L2/15's 512
    cells, a warp 15; bench/RESULTS.md thirty-sixth entry),
-   then the same moments steps with every op folded in; one convolution pass applies the chain,
+   then the same moments steps (or, where it is on, the tail from the sums) with every op folded in;
+   one convolution pass applies the chain,
    none when it ends in the pool.
    The planner (_fc3d_choose_passes) builds each alternative - materialize or recompute, per op,
    moments or linear, where the chain allows them - in a scratch plan, lets the engine that would
@@ -2385,6 +2396,7 @@ enum {
     _FC3D_STEP_MOMENTS = 5,     /* statistics of stat_op derived from the per-(n, c) moments (any engine) */
     _FC3D_STEP_XSUMS = 6,       /* box sums of x per (n, ci, tap) (any engine) */
     _FC3D_STEP_XCONTRACT = 7,   /* per-(n, c) sums of the convolution from them and the weight */
+    _FC3D_STEP_MOMENTS_TAIL = 8, /* a pass's moments steps (and its raw finalize) in one block (any engine) */
     _FC3D_STEP_KIND_COUNT_
 };
 
@@ -2399,6 +2411,21 @@ static fc3d_step_* _fc3d_add_step(fc3d_plan_private_* pr, int kind, int pass, in
 
 #define _FC3D_THREADS 256
 #define _FC3D_FIN_BLOCK_SLOTS 2048 /* a finalize takes a block per group from this many slots */
+/* The moments tail (_fc3d_mtail_kernel, >>finalize): its block, the most cells a block and
+   statistics ops it takes, the most partials a block (cells x slots) it sums itself, the most
+   cells of a group one thread sums. Off by default (_FC3D_MT_ON 0: the separate launches) until
+   its channel-split form is timed against them: the one-block form it replaced measured slower
+   (design note, "Passes"). -D_FC3D_MT_ON=1, or _fc3d_mtail_on = 1 before fc3d_plan_init in a
+   translation unit of the implementation (the tests), plans it. */
+#ifndef _FC3D_MT_ON
+#define _FC3D_MT_ON 0
+#endif
+static int _fc3d_mtail_on = _FC3D_MT_ON; /* (a variable: with the macro 0 the planner's code after it stays reachable) */
+#define _FC3D_MT_THREADS 256
+#define _FC3D_MT_CELLS 1536
+#define _FC3D_MT_PARTS 32768
+#define _FC3D_MT_OPS 4
+#define _FC3D_MT_THREAD_CELLS 4
 static unsigned _fc3d_grid(int64_t blocks) {
     return (unsigned)(blocks < 1 ? 1 : blocks < 0x7fffffff ? blocks : 0x7fffffff);
 }
@@ -2415,9 +2442,55 @@ static int _fc3d_gather_of(const fc3d_pass* ps) { return ps->stat_op < 0 ? -1 : 
    step per statistics op of the chain derives its statistics (>>finalize). */
 /* The moments steps of a pass that gathered (or summed from x) the per-(n, c) moments: one per
    statistics op from the pass's stat_op on; the ops the pass did not apply fold in first. */
+/* The channels a block of the moments tail takes for a pass (>>finalize): the least common
+   multiple of its statistics ops' channel groups (C for an op that does not keep C), a divisor of
+   C; 0 where the tail does not take the pass (too many ops, or more than _FC3D_MT_CELLS cells a
+   block). */
+static int64_t _fc3d_mtail_w(const fc3d_plan* p, int pass) {
+    const fc3d_plan_private_* pr = &p->_private;
+    const int64_t c = pr->geom.cout;
+    int64_t w = 1;
+    int j, k = 0;
+    if (!_fc3d_mtail_on || pass < 0 || pass >= p->num_passes || p->passes[pass].stat_op < 0) return 0;
+    for (j = p->passes[pass].stat_op; j < p->desc.num_ops; j++) {
+        int64_t g, a, b, r;
+        if (_fc3d_op_info_of(&p->desc.ops[j])->stats == _FC3D_ST_NONE) continue;
+        k++;
+        g = (pr->stat[j].keep & _FC3D_K_C) ? pr->stat[j].cpg : c;
+        if (g < 1 || c % g) return 0;
+        for (a = w, b = g; b; r = a % b, a = b, b = r) {}
+        w = w / a * g; /* lcm(w, g): both divide c, so it does too */
+    }
+    if (k < 1 || k > _FC3D_MT_OPS || c % w || pr->geom.n * w > _FC3D_MT_CELLS) return 0;
+    return w;
+}
+
+/* The moments tail step: C / W blocks (W = _fc3d_mtail_w); arg[0] whether it sums the partials
+   (where a block's number at most _FC3D_MT_PARTS; stat_op then _FC3D_MOMENTS, so that the
+   finalize's questions of the gathering step are its own), arg[1] the threads a cell take there
+   (the most, up to 32, that a block holds at once), arg[2] W. */
+static int _fc3d_add_mtail(fc3d_plan* p, int pass, int raw_ok) {
+    fc3d_plan_private_* pr = &p->_private;
+    const int64_t w = _fc3d_mtail_w(p, pass), cells = pr->geom.n * w;
+    int raw, tpc = 32;
+    fc3d_step_* s;
+    if (!w) return 0;
+    raw = raw_ok && (double)cells * (double)pr->stat[_FC3D_MOMENTS].slots <= (double)_FC3D_MT_PARTS;
+    if (raw_ok && !raw) return 0; /* (the finalize first, then the tail from its sums) */
+    s = _fc3d_add_step(pr, _FC3D_STEP_MOMENTS_TAIL, pass, raw ? _FC3D_MOMENTS : -1);
+    while (tpc > 1 && cells * tpc > _FC3D_MT_THREADS) tpc >>= 1;
+    s->block = _FC3D_MT_THREADS;
+    s->grid = _fc3d_grid(pr->geom.cout / w);
+    s->arg[0] = raw;
+    s->arg[1] = tpc;
+    s->arg[2] = w;
+    return 1;
+}
+
 static void _fc3d_add_moment_steps(fc3d_plan* p, int pass) {
     fc3d_plan_private_* pr = &p->_private;
     int j, fold = p->passes[pass].op_end;
+    if (_fc3d_add_mtail(p, pass, 0)) return; /* one launch for them all (>>finalize) */
     for (j = p->passes[pass].stat_op; j < p->desc.num_ops; j++) {
         fc3d_step_* s;
         if (_fc3d_op_info_of(&p->desc.ops[j])->stats == _FC3D_ST_NONE) continue;
@@ -2432,6 +2505,7 @@ static void _fc3d_add_moment_steps(fc3d_plan* p, int pass) {
 
 static void _fc3d_add_finalize(fc3d_plan* p, int pass, int i) {
     fc3d_plan_private_* pr = &p->_private;
+    if (i == _FC3D_MOMENTS && _fc3d_add_mtail(p, pass, 1)) return; /* the raw finalize in the tail too */
     fc3d_step_* s = _fc3d_add_step(pr, _FC3D_STEP_FINALIZE, pass, i);
     s->block = _FC3D_THREADS;
     if (pr->stat[i].slots >= _FC3D_FIN_BLOCK_SLOTS) /* a block per group (>>finalize) */
@@ -2641,8 +2715,9 @@ static __device__ float _fc3d_apply_ops(const _fc3d_dev_chain& ch, int begin, in
 
 /* Fixed-order sum over the warp by a butterfly: lanes combine in a fixed pattern and IEEE
    addition commutes, so every lane holds the same total. Every lane of the warp must call it. */
-static __device__ __forceinline__ double2 _fc3d_warp_sum(double2 v) {
-    for (int m = 16; m > 0; m >>= 1) {
+static __device__ __forceinline__ double2 _fc3d_warp_sum(double2 v, int width = 32) {
+    /* width (a power of two up to 32): the sum over each aligned run of that many lanes instead */
+    for (int m = width / 2; m > 0; m >>= 1) {
         v.x += __shfl_xor_sync(0xffffffffu, v.x, m);
         v.y += __shfl_xor_sync(0xffffffffu, v.y, m);
     }
@@ -2797,6 +2872,44 @@ typedef struct _fc3d_moments_params {
     double2* ab;             /* per cell (a, b) */
 } _fc3d_moments_params;
 
+/* A cell's map (a, b) with the ops [begin, end) folded in: scale, add_channel and inference
+   BatchNorm, the only ops a moments plan lets stand between statistics ops. */
+static __device__ __forceinline__ void _fc3d_moments_fold(const _fc3d_dev_chain& ch, int begin, int end, int64_t c,
+                                                          double2* ab) {
+    double a = ab->x, b = ab->y;
+    for (int i = begin; i < end; i++) {
+        const _fc3d_dev_op& o = ch.ops[i];
+        if (o.kind == FC3D_OP_SCALE) { a *= o.value; b *= o.value; }
+        else if (o.kind == FC3D_OP_ADD_CHANNEL) b += o.bias[c];
+        else if (o.kind == FC3D_OP_BATCHNORM_INFER) {
+            const double r = 1.0 / sqrt((double)o.running_var[c] + (double)o.eps);
+            a *= r;
+            b = (b - (double)o.running_mean[c]) * r;
+            if (o.flags & FC3D_OP_AFFINE) { a *= o.weight[c]; b = b * o.weight[c] + o.bias[c]; }
+        }
+    }
+    *ab = make_double2(a, b);
+}
+/* A cell's moments as the op sees them, added to s: sum(a v + b) = a S + b m and
+   sum((a v + b)^2) = a^2 Q + 2 a b S + b^2 m (m values a cell). */
+static __device__ __forceinline__ void _fc3d_moments_add(double2* s, double2 ab, double2 sq, double m) {
+    const double a = ab.x, b = ab.y;
+    s->x += a * sq.x + b * m;
+    s->y += a * a * sq.y + 2.0 * a * b * sq.x + b * b * m;
+}
+/* A cell's map with the statistics op composed in, its group's (mean, 1/std) st in hand. */
+static __device__ __forceinline__ double2 _fc3d_moments_compose(int stats, const _fc3d_dev_op& o, double2 st, int64_t c,
+                                                                double2 ab) {
+    double a = ab.x, b = ab.y;
+    if (stats == _FC3D_ST_SUB_MEAN) b -= st.x;
+    else {
+        a *= st.y;
+        b = (b - st.x) * st.y;
+        if (o.flags & FC3D_OP_AFFINE) { a *= o.weight[c]; b = b * o.weight[c] + o.bias[c]; }
+    }
+    return make_double2(a, b);
+}
+
 template <typename T>
 static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_moments_kernel(const _fc3d_moments_params M) {
     _fc3d_pdl_enter();
@@ -2812,41 +2925,122 @@ static __global__ void __launch_bounds__(_FC3D_THREADS) _fc3d_moments_kernel(con
         double2 s = make_double2(0.0, 0.0);
         for (int64_t k = lane; k < nn * nc; k += 32) {
             const int64_t n = n0 + k / nc, c = c0 + k % nc, cell = n * M.c + c;
-            double a = 1.0, b = 0.0;
-            if (!M.init) { a = M.ab[cell].x; b = M.ab[cell].y; }
-            for (int i = M.fold_begin; i < M.op; i++) {
-                const _fc3d_dev_op& o = M.chain.ops[i];
-                if (o.kind == FC3D_OP_SCALE) { a *= o.value; b *= o.value; }
-                else if (o.kind == FC3D_OP_ADD_CHANNEL) b += o.bias[c];
-                else if (o.kind == FC3D_OP_BATCHNORM_INFER) {
-                    const double r = 1.0 / sqrt((double)o.running_var[c] + (double)o.eps);
-                    a *= r;
-                    b = (b - (double)o.running_mean[c]) * r;
-                    if (o.flags & FC3D_OP_AFFINE) { a *= o.weight[c]; b = b * o.weight[c] + o.bias[c]; }
-                }
-            }
-            M.ab[cell] = make_double2(a, b);
-            const double2 m = M.sums[cell];
-            s.x += a * m.x + b * M.per_cell;
-            s.y += a * a * m.y + 2.0 * a * b * m.x + b * b * M.per_cell;
+            double2 ab = M.init ? make_double2(1.0, 0.0) : M.ab[cell];
+            _fc3d_moments_fold(M.chain, M.fold_begin, M.op, c, &ab);
+            M.ab[cell] = ab;
+            _fc3d_moments_add(&s, ab, M.sums[cell], M.per_cell);
         }
         s = _fc3d_warp_sum(s);
         if (lane == 0) _fc3d_finalize_tail<T>(M.F, grp, s);
         if (M.F.stats == _FC3D_ST_REDUCE) continue;
         __syncwarp(); /* lane 0's (mean, 1/std), as the apply will read them */
         const double2 st = M.F.stats_of[grp];
-        const _fc3d_dev_op& o = M.chain.ops[M.op];
         for (int64_t k = lane; k < nn * nc; k += 32) {
             const int64_t n = n0 + k / nc, c = c0 + k % nc, cell = n * M.c + c;
-            double a = M.ab[cell].x, b = M.ab[cell].y;
-            if (M.F.stats == _FC3D_ST_SUB_MEAN) b -= st.x;
-            else {
-                a *= st.y;
-                b = (b - st.x) * st.y;
-                if (o.flags & FC3D_OP_AFFINE) { a *= o.weight[c]; b = b * o.weight[c] + o.bias[c]; }
-            }
-            M.ab[cell] = make_double2(a, b);
+            M.ab[cell] = _fc3d_moments_compose(M.F.stats, M.chain.ops[M.op], st, c, M.ab[cell]);
         }
+    }
+}
+
+/* The moments tail: every moments step of a pass (and its raw finalize) in one launch. The
+   statistics groups of a moments chain are unions of (n, c) cells; each op's are whole channel
+   groups of cpg channels (cpg = C where the op does not keep C) for one sample or for all. With W
+   the least common multiple of the ops' cpg (a divisor of C), the channels [b W, b W + W) of every
+   sample hold whole groups of every op, so block b takes those N x W cells through the whole
+   chain alone, with no exchange between blocks: C / W blocks of _FC3D_MT_THREADS threads, each
+   cell's (S, Q) and map (a, b) in shared memory from one op to the next (planned where N x W <=
+   _FC3D_MT_CELLS and the statistics ops <= _FC3D_MT_OPS: _fc3d_mtail_w). Each op's (mean, 1/std)
+   goes to the workspace as the moments steps write it (the apply reads it there) and is read back
+   after a barrier. First, where a block's partials number at most _FC3D_MT_PARTS (N x W x slots),
+   the raw finalize: `tpc` adjacent threads a cell, each summing every tpc-th slot in order
+   (_fc3d_finalize_sum), then a butterfly over the tpc lanes; otherwise (S, Q) come from the
+   workspace (a finalize step before, or the contraction of the input sums). A group of at most
+   _FC3D_MT_THREAD_CELLS cells is summed by one thread in cell order, a larger one by a warp in the
+   moments kernel's order. Every sum is in a fixed order: deterministic. Planned only where
+   _fc3d_mtail_on is set (off by default: >>steps). (One block of 1,024 threads for all of L2/15's
+   512 cells ran its chain 0.179 -> 0.191 ms TF32 on the H100, its kernel 15.7 us under ncu
+   against 3.9 + 6.3 + 5.5 for the three launches it replaced: bench/RESULTS.md eighty-first
+   entry.) */
+typedef struct _fc3d_mtail_params {
+    _fc3d_finalize_params raw;                /* the cells' partials; raw.partials NULL: (S, Q) from sums */
+    int tpc;                                  /* threads a cell for the raw sums: a power of two up to 32 */
+    int w;                                    /* channels a block */
+    int num_ops;                              /* statistics ops, in chain order */
+    int op[_FC3D_MT_OPS], fold_begin[_FC3D_MT_OPS]; /* op k's index; ops [fold_begin, op) fold in first */
+    _fc3d_finalize_params F[_FC3D_MT_OPS];    /* op k's groups, stats_of, running and saved statistics, y */
+    _fc3d_dev_chain chain;
+    int n, c;                                 /* cells: n x c, numbered n-major */
+    double per_cell;                          /* values a cell: D x H x W */
+    const double2* sums;                      /* per cell (S, Q) of v, where raw.partials is NULL */
+} _fc3d_mtail_params;
+
+template <typename T>
+static __global__ void __launch_bounds__(_FC3D_MT_THREADS) _fc3d_mtail_kernel(const _fc3d_mtail_params M) {
+    extern __shared__ double2 _fc3d_mt_smem[]; /* (S, Q) of the block's cells, then their maps (a, b) */
+    const int W = M.w, cells = M.n * W, cb = blockIdx.x * W; /* local cell l: sample l / W, channel cb + l % W */
+    double2* sq = _fc3d_mt_smem;
+    double2* map = _fc3d_mt_smem + cells;
+    _fc3d_pdl_enter();
+    const int t = threadIdx.x, nt = blockDim.x;
+    if (M.raw.partials) {
+        /* the same trip count for every thread, so each butterfly sees whole runs of tpc lanes */
+        const int tpc = M.tpc, span = cells * tpc;
+        for (int base = 0; base < span; base += nt) {
+            const int l = (base + t) / tpc, sub = (base + t) % tpc;
+            const int64_t g = (int64_t)(l / W) * M.c + cb + l % W;
+            double2 v = l < cells ? _fc3d_finalize_sum(M.raw, g, sub, tpc) : make_double2(0.0, 0.0);
+            v = _fc3d_warp_sum(v, tpc);
+            if (l < cells && sub == 0) sq[l] = v;
+        }
+    } else {
+        for (int l = t; l < cells; l += nt) sq[l] = M.sums[(int64_t)(l / W) * M.c + cb + l % W];
+    }
+    for (int k = 0; k < M.num_ops; k++) {
+        const _fc3d_finalize_params& F = M.F[k];
+        const int op = M.op[k];
+        for (int l = t; l < cells; l += nt) { /* (a cell's own entry: no barrier before) */
+            double2 ab = k == 0 ? make_double2(1.0, 0.0) : map[l];
+            _fc3d_moments_fold(M.chain, M.fold_begin[k], op, cb + l % W, &ab);
+            map[l] = ab;
+        }
+        __syncthreads(); /* the maps and (S, Q) of every cell */
+        const fc3d_stat_geom_& sg = F.sg;
+        const int kn = (sg.keep & _FC3D_K_N) != 0, kc = (sg.keep & _FC3D_K_C) != 0;
+        const int cpg = kc ? (int)sg.cpg : M.c, ncg = M.c / cpg, gw = W / cpg; /* groups of C; of a block's W */
+        const int nn = kn ? 1 : M.n, gcells = nn * cpg, groups = (kn ? M.n : 1) * gw;
+        if (gcells <= _FC3D_MT_THREAD_CELLS) {
+            for (int lg = t; lg < groups; lg += nt) {
+                const int n0 = kn ? lg / gw : 0, c0 = cb + (lg % gw) * cpg;
+                double2 s = make_double2(0.0, 0.0);
+                for (int j = 0; j < gcells; j++) {
+                    const int l = (n0 + j / cpg) * W + c0 - cb + j % cpg;
+                    _fc3d_moments_add(&s, map[l], sq[l], M.per_cell);
+                }
+                _fc3d_finalize_tail<T>(F, (int64_t)n0 * ncg + c0 / cpg, s);
+            }
+        } else {
+            const int lane = t % 32;
+            /* the loop bound is warp-uniform, so the butterfly always sees a whole warp */
+            for (int lg = t / 32; lg < groups; lg += nt / 32) {
+                const int n0 = kn ? lg / gw : 0, c0 = cb + (lg % gw) * cpg;
+                double2 s = make_double2(0.0, 0.0);
+                for (int j = lane; j < gcells; j += 32) {
+                    const int l = (n0 + j / cpg) * W + c0 - cb + j % cpg;
+                    _fc3d_moments_add(&s, map[l], sq[l], M.per_cell);
+                }
+                s = _fc3d_warp_sum(s);
+                if (lane == 0) _fc3d_finalize_tail<T>(F, (int64_t)n0 * ncg + c0 / cpg, s);
+            }
+        }
+        __syncthreads(); /* every group's (mean, 1/std), written to the workspace above */
+        if (F.stats == _FC3D_ST_REDUCE) continue; /* (a reduction ends the chain: no map after it) */
+        for (int l = t; l < cells; l += nt) {
+            const int n = l / W, c = cb + l % W;
+            map[l] = _fc3d_moments_compose(F.stats, M.chain.ops[op], F.stats_of[(int64_t)(kn ? n : 0) * ncg + c / cpg],
+                                           c, map[l]);
+        }
+        /* (the next op folds each cell's own entry, then waits at its barrier before any read of
+           another's) */
     }
 }
 
@@ -10979,7 +11173,8 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
         double f = 0.0, b = 0.0;
         int store = 0;
         double part = st->stat_op >= 0 ? (double)pr->stat[st->stat_op].groups * (double)pr->stat[st->stat_op].slots * 16.0 : 0.0;
-        if (st->kind == _FC3D_STEP_TC_CONV || st->kind == _FC3D_STEP_FINALIZE) {
+        if (st->kind == _FC3D_STEP_TC_CONV || st->kind == _FC3D_STEP_FINALIZE ||
+            (st->kind == _FC3D_STEP_MOMENTS_TAIL && st->arg[0])) {
             /* the slots the haloed phase tiles write, where the run takes them (_fc3d_tc_slots_written) */
             const fc3d_step_* c = st->kind == _FC3D_STEP_TC_CONV ? st : _fc3d_tc_gathering_step(pr, st);
             if (c && part > 0.0)
@@ -11028,6 +11223,16 @@ static void _fc3d_plan_costs(fc3d_plan* p) {
             int64_t r_at, p_at;
             _fc3d_xsums_doubles(&pr->geom, &r_at, &p_at);
             b = (double)p->weight_elements * es + 8.0 * (double)r_at + 16.0 * (double)pr->geom.n * (double)pr->geom.cout;
+            break;
+        }
+        case _FC3D_STEP_MOMENTS_TAIL: { /* the partials or the cells' sums, the statistics, and a pooled y */
+            int j;
+            b = st->arg[0] ? part : (double)pr->geom.n * (double)pr->geom.cout * 16.0;
+            for (j = p->passes[st->pass].stat_op; j < p->desc.num_ops; j++) {
+                const int stats = _fc3d_op_info_of(&p->desc.ops[j])->stats;
+                if (stats == _FC3D_ST_REDUCE) b += (double)p->y_elements * es;
+                else if (stats != _FC3D_ST_NONE) b += (double)pr->stat[j].groups * 16.0;
+            }
             break;
         }
         default: /* _FC3D_STEP_MOMENTS: the cells' sums and maps, and a pooled y */
@@ -11371,7 +11576,7 @@ static const char* const _fc3d_stats_plan_name[4] = {"auto", "per op", "moments"
 static const char* const _fc3d_step_name[_FC3D_STEP_KIND_COUNT_] = {"?", "finalize", "direct pass",
                                                                     "weight re-layout", "implicit GEMM",
                                                                     "statistics from moments", "box sums of x",
-                                                                    "conv sums from box sums"};
+                                                                    "conv sums from box sums", "moments tail"};
 
 FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
     /* appended piece by piece; `len` counts what the whole text needs, as snprintf does */
@@ -11583,6 +11788,14 @@ FC3D_API int fc3d_plan_describe(const fc3d_plan* p, char* buf, size_t n) {
                                   : _fc3d_hx_zc_geom(((const _fc3d_tc_plan*)pr->engine_data.bytes)->kp)
                                       ? ", tap-less phases stored by the haloed tiles, their own tiles skipped (the mma.sync loop: a zero fill first)"
                                       : ", tap-less phases zero-filled, their tiles skipped");
+                    if (st->kind == _FC3D_STEP_MOMENTS_TAIL && st->arg[0]) {
+                        _FC3D_PUT(" (a block %lld channel%s of every sample: their partials summed, %d threads a "
+                                  "cell, then every statistics op's moments step)", (long long)st->arg[2],
+                                  st->arg[2] == 1 ? "" : "s", (int)st->arg[1]);
+                    } else if (st->kind == _FC3D_STEP_MOMENTS_TAIL) {
+                        _FC3D_PUT(" (a block %lld channel%s of every sample: every statistics op's moments step "
+                                  "from the cells' sums)", (long long)st->arg[2], st->arg[2] == 1 ? "" : "s");
+                    }
                     if (st->kind == _FC3D_STEP_DIRECT_PASS && st->arg[7])
                         _FC3D_PUT(" (streamed: ops fixed per (n, c), 16-byte loads)");
                     if (st->kind == _FC3D_STEP_DIRECT_PASS && (st->variant & _FC3D_DIRECT_ROWS))
@@ -11622,9 +11835,19 @@ static fc3d_result _fc3d_check_plan(const fc3d_plan* p, char* msg) {
         if (!_fc3d_op_info_of(&d->ops[i]))
             return _fc3d_fail(msg, FC3D_ERROR_PLAN_INVALID, "plan._private.desc.ops[%d].kind = %d", i,
                               _fc3d_enum_int(&d->ops[i].kind));
-    for (i = 0; i < pr->num_steps; i++)
-        if (pr->steps[i].kind <= 0 || pr->steps[i].kind >= _FC3D_STEP_KIND_COUNT_)
-            return _fc3d_fail(msg, FC3D_ERROR_PLAN_INVALID, "plan._private.steps[%d].kind = %d", i, pr->steps[i].kind);
+    for (i = 0; i < pr->num_steps; i++) {
+        const fc3d_step_* s = &pr->steps[i];
+        if (s->kind <= 0 || s->kind >= _FC3D_STEP_KIND_COUNT_)
+            return _fc3d_fail(msg, FC3D_ERROR_PLAN_INVALID, "plan._private.steps[%d].kind = %d", i, s->kind);
+        if (s->kind == _FC3D_STEP_MOMENTS_TAIL) { /* what _fc3d_mtail_kernel's blocks can take */
+            const int64_t tpc = s->arg[1], w = s->arg[2];
+            if (w < 1 || w != _fc3d_mtail_w(p, s->pass) || s->grid != (unsigned)(pr->geom.cout / w) || tpc < 1 ||
+                tpc > 32 || (tpc & (tpc - 1)) || s->block != _FC3D_MT_THREADS)
+                return _fc3d_fail(msg, FC3D_ERROR_PLAN_INVALID,
+                                  "plan._private.steps[%d] (moments tail): %lld channels a block, grid %u x %u, %lld "
+                                  "threads a cell", i, (long long)w, s->grid, s->block, (long long)tpc);
+        }
+    }
     return FC3D_SUCCESS;
 }
 
@@ -11833,6 +12056,47 @@ static fc3d_result _fc3d_launch_moments(const _fc3d_bound* b, const fc3d_step_* 
     M.ab = (double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_MOMENTS) + pr->geom.n * pr->geom.cout;
     return _fc3d_launched(msg, "statistics-from-moments kernel",
                           _fc3d_launch_pdl(_fc3d_moments_kernel<T>, s->grid, s->block, 0, b->stream, M));
+}
+
+static void _fc3d_finalize_used(const fc3d_plan_private_* pr, const fc3d_step_* s, _fc3d_finalize_params* F);
+/* The moments tail (_fc3d_mtail_kernel): the pass's statistics ops in order, each with the ops since
+   the one before folded first, as _fc3d_add_moment_steps lays out its steps. A step the kernel
+   cannot take (too many cells or ops, a lane count that is not a power of two up to 32) is refused
+   before anything launches. */
+template <typename T>
+static fc3d_result _fc3d_launch_mtail(const _fc3d_bound* b, const fc3d_step_* s, char* msg) {
+    const fc3d_plan* p = b->plan;
+    const fc3d_plan_private_* pr = &p->_private;
+    const int tpc = (int)s->arg[1];
+    _fc3d_mtail_params M;
+    int j, k = 0, fold = p->passes[s->pass].op_end;
+    memset(&M, 0, sizeof M); /* (the run checks held the step to the kernel's limits) */
+    for (j = p->passes[s->pass].stat_op; j >= 0 && j < p->desc.num_ops && k < _FC3D_MT_OPS; j++) {
+        if (_fc3d_op_info_of(&p->desc.ops[j])->stats == _FC3D_ST_NONE) continue;
+        M.op[k] = j;
+        M.fold_begin[k] = fold;
+        M.F[k] = _fc3d_finalize_of(b, j);
+        k++;
+        fold = j + 1;
+    }
+    M.num_ops = k;
+    M.tpc = tpc;
+    M.w = (int)s->arg[2];
+    M.chain = b->chain;
+    M.n = (int)pr->geom.n;
+    M.c = (int)pr->geom.cout;
+    M.per_cell = (double)pr->geom.d * (double)pr->geom.h * (double)pr->geom.w;
+    if (s->arg[0]) {
+        M.raw.stats = _FC3D_ST_RAW;
+        M.raw.sg = pr->stat[_FC3D_MOMENTS];
+        M.raw.partials = (const double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_PARTIALS);
+        _fc3d_finalize_used(pr, s, &M.raw);
+    } else {
+        M.sums = (const double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_MOMENTS);
+    }
+    return _fc3d_launched(msg, "moments tail kernel",
+                          _fc3d_launch_pdl(_fc3d_mtail_kernel<T>, s->grid, s->block,
+                                           (size_t)M.n * (size_t)M.w * 2 * sizeof(double2), b->stream, M));
 }
 
 template <typename T>
@@ -12510,7 +12774,7 @@ static fc3d_result _fc3d_execute(const _fc3d_bound* b, char* msg) {
     static const launcher launch[_FC3D_STEP_KIND_COUNT_] = {NULL, _fc3d_launch_finalize<T>, _fc3d_launch_direct_pass<T>,
                                                             _fc3d_launch_tc_prep<T>, _fc3d_launch_tc_conv<T>,
                                                             _fc3d_launch_moments<T>, _fc3d_launch_xsums<T>,
-                                                            _fc3d_launch_xsums<T>};
+                                                            _fc3d_launch_xsums<T>, _fc3d_launch_mtail<T>};
     for (int i = 0; i < pr->num_steps; i++) {
         const fc3d_result r = launch[pr->steps[i].kind](b, &pr->steps[i], msg);
         if (r != FC3D_SUCCESS) return r;

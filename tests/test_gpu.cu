@@ -19,8 +19,8 @@
    A reference that is zero in exact arithmetic (RMS < 1e-6, e.g. a pool after a mean subtraction)
    is compared by the RMS of the difference instead, against the same bound (gpu_util.h).
 
-   Usage: test_gpu [golden_dir] [--cases N] [--seed S] [--quick]   (--quick: a subset, for the
-   sanitizers) */
+   Usage: test_gpu [golden_dir] [--cases N] [--seed S] [--quick] [--moments-tail]   (--quick: a
+   subset, for the sanitizers; --moments-tail: the moments tail's test alone) */
 #define FUSEDCONV3D_IMPLEMENTATION
 #include "fusedconv3d.cuh"
 #define FUSEDCONV3D_CPU_IMPLEMENTATION
@@ -2755,6 +2755,122 @@ static void test_linear_sums(void) {
     }
 }
 
+/* ---- 3a''. the moments tail ---------------------------------------------------------------------- */
+/* Chains whose statistics come from per-(n, c) moments, on both sides of the moments tail's limits
+   (_FC3D_MT_CELLS cells a block, _FC3D_MT_OPS statistics ops). A block takes W channels of every
+   sample, W the least common multiple of the ops' channel groups: 1 for a BatchNorm, a spatial
+   mean and a pool, C / 4 with a GroupNorm of 4 groups (N 6 x C 16), C with one of 1 group (the
+   others). N 3 x C 512 with the GroupNorm: one block of all 1536 cells, the most it takes (on the
+   GEMM a finalize first: 1536 x 81 partials, past _FC3D_MT_PARTS); N 2 x C 800 with it: 1600 cells
+   a block, the separate finalize and moments launches; chains of 2, 4 and 5
+   statistics ops with scale, add_channel and inference BatchNorm folded between them, a pool at
+   the end of one. Each on the direct engine (FP32) and the implicit
+   GEMM (TF32), against the CPU reference in float64 (y, running and saved statistics). The form
+   each plan took is asserted from its steps: the tail where the cells and ops fit, the separate
+   launches otherwise. */
+static void test_moments_tail(void) {
+    const int was_on = _fc3d_mtail_on; /* the tail planned wherever it fits, whatever the build's default */
+    _fc3d_mtail_on = 1;
+    /* N, C_out, input D, H, W: at 1536 cells the GEMM's partials (81 slots a cell) are past
+       _FC3D_MT_PARTS, so a finalize step sums them before the tail; the direct engine's (11) are not */
+    static const int shape[3][5] = {{6, 16, 2, 3, 5}, {3, 512, 6, 12, 20}, {2, 800, 2, 3, 5}};
+    for (int sh = 0; sh < 3; sh++)
+        for (int chain = 0; chain < 4; chain++)
+            for (int eng = 0; eng < 2; eng++) {
+                host_case hc;
+                double* ref_ops[FC3D_MAX_OPS][6];
+                memset(&hc, 0, sizeof hc);
+                memset(ref_ops, 0, sizeof ref_ops);
+                fc3d_plan_desc* d = &hc.desc;
+                d->conv.batch = shape[sh][0];
+                d->conv.in_channels = 4;
+                d->conv.out_channels = shape[sh][1];
+                for (int i = 0; i < 3; i++) {
+                    d->conv.in_size[i] = shape[sh][2 + i];
+                    d->conv.kernel[i] = 3;
+                    d->conv.stride[i] = 2;
+                    d->conv.padding[i] = 1;
+                }
+                d->conv.bias = 1;
+                d->engine = eng ? FC3D_ENGINE_IMPLICIT_GEMM : FC3D_ENGINE_DIRECT;
+                d->math = eng ? FC3D_MATH_TF32 : FC3D_MATH_FP32;
+                d->stats_plan = FC3D_STATS_PLAN_MOMENTS;
+                fc3d_op* o = d->ops;
+                int k = 0, nstat = 0;
+                const unsigned bn = FC3D_OP_AFFINE | FC3D_OP_UPDATE_RUNNING_STATS | FC3D_OP_SAVE_BATCH_STATS;
+                if (chain == 0) { /* L2/15's: BatchNorm, then the spatial mean */
+                    o[k].kind = FC3D_OP_BATCHNORM_TRAIN; o[k++].flags = bn;
+                    o[k++].kind = FC3D_OP_SUB_SPATIAL_MEAN;
+                    nstat = 2;
+                } else if (chain == 1) { /* L2/77's: scale, BatchNorm, pool, an add_channel between */
+                    o[k].kind = FC3D_OP_SCALE; o[k++].value = 0.75f;
+                    o[k].kind = FC3D_OP_BATCHNORM_TRAIN; o[k++].flags = bn;
+                    o[k++].kind = FC3D_OP_ADD_CHANNEL;
+                    o[k++].kind = FC3D_OP_GLOBAL_AVG_POOL;
+                    nstat = 2;
+                } else { /* the spatial mean, a GroupNorm, an inference BatchNorm, a training one, ... */
+                    o[k++].kind = FC3D_OP_SUB_SPATIAL_MEAN;
+                    o[k].kind = FC3D_OP_GROUPNORM; o[k].groups = shape[sh][1] == 16 ? 4 : 1;
+                    o[k].flags = FC3D_OP_AFFINE; o[k++].eps = 1e-5f;
+                    o[k].kind = FC3D_OP_BATCHNORM_INFER; o[k++].flags = FC3D_OP_AFFINE;
+                    o[k].kind = FC3D_OP_BATCHNORM_TRAIN; o[k++].flags = bn;
+                    o[k].kind = FC3D_OP_SCALE; o[k++].value = -1.25f;
+                    o[k++].kind = FC3D_OP_SUB_SPATIAL_MEAN;
+                    nstat = 4;
+                    if (chain == 3) { /* one past the tail's ops */
+                        o[k].kind = FC3D_OP_GROUPNORM; o[k].groups = 2; o[k++].eps = 1e-5f;
+                        nstat = 5;
+                    }
+                }
+                d->num_ops = k;
+                char name[160];
+                const int64_t cells = (int64_t)shape[sh][0] * shape[sh][1];
+                snprintf(name, sizeof name, "moments_tail.n%d.c%d.chain%d.%s", shape[sh][0], shape[sh][1], chain,
+                         eng ? "implicit_gemm.tf32" : "direct.fp32");
+                if (fc3d_plan_init(&hc.plan, d) != FC3D_SUCCESS || hc.plan.stats_plan != FC3D_STATS_PLAN_MOMENTS) {
+                    check(0, name, "plan: %s", hc.plan.message);
+                    continue;
+                }
+                /* the form: the tail where the cells and ops fit (summing the partials itself where
+                   they number at most _FC3D_MT_PARTS), the separate launches otherwise */
+                const fc3d_plan_private_* pr = &hc.plan._private;
+                int tails = 0, raw_tails = 0, moments = 0, finalizes = 0;
+                for (int i = 0; i < pr->num_steps; i++) {
+                    tails += pr->steps[i].kind == _FC3D_STEP_MOMENTS_TAIL;
+                    raw_tails += pr->steps[i].kind == _FC3D_STEP_MOMENTS_TAIL && pr->steps[i].arg[0];
+                    moments += pr->steps[i].kind == _FC3D_STEP_MOMENTS;
+                    finalizes += pr->steps[i].kind == _FC3D_STEP_FINALIZE && pr->steps[i].stat_op == _FC3D_MOMENTS;
+                }
+                const int w = chain < 2 ? 1 : shape[sh][1] == 16 ? 4 : shape[sh][1]; /* channels a block */
+                const int fits = (int64_t)shape[sh][0] * w <= _FC3D_MT_CELLS && nstat <= _FC3D_MT_OPS;
+                const int raw = fits && (double)shape[sh][0] * w * (double)pr->stat[_FC3D_MOMENTS].slots <= _FC3D_MT_PARTS;
+                int tail_w = 0;
+                for (int i = 0; i < pr->num_steps; i++)
+                    if (pr->steps[i].kind == _FC3D_STEP_MOMENTS_TAIL) tail_w = (int)pr->steps[i].arg[2];
+                const int form_ok = fits ? tails == 1 && raw_tails == raw && finalizes == !raw && moments == 0 && tail_w == w
+                                         : tails == 0 && finalizes == 1 && moments == nstat;
+                char form_name[192];
+                snprintf(form_name, sizeof form_name, "%s.form", name);
+                check(form_ok, form_name,
+                      "%d tail steps (%d summing the partials, %d channels a block, want %d), %d finalize, %d moments "
+                      "steps; %lld cells x %lld slots, %d statistics ops", tails, raw_tails, tail_w, w, finalizes, moments,
+                      (long long)cells, (long long)pr->stat[_FC3D_MOMENTS].slots, nstat);
+                fill_case_tensors(&hc);
+                double* ref = cpu_reference(&hc, ref_ops);
+                if (!ref) {
+                    check(0, name, "the CPU reference refused the desc");
+                } else {
+                    int guard;
+                    run_and_compare(name, &hc, ref, ref_ops, bound_for(d->math, d->dtype), &guard);
+                }
+                free(ref);
+                for (int i = 0; i < FC3D_MAX_OPS; i++)
+                    for (int t = 0; t < 6; t++) free(ref_ops[i][t]);
+                host_case_free(&hc);
+            }
+    _fc3d_mtail_on = was_on;
+}
+
 /* ---- 3b'. CUDA graph capture ------------------------------------------------------------------ */
 /* A run enqueued while its stream is captured into a CUDA graph (global capture mode, the strictest:
    no call that synchronises or allocates may happen meanwhile), the graph instantiated and launched
@@ -3246,6 +3362,10 @@ int main(int argc, char** argv) {
         if (!strcmp(argv[i], "--cases") && i + 1 < argc) cases = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc) rng_state = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--moments-tail")) { /* that test alone (the sanitizers' quick look at it) */
+            test_moments_tail();
+            return check_summary();
+        }
         else if (!strcmp(argv[i], "--loop") && i + 1 < argc) loop_force = atoi(argv[++i]);
         else dir = argv[i];
     }
@@ -3320,6 +3440,7 @@ int main(int argc, char** argv) {
         zero_fill_cases = zero_fill_halo_cases = 0;
     }
     test_tf32_rounding();
+    test_moments_tail();
     test_cross_engine(quick ? 4 : 40);
     test_cross_loop(quick ? 4 : 40);
     test_zero_fill();

@@ -481,6 +481,118 @@ static void workload_desc(int which, fc3d_plan_desc* d) {
     }
 }
 
+/* The moments tail (_fc3d_mtail_kernel): a block takes W channels of every sample through the
+   whole chain (W the least common multiple of the statistics ops' channel groups). L2/15 in TF32
+   (a BatchNorm and the spatial mean: W 1, 32 blocks of 16 cells, 31 partial slots a cell) takes
+   one tail step that sums the partials itself, 16 threads a cell, in place of the finalize and
+   two moments launches; so does L2/77 (128 blocks); a GroupNorm of one group over 800 channels of
+   2 samples (1600 cells a block, past _FC3D_MT_CELLS) keeps the separate launches; a linear plan
+   takes the tail after the contraction, from the cells' sums. A tail step edited past what the
+   kernel takes is refused by fc3d_plan_run before anything is read or launched. */
+static int count_steps(const fc3d_plan* p, int kind) {
+    int k = 0;
+    for (int i = 0; i < p->_private.num_steps; i++) k += p->_private.steps[i].kind == kind;
+    return k;
+}
+static int tail_step(const fc3d_plan* p) {
+    for (int i = 0; i < p->_private.num_steps; i++)
+        if (p->_private.steps[i].kind == _FC3D_STEP_MOMENTS_TAIL) return i;
+    return -1;
+}
+static void test_moments_tail_plans(void) {
+    static char text[1 << 14];
+    const int was_on = _fc3d_mtail_on; /* the tail planned wherever it fits, whatever the build's default */
+    _fc3d_mtail_on = 1;
+    fc3d_plan_desc d;
+    fc3d_plan p;
+    for (int w = 0; w < 2; w++) {
+        workload_desc(w, &d);
+        d.math = FC3D_MATH_TF32;
+        fc3d_result r = fc3d_plan_init(&p, &d);
+        fc3d_plan_describe(&p, text, sizeof text);
+        const int t = tail_step(&p);
+        const fc3d_step_* s = t >= 0 ? &p._private.steps[t] : NULL;
+        char want[160];
+        snprintf(want, sizeof want, "moments tail, grid %d x 256 (a block 1 channel of every sample: their partials "
+                 "summed, 16 threads a cell", w ? 128 : 32);
+        check(r == FC3D_SUCCESS && p.stats_plan == FC3D_STATS_PLAN_MOMENTS && count_steps(&p, _FC3D_STEP_MOMENTS_TAIL) == 1 &&
+                  s && s->arg[0] == 1 && s->arg[1] == 16 && s->arg[2] == 1 && s->stat_op == _FC3D_MOMENTS &&
+                  s->grid == (w ? 128u : 32u) && count_steps(&p, _FC3D_STEP_MOMENTS) == 0 &&
+                  count_steps(&p, _FC3D_STEP_FINALIZE) == 0 && strstr(text, want),
+              w ? "moments_tail.l2_77_tf32" : "moments_tail.l2_15_tf32", "result %d (%s); describe:\n%s", (int)r,
+              p.message, text);
+    }
+    workload_desc(0, &d);
+    d.math = FC3D_MATH_TF32;
+    fc3d_result r = fc3d_plan_init(&p, &d);
+    const int t = tail_step(&p);
+    {
+        /* the step edited: 3 threads a cell; a block of 1024; 2 channels a block */
+        fc3d_run_args a;
+        fc3d_message m;
+        memset(&a, 0, sizeof a);
+        for (int e = 0; e < 3 && t >= 0; e++) {
+            fc3d_plan q = p;
+            if (e == 0) q._private.steps[t].arg[1] = 3;
+            else if (e == 1) q._private.steps[t].block = 1024;
+            else q._private.steps[t].arg[2] = 2;
+            m.text[0] = 0;
+            r = fc3d_plan_run(&q, &a, &m);
+            check(r == FC3D_ERROR_PLAN_INVALID && strstr(m.text, "moments tail") != NULL,
+                  e == 0 ? "moments_tail.edited_lanes_refused" : e == 1 ? "moments_tail.edited_block_refused"
+                                                                 : "moments_tail.edited_channels_refused",
+                  "got %d: %s", (int)r, m.text);
+        }
+    }
+    memset(&d, 0, sizeof d);
+    d.conv.batch = 2;
+    d.conv.in_channels = 4;
+    d.conv.out_channels = 800;
+    for (int i = 0; i < 3; i++) {
+        d.conv.in_size[i] = 3;
+        d.conv.kernel[i] = 3;
+        d.conv.stride[i] = 2;
+    }
+    d.ops[0].kind = FC3D_OP_GROUPNORM;
+    d.ops[0].groups = 1;
+    d.ops[1].kind = FC3D_OP_SUB_SPATIAL_MEAN;
+    d.num_ops = 2;
+    d.stats_plan = FC3D_STATS_PLAN_MOMENTS;
+    r = fc3d_plan_init(&p, &d);
+    fc3d_plan_describe(&p, text, sizeof text);
+    check(r == FC3D_SUCCESS && p.stats_plan == FC3D_STATS_PLAN_MOMENTS && count_steps(&p, _FC3D_STEP_MOMENTS_TAIL) == 0 &&
+              count_steps(&p, _FC3D_STEP_MOMENTS) == 2 && count_steps(&p, _FC3D_STEP_FINALIZE) == 1 &&
+              !strstr(text, "moments tail"),
+          "moments_tail.past_cells_separate", "result %d (%s); describe:\n%s", (int)r, p.message, text);
+    memset(&d, 0, sizeof d);
+    d.conv.batch = 2;
+    d.conv.in_channels = 8;
+    d.conv.out_channels = 6;
+    d.conv.in_size[0] = 3;
+    d.conv.in_size[1] = 6;
+    d.conv.in_size[2] = 9;
+    for (int i = 0; i < 3; i++) {
+        d.conv.kernel[i] = 3;
+        d.conv.stride[i] = 2;
+    }
+    d.ops[0].kind = FC3D_OP_SCALE;
+    d.ops[0].value = 1.5f;
+    d.ops[1].kind = FC3D_OP_SUB_SPATIAL_MEAN;
+    d.num_ops = 2;
+    d.strategy = FC3D_STRATEGY_RECOMPUTE;
+    d.stats_plan = FC3D_STATS_PLAN_LINEAR;
+    r = fc3d_plan_init(&p, &d);
+    fc3d_plan_describe(&p, text, sizeof text);
+    const int last = p._private.num_steps - 1;
+    check(r == FC3D_SUCCESS && p.stats_plan == FC3D_STATS_PLAN_LINEAR && count_steps(&p, _FC3D_STEP_MOMENTS_TAIL) == 1 &&
+              count_steps(&p, _FC3D_STEP_MOMENTS) == 0 && count_steps(&p, _FC3D_STEP_XCONTRACT) == 1 && last >= 2 &&
+              p._private.steps[last - 1].kind == _FC3D_STEP_MOMENTS_TAIL && p._private.steps[last - 1].arg[0] == 0 &&
+              p._private.steps[last - 1].grid == 6 && p._private.steps[last - 2].kind == _FC3D_STEP_XCONTRACT &&
+              strstr(text, "every statistics op's moments step from the cells' sums"),
+          "moments_tail.linear_from_sums", "result %d (%s); describe:\n%s", (int)r, p.message, text);
+    _fc3d_mtail_on = was_on;
+}
+
 /* Short-K 64-channel haloed tiles (_FC3D_HX_SHORT_K): L2/61 in TF32 and half (K = 64 x 27) takes
    64-channel tiles and says so; L2/77 (K = 64 x 125) keeps 128-channel tiles; FP32 (3xTF32) takes 64
    as before, not as a short K. */
@@ -1797,6 +1909,7 @@ int main(void) {
     test_smem_per_block();
     test_plan_details();
     test_run_args();
+    test_moments_tail_plans();
     test_every_code_tested();
     return check_summary();
 }
