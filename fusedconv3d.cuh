@@ -2396,7 +2396,7 @@ enum {
     _FC3D_STEP_MOMENTS = 5,     /* statistics of stat_op derived from the per-(n, c) moments (any engine) */
     _FC3D_STEP_XSUMS = 6,       /* box sums of x per (n, ci, tap) (any engine) */
     _FC3D_STEP_XCONTRACT = 7,   /* per-(n, c) sums of the convolution from them and the weight */
-    _FC3D_STEP_MOMENTS_TAIL = 8, /* a pass's moments steps (and its raw finalize) in one block (any engine) */
+    _FC3D_STEP_MOMENTS_TAIL = 8, /* a pass's moments steps (and its raw finalize) in one launch (any engine) */
     _FC3D_STEP_KIND_COUNT_
 };
 
@@ -2437,11 +2437,6 @@ static unsigned _fc3d_grid_warps(int64_t units) {
 /* The statistics geometry a pass gathers: its op's, or the per-(n, c) moments. */
 static int _fc3d_gather_of(const fc3d_pass* ps) { return ps->stat_op < 0 ? -1 : ps->moments ? _FC3D_MOMENTS : ps->stat_op; }
 
-/* The finalize step of a pass that gathers statistics for op i: one warp per group. Where the pass
-   gathers the per-(n, c) moments (i = _FC3D_MOMENTS), the finalize keeps them raw, and a moments
-   step per statistics op of the chain derives its statistics (>>finalize). */
-/* The moments steps of a pass that gathered (or summed from x) the per-(n, c) moments: one per
-   statistics op from the pass's stat_op on; the ops the pass did not apply fold in first. */
 /* The channels a block of the moments tail takes for a pass (>>finalize): the least common
    multiple of its statistics ops' channel groups (C for an op that does not keep C), a divisor of
    C; 0 where the tail does not take the pass (too many ops, or more than _FC3D_MT_CELLS cells a
@@ -2461,7 +2456,7 @@ static int64_t _fc3d_mtail_w(const fc3d_plan* p, int pass) {
         for (a = w, b = g; b; r = a % b, a = b, b = r) {}
         w = w / a * g; /* lcm(w, g): both divide c, so it does too */
     }
-    if (k < 1 || k > _FC3D_MT_OPS || c % w || pr->geom.n * w > _FC3D_MT_CELLS) return 0;
+    if (k < 1 || k > _FC3D_MT_OPS || pr->geom.n * w > _FC3D_MT_CELLS) return 0;
     return w;
 }
 
@@ -2487,6 +2482,11 @@ static int _fc3d_add_mtail(fc3d_plan* p, int pass, int raw_ok) {
     return 1;
 }
 
+/* The finalize step of a pass that gathers statistics for op i: one warp per group. Where the pass
+   gathers the per-(n, c) moments (i = _FC3D_MOMENTS), the finalize keeps them raw, and a moments
+   step per statistics op of the chain derives its statistics (>>finalize). */
+/* The moments steps of a pass that gathered (or summed from x) the per-(n, c) moments: one per
+   statistics op from the pass's stat_op on; the ops the pass did not apply fold in first. */
 static void _fc3d_add_moment_steps(fc3d_plan* p, int pass) {
     fc3d_plan_private_* pr = &p->_private;
     int j, fold = p->passes[pass].op_end;
@@ -12058,11 +12058,11 @@ static fc3d_result _fc3d_launch_moments(const _fc3d_bound* b, const fc3d_step_* 
                           _fc3d_launch_pdl(_fc3d_moments_kernel<T>, s->grid, s->block, 0, b->stream, M));
 }
 
-static void _fc3d_finalize_used(const fc3d_plan_private_* pr, const fc3d_step_* s, _fc3d_finalize_params* F);
+static _fc3d_finalize_params _fc3d_finalize_raw_of(const _fc3d_bound* b, const fc3d_step_* s);
 /* The moments tail (_fc3d_mtail_kernel): the pass's statistics ops in order, each with the ops since
    the one before folded first, as _fc3d_add_moment_steps lays out its steps. A step the kernel
-   cannot take (too many cells or ops, a lane count that is not a power of two up to 32) is refused
-   before anything launches. */
+   cannot take (its channels a block not the plan's, a lane count that is not a power of two up to
+   32) was refused by the run checks (_fc3d_check_plan) before anything launched. */
 template <typename T>
 static fc3d_result _fc3d_launch_mtail(const _fc3d_bound* b, const fc3d_step_* s, char* msg) {
     const fc3d_plan* p = b->plan;
@@ -12070,7 +12070,7 @@ static fc3d_result _fc3d_launch_mtail(const _fc3d_bound* b, const fc3d_step_* s,
     const int tpc = (int)s->arg[1];
     _fc3d_mtail_params M;
     int j, k = 0, fold = p->passes[s->pass].op_end;
-    memset(&M, 0, sizeof M); /* (the run checks held the step to the kernel's limits) */
+    memset(&M, 0, sizeof M);
     for (j = p->passes[s->pass].stat_op; j >= 0 && j < p->desc.num_ops && k < _FC3D_MT_OPS; j++) {
         if (_fc3d_op_info_of(&p->desc.ops[j])->stats == _FC3D_ST_NONE) continue;
         M.op[k] = j;
@@ -12086,14 +12086,8 @@ static fc3d_result _fc3d_launch_mtail(const _fc3d_bound* b, const fc3d_step_* s,
     M.n = (int)pr->geom.n;
     M.c = (int)pr->geom.cout;
     M.per_cell = (double)pr->geom.d * (double)pr->geom.h * (double)pr->geom.w;
-    if (s->arg[0]) {
-        M.raw.stats = _FC3D_ST_RAW;
-        M.raw.sg = pr->stat[_FC3D_MOMENTS];
-        M.raw.partials = (const double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_PARTIALS);
-        _fc3d_finalize_used(pr, s, &M.raw);
-    } else {
-        M.sums = (const double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_MOMENTS);
-    }
+    if (s->arg[0]) M.raw = _fc3d_finalize_raw_of(b, s); /* (its sums stay in shared memory) */
+    else M.sums = (const double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_MOMENTS);
     return _fc3d_launched(msg, "moments tail kernel",
                           _fc3d_launch_pdl(_fc3d_mtail_kernel<T>, s->grid, s->block,
                                            (size_t)M.n * (size_t)M.w * 2 * sizeof(double2), b->stream, M));
@@ -12134,20 +12128,28 @@ static void _fc3d_finalize_used(const fc3d_plan_private_* pr, const fc3d_step_* 
     }
 }
 
-template <typename T>
-static fc3d_result _fc3d_launch_finalize(const _fc3d_bound* b, const fc3d_step_* s, char* msg) {
+/* The finalize parameters of step s's per-(n, c) moments, kept raw (sums) in the moments region. */
+static _fc3d_finalize_params _fc3d_finalize_raw_of(const _fc3d_bound* b, const fc3d_step_* s) {
     const fc3d_plan_private_* pr = &b->plan->_private;
     _fc3d_finalize_params F;
+    memset(&F, 0, sizeof F);
+    F.stats = _FC3D_ST_RAW;
+    F.sg = pr->stat[_FC3D_MOMENTS];
+    F.partials = (const double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_PARTIALS);
+    F.stats_of = (double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_MOMENTS);
+    _fc3d_finalize_used(pr, s, &F);
+    return F;
+}
+
+template <typename T>
+static fc3d_result _fc3d_launch_finalize(const _fc3d_bound* b, const fc3d_step_* s, char* msg) {
+    _fc3d_finalize_params F;
     if (s->stat_op == _FC3D_MOMENTS) { /* the moments, kept raw for the moments steps */
-        memset(&F, 0, sizeof F);
-        F.stats = _FC3D_ST_RAW;
-        F.sg = pr->stat[_FC3D_MOMENTS];
-        F.partials = (const double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_PARTIALS);
-        F.stats_of = (double2*)_fc3d_ws_at(pr, b->base, _FC3D_WS_MOMENTS);
+        F = _fc3d_finalize_raw_of(b, s);
     } else {
         F = _fc3d_finalize_of(b, s->stat_op);
+        _fc3d_finalize_used(&b->plan->_private, s, &F);
     }
-    _fc3d_finalize_used(pr, s, &F);
     return _fc3d_launched(msg, "finalize kernel", _fc3d_launch_pdl(_fc3d_finalize_kernel<T>, s->grid, s->block, 0, b->stream, F));
 }
 

@@ -446,6 +446,21 @@ static double* cpu_reference(const host_case* hc, double* ref_ops[][6]) {
     return y;
 }
 
+/* hc run (run_and_compare) against the float64 CPU reference within `bound`, the reference freed
+   after; 1 when within it. */
+static int check_vs_cpu(const char* name, host_case* hc, double bound) {
+    double* ref_ops[FC3D_MAX_OPS][6];
+    int guard = 0, ok = 0;
+    memset(ref_ops, 0, sizeof ref_ops);
+    double* ref = cpu_reference(hc, ref_ops);
+    if (!ref) check(0, name, "the CPU reference refused the desc");
+    else ok = run_and_compare(name, hc, ref, ref_ops, bound, &guard);
+    free(ref);
+    for (int i = 0; i < FC3D_MAX_OPS; i++)
+        for (int t = 0; t < 6; t++) free(ref_ops[i][t]);
+    return ok;
+}
+
 /* x as torch.rand (as the workloads), the weight and bias as PyTorch's default init draws them,
    the ops' tensors (random_op_tensors), for hc's planned desc */
 static void fill_case_tensors(host_case* hc) {
@@ -668,9 +683,7 @@ static int wgmma_here(void) {
 static void test_random(int cases, int big_cases) {
     for (int k = 0; k < cases + big_cases; k++) {
         host_case hc;
-        double* ref_ops[FC3D_MAX_OPS][6];
         char desc[200], name[260];
-        memset(ref_ops, 0, sizeof ref_ops);
         chain_hint = k % 6; /* every sixth case a moments chain, every sixth a linear one, every sixth
                                one with channels for the wgmma loop, half of those for the haloed
                                loop (the --quick subset that the sanitizers run included) */
@@ -690,16 +703,7 @@ static void test_random(int cases, int big_cases) {
         count_zero_fill(&hc.plan);
         describe_case(&hc, desc, sizeof desc);
         snprintf(name, sizeof name, "%s.random.%03d.%s", fc3d_engine_name(engine_under_test), k, desc);
-        double* ref = cpu_reference(&hc, ref_ops);
-        if (!ref) {
-            check(0, name, "the CPU reference refused the desc");
-        } else {
-            int guard;
-            run_and_compare(name, &hc, ref, ref_ops, bound_for(hc.plan.desc.math, hc.plan.desc.dtype), &guard);
-        }
-        free(ref);
-        for (int i = 0; i < FC3D_MAX_OPS; i++)
-            for (int t = 0; t < 6; t++) free(ref_ops[i][t]);
+        check_vs_cpu(name, &hc, bound_for(hc.plan.desc.math, hc.plan.desc.dtype));
         host_case_free(&hc);
     }
 }
@@ -1490,16 +1494,7 @@ static int constant_vs_cpu(const char* name, host_case* hc, int x0) {
         for (int64_t i = 0; i < hc->plan.x_elements; i++) hc->x[i] = 0.0;
         for (int i = 0; i < hc->plan.desc.conv.out_channels; i++) hc->b[i] = (double)(float)(1.0 + 2.0 * rng_unit());
     }
-    double* ref_ops[FC3D_MAX_OPS][6];
-    memset(ref_ops, 0, sizeof ref_ops);
-    double* ref = cpu_reference(hc, ref_ops);
-    int guard_ok = 0, ok = 0;
-    if (!ref) check(0, name, "the CPU reference refused the desc");
-    else ok = run_and_compare(name, hc, ref, ref_ops, 2.0 * bound_for(FC3D_MATH_TF32, FC3D_DTYPE_F32), &guard_ok);
-    free(ref);
-    for (int i = 0; i < FC3D_MAX_OPS; i++)
-        for (int t = 0; t < 6; t++) free(ref_ops[i][t]);
-    return ok;
+    return check_vs_cpu(name, hc, 2.0 * bound_for(FC3D_MATH_TF32, FC3D_DTYPE_F32));
 }
 
 /* Constant channels under the moments plan, on the block loop: every output of a channel is the
@@ -2707,9 +2702,7 @@ static void test_linear_sums(void) {
     for (int k = 0; k < 4; k++) {
         const int* c = cfg[k];
         host_case hc;
-        double* ref_ops[FC3D_MAX_OPS][6];
         memset(&hc, 0, sizeof hc);
-        memset(ref_ops, 0, sizeof ref_ops);
         fc3d_plan_desc* d = &hc.desc;
         d->conv.batch = 2;
         d->conv.in_channels = 8;
@@ -2741,16 +2734,7 @@ static void test_linear_sums(void) {
             continue;
         }
         fill_case_tensors(&hc);
-        double* ref = cpu_reference(&hc, ref_ops);
-        if (!ref) {
-            check(0, name, "the CPU reference refused the desc");
-        } else {
-            int guard;
-            run_and_compare(name, &hc, ref, ref_ops, bound_for(d->math, d->dtype), &guard);
-        }
-        free(ref);
-        for (int i = 0; i < FC3D_MAX_OPS; i++)
-            for (int t = 0; t < 6; t++) free(ref_ops[i][t]);
+        check_vs_cpu(name, &hc, bound_for(d->math, d->dtype));
         host_case_free(&hc);
     }
 }
@@ -2778,9 +2762,7 @@ static void test_moments_tail(void) {
         for (int chain = 0; chain < 4; chain++)
             for (int eng = 0; eng < 2; eng++) {
                 host_case hc;
-                double* ref_ops[FC3D_MAX_OPS][6];
                 memset(&hc, 0, sizeof hc);
-                memset(ref_ops, 0, sizeof ref_ops);
                 fc3d_plan_desc* d = &hc.desc;
                 d->conv.batch = shape[sh][0];
                 d->conv.in_channels = 4;
@@ -2856,16 +2838,7 @@ static void test_moments_tail(void) {
                       "steps; %lld cells x %lld slots, %d statistics ops", tails, raw_tails, tail_w, w, finalizes, moments,
                       (long long)cells, (long long)pr->stat[_FC3D_MOMENTS].slots, nstat);
                 fill_case_tensors(&hc);
-                double* ref = cpu_reference(&hc, ref_ops);
-                if (!ref) {
-                    check(0, name, "the CPU reference refused the desc");
-                } else {
-                    int guard;
-                    run_and_compare(name, &hc, ref, ref_ops, bound_for(d->math, d->dtype), &guard);
-                }
-                free(ref);
-                for (int i = 0; i < FC3D_MAX_OPS; i++)
-                    for (int t = 0; t < 6; t++) free(ref_ops[i][t]);
+                check_vs_cpu(name, &hc, bound_for(d->math, d->dtype));
                 host_case_free(&hc);
             }
     _fc3d_mtail_on = was_on;
