@@ -1321,7 +1321,16 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      went to L2): L2/34's chain (bench/chain_loops.cu, two rounds) 1.376 -> 1.171 ms TF32, 1.264
      -> 1.049 half, rel-L2 against the direct engine unchanged (3.49e-4); the affine read per row
      1.372 / 1.217, the next rows' quads loaded ahead 1.400 / 1.247 (16 bytes spilled). Other
-     chains (ops walked per row, statistics, NDHWC, odd W) keep _fc3d_hx_main's row tiles. One unit
+     chains (ops walked per row, statistics, NDHWC, odd W) keep _fc3d_hx_main's row tiles. The
+     consumers' share of the row program (_FC3D_HX_WS_SPLIT = S, a build option, 0 and so off by
+     default: not yet measured on a GPU): once both warpgroups staged a tile, consumer warp w runs
+     the compiled LayerNorm-GELU loop on the tile's channels 8 k + w, k >= 8 - S, the epilogue's
+     four warps on the rest (_fc3d_hx_ws_row_jobs, one loop for both, the consumers' W-affine from
+     shared memory), and the staging's empty barrier counts the consumers' 256 arrivals too
+     (_fc3d_hx_ws_split: rows of 64, TF32 or half). The epilogue's 14 iterations of 8 rows a tile
+     on L2/34 become 11 at S = 2 and 9 at S = 3, the consumers' 2 and 3. ptxas (sm_90a, the half
+     kernel of KC 32 that TF32 and half both run): spills 32 / 32 bytes stored / loaded at S = 0
+     (48 / 276 before the loop was one function), 80 / 164 at S = 2 and 3. One unit
      slot (for 4 weight slots in TF32) deadlocks this producer order (it copies unit u + 1 before
      unit u's last pieces) and is refused by a static_assert. Copying the next tile's first unit
      during the last unit of the tile before (as _fc3d_hx_main prefetches) measured slower: ptxas
@@ -6681,6 +6690,9 @@ static __host__ __device__ inline size_t _fc3d_hx_smem(const _fc3d_tc_kparams& P
 #define _FC3D_HX_WS_CREG 176 /* registers of a consumer thread */
 #endif
 #define _FC3D_HX_WS_PREG 24
+#ifndef _FC3D_HX_WS_SPLIT
+#define _FC3D_HX_WS_SPLIT 0 /* groups of 8 channels whose row program the consumers run (_fc3d_hx_ws_split) */
+#endif
 #define _FC3D_HX_WS_EREG (512 - _FC3D_HX_WS_PREG - 2 * _FC3D_HX_WS_CREG)
 /* The staging of the warp-specialized row tiles, per channel the tile's rows one after the other
    (channel stride CS floats), in one of two layouts (kind: _fc3d_hx_ws_kind):
@@ -7848,6 +7860,93 @@ static __host__ __device__ inline int _fc3d_hx_ws_kind(const _fc3d_tc_kparams& P
     typename Epi::row_prog_t rp;
     return epi.row_prog(rp) ? 2 : 0;
 }
+/* The channels of a row tile whose row program the consumer warpgroups run (_FC3D_HX_WS_SPLIT groups
+   of 8, the epilogue warpgroup the rest): only for the compiled program of rows of 64, a LayerNorm
+   over W (its affine or none) then a GELU (L2/34's), in TF32 or half math (3xTF32's consumers spill
+   more with it: 44 -> 688 bytes loaded at 2), and 0 for any other. */
+template <int MATH, typename T, typename Epi>
+static __host__ __device__ inline int _fc3d_hx_ws_split(const _fc3d_tc_kparams& P, const Epi& epi, const T* y)
+{
+    if (_FC3D_HX_WS_SPLIT <= 0 || MATH == _FC3D_TC_3XTF32 || P.out[2] != 64 || _fc3d_hx_ws_kind(P, epi, y) != 2) return 0;
+    typename Epi::row_prog_t rp;
+    epi.row_prog(rp);
+    const bool ln = (rp.code & 1u) == 0u;
+    return ln && ((rp.code >> 2) & 3u) == 1u && ((rp.code >> 4) & 15u) == (unsigned)FC3D_OP_GELU ? _FC3D_HX_WS_SPLIT : 0;
+}
+/* One warp's share of a staged row tile's row program (_fc3d_hx_rows_ws: the epilogue's warps, and
+   the consumers' where _fc3d_hx_ws_split gives them channels): a row (channel c, row rr) in a group
+   of Lr lanes as _fc3d_tc_rows_out's FULL rows hold it (lane subr: quads k Lr + subr), Gr rows a
+   warp at once (the next rows' quads loaded ahead spilled and measured slower); the warp's jobs (ci
+   rpt + rr, ci < nci) are grpr + Gr i, (ci, rr) stepped without a division, its ci-th channel c =
+   8 (k0 + (ci >> sh)) + cb + (ci & (2^sh - 1)). Every lane loads its row, a channel past the tile's
+   (c & 63) or past C_out included (staged, not stored): the zeros selected for them cost L2/34's
+   chain 0.759 -> 0.745 ms. PK and LC as the epilogue's rows_of; the W-affine of a LayerNorm from
+   the registers aw and ab, or (AFS) from AF in shared memory (weight, then bias at AF + 128; 1 and 0
+   where it has none), the same values either way. yc0: channel 0 of the tile in the sample. */
+template <int PK, int LC, bool AFS, typename Epi>
+static __device__ __forceinline__ void _fc3d_hx_ws_row_jobs(
+    const Epi& epi, const typename Epi::row_prog_t& rp, const bool ln, const float4 (&aw)[_FC3D_TC_ROW_EPL / 4],
+    const float4 (&ab)[_FC3D_TC_ROW_EPL / 4], const float* AF, const float* Cs, const int CS, float* const yc0,
+    const int64_t odhw, const int roffl, const int rpt, const int nci, const int k0, const int sh, const int cb,
+    const int nvalid, const int L, const int wout, const int lane)
+{
+    const int Lr = LC ? LC : L, wr = LC ? LC * _FC3D_TC_ROW_EPL : wout, hwr = wr >> 1;
+    const int Gr = 32 / Lr, grpr = lane / Lr, subr = lane - grpr * Lr;
+    const int jobs = nci * rpt, dc = Gr / rpt, dr = Gr - dc * rpt, cmask = (1 << sh) - 1;
+    int ci = grpr / rpt, rr = grpr - ci * rpt;
+    for (int j0 = 0; j0 < jobs; j0 += Gr) {
+        float v[_FC3D_TC_ROW_EPL];
+        const int c = 8 * (k0 + (ci >> sh)) + cb + (ci & cmask);
+        const bool act = ci < nci && c < nvalid;
+        const float* vr = Cs + (c & 63) * CS + rr * wr;
+        const int xr = _fc3d_hx_ws_xr(rr, wr);
+        /* (at L = 4 the swizzle xr is 4 (rr & 3): pair kq Lr + subr lies at 8 (kq ^ (rr & 3)) +
+           2 subr, one offset and three XORs of immediates) */
+#pragma unroll
+        for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq) {
+            const int pq = LC == 4 ? 2 * subr + ((8 * kq) ^ (2 * xr)) : 2 * ((kq * Lr + subr) ^ xr);
+            const float2 a = *reinterpret_cast<const float2*>(vr + pq);
+            const float2 b = *reinterpret_cast<const float2*>(vr + hwr + pq);
+            v[4 * kq] = a.x; v[4 * kq + 1] = b.x; v[4 * kq + 2] = a.y; v[4 * kq + 3] = b.y;
+        }
+        const int ro = __shfl_sync(0xffffffffu, roffl, rr);
+        if (PK >= 0 || ln) { /* the W-affine; the same arithmetic as _fc3d_row_affine */
+            const float is = epi.template row_centre<true>(v, wr, subr, Lr, grpr * Lr, false, rp.eps);
+#pragma unroll
+            for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq) {
+                const float4 a = AFS ? reinterpret_cast<const float4*>(AF)[kq * Lr + subr] : aw[kq];
+                const float4 b = AFS ? reinterpret_cast<const float4*>(AF + 128)[kq * Lr + subr] : ab[kq];
+                v[4 * kq] = v[4 * kq] * is * a.x + b.x;
+                v[4 * kq + 1] = v[4 * kq + 1] * is * a.y + b.y;
+                v[4 * kq + 2] = v[4 * kq + 2] * is * a.z + b.z;
+                v[4 * kq + 3] = v[4 * kq + 3] * is * a.w + b.w;
+            }
+            if (PK > 0) {
+                _fc3d_straight_op_regs(PK, rp.value[0], v);
+            } else if (PK < 0) {
+#pragma unroll
+                for (int i = 0; i < 2; ++i) {
+                    if (i >= (int)((rp.code >> 2) & 3u)) break;
+                    _fc3d_straight_op_regs((int)((rp.code >> (4 + 4 * i)) & 15u), rp.value[i], v);
+                }
+            }
+        } else {
+            epi.template apply_row_prog<true>(v, wr, subr, Lr, grpr * Lr, rp); /* (every lane: shuffles) */
+        }
+        if (act && ro >= 0) {
+            float4* yq = reinterpret_cast<float4*>(yc0 + (int64_t)c * odhw + ro) + subr;
+#pragma unroll
+            for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq, yq += Lr)
+                *yq = make_float4(v[4 * kq], v[4 * kq + 1], v[4 * kq + 2], v[4 * kq + 3]);
+        }
+        ci += dc;
+        rr += dr;
+        if (rr >= rpt) {
+            rr -= rpt;
+            ++ci;
+        }
+    }
+}
 /* Warp-specialized persistent row tiles (see _fc3d_hx_ws_smem_nb): CTA b takes the row tiles b, b +
    gridDim.x, ... of the launch (x: a sample's tiles, then the channel tiles and groups, then the
    samples, as _fc3d_hx_main's grid). Rings as _fc3d_hx_main's, their slot counters running across
@@ -7899,10 +7998,28 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
         *ntile = yy % P.ntn;
         *gi = yy / P.ntn;
     };
+    /* what the row program needs of tile lin: its sample, first channel and valid channels, and
+       lane l's row l's output coordinates (rod -1 where it has none; as _fc3d_hx_main's row tiles) */
+    auto tile_rows = [&](int64_t lin, int64_t* n, int64_t* cbase, int* nvalid, int* rod, int* roh) {
+        int64_t tile;
+        int ntile, gi;
+        tile_of(lin, &tile, &ntile, &gi, n);
+        const _fc3d_hx_tile h = _fc3d_hx_tile_at<true>(P, tile);
+        *cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * 64;
+        *nvalid = (int)((P.cout_g - (int64_t)ntile * 64) < 64 ? (P.cout_g - (int64_t)ntile * 64) : 64);
+        const int Hp = P.hx_pad[1], row = h.vrow0 + lane, qd = row / Hp, qh = row - qd * Hp;
+        *rod = -1;
+        *roh = 0;
+        if (lane < P.hx_rpt && qd < h.Q[0] && qh < h.Q[1]) {
+            *rod = P.s[0] * qd + h.r[0];
+            *roh = P.s[1] * qh + h.r[1];
+        }
+    };
 
     if (warp == 8) { /* a lane a barrier */
         if (lane < 2 * (NA + MB) + 2) { /* (slots past NB initialised, unused) */
-            const int cnt = lane == 2 * (NA + MB) ? 256 : lane == 2 * (NA + MB) + 1 ? 32 * EW
+            const int cnt = lane == 2 * (NA + MB) ? 256
+                          : lane == 2 * (NA + MB) + 1 ? 32 * EW + (_fc3d_hx_ws_split<MATH>(P, epi, y) ? 256 : 0)
                           : (lane < 2 * NA ? lane >= NA : lane >= 2 * NA + MB) ? C::NWG : 1;
             _fc3d_mbar_init(bars + lane, cnt);
         }
@@ -7910,6 +8027,12 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
     } else if (warp < 8) {
         if (_fc3d_hx_ws_kind(P, epi, y) == 2) _fc3d_hx_ws_pair_fill(P, CM, tid, 256);
         else _fc3d_hx_cm_fill(P, CM, (P.out[2] + 1) / 2, tid, 256); /* (W phase 0's extent: every row tile's) */
+        if (_fc3d_hx_ws_split<MATH>(P, epi, y) && tid < 64) { /* the W-affine for the consumers' row jobs too */
+            const _fc3d_dev_op& op0 = epi.chain.ops[epi.op_begin];
+            const bool aff = (op0.flags & FC3D_OP_AFFINE) != 0;
+            AF[tid] = aff ? op0.weight[tid] : 1.f;
+            AF[128 + tid] = aff ? op0.bias[tid] : 0.f;
+        }
         if (P.hx_dt[2][0][0] != P.hx_dt[2][1][0]) {
             for (int i = tid; i < PW2 / 16; i += 256) Z[i] = make_uint4(0u, 0u, 0u, 0u);
             asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
@@ -7990,6 +8113,10 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
         const int wg = warp >> 2;
         const uint32_t u0 = _fc3d_tc_smem(Us), w0 = _fc3d_tc_smem(Ws), z0 = _fc3d_tc_smem(Z);
         const int kind = _fc3d_hx_ws_kind(P, epi, y), CS = _fc3d_hx_ws_cs(P, kind), wout = P.out[2];
+        const int split = _fc3d_hx_ws_split<MATH>(P, epi, y);
+        typename Epi::row_prog_t rp{};
+        if (split) epi.row_prog(rp);
+        const float4 aw0[_FC3D_TC_ROW_EPL / 4] = {}; /* (unused: the consumers' affine is AF's) */
         const int w4 = warp & 3, g = lane >> 2, t = lane & 3, co = w4 * 16 + g;
         const int4* cm = reinterpret_cast<const int4*>(CM + (wg * 4 + t) * _FC3D_HX_CMS);
         int L = 1;
@@ -8102,6 +8229,23 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                 if (kind == 2) _fc3d_hx_acc_stage<NR, true>(acc, cm, c0, c1, 0);
                 else _fc3d_hx_acc_stage<NR, false>(acc, cm, c0, c1, fx);
                 _fc3d_mbar_arrive(sfull);
+                if (split) {
+                    /* the row program of the tile's last 8 split channels, consumer warp `warp` the
+                       channels 8 k + warp, once both warpgroups staged theirs; the tile found again
+                       from an index the compiler cannot follow (its fields held across the MMA loop
+                       spill) */
+                    int64_t l2 = lin, tn, tcb;
+                    asm volatile("mov.b64 %0, %0;" : "+l"(l2));
+                    int tnv, rod, roh;
+                    tile_rows(l2, &tn, &tcb, &tnv, &rod, &roh);
+                    const int roffl = rod >= 0 ? (rod * P.out[1] + roh) * 64 : -1;
+                    _fc3d_mbar_wait(sfull, k & 1);
+                    _fc3d_hx_ws_row_jobs<FC3D_OP_GELU, 4, true>(epi, rp, true, aw0, aw0, AF, Cs, CS,
+                                                                reinterpret_cast<float*>(y) + (tn * P.cout + tcb) * P.odhw,
+                                                                P.odhw, roffl, P.hx_rpt, split, 8 - split, 0, warp, tnv, 4, 64,
+                                                                lane);
+                    _fc3d_mbar_arrive(sempty);
+                }
             }
         };
         if (P.hx_rrn == 240) run(std::integral_constant<int, 240>());
@@ -8112,7 +8256,7 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
     /* ---- the epilogue warpgroup: the staged rows out, tile by tile (a copy or the row program) */
     if (_FC3D_HX_WS_EREG < 128) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(_FC3D_HX_WS_EREG));
     else if (_FC3D_HX_WS_EREG > 128) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(_FC3D_HX_WS_EREG));
-    const int wout = P.out[2], Hp = P.hx_pad[1];
+    const int wout = P.out[2];
     int L = 1;
     while (L * _FC3D_TC_ROW_EPL < wout) L <<= 1;
     const int kind = _fc3d_hx_ws_kind(P, epi, y), CS = _fc3d_hx_ws_cs(P, kind);
@@ -8122,7 +8266,8 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
     /* a LayerNorm's W-affine, copied to AF (here, not before the register split: there it made
        ptxas spill ~450 bytes) */
     const bool affr = kind == 2 && (rp.code & 3u) == 2u;
-    if (affr) {
+    const int split = _fc3d_hx_ws_split<MATH>(P, epi, y); /* (then the consumers wrote AF before the CTA's barrier) */
+    if (affr && !split) {
         const _fc3d_dev_op& op0 = epi.chain.ops[epi.op_begin];
         for (int i = tid - 384; i < wout; i += 32 * EW) {
             AF[i] = op0.weight[i];
@@ -8134,20 +8279,9 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
     auto tiles = [&](auto&& rows) {
         int k = 0;
         for (int64_t lin = blockIdx.x; lin < total; lin += gridDim.x, ++k) {
-            int64_t tile, n;
-            int ntile, gi;
-            tile_of(lin, &tile, &ntile, &gi, &n);
-            const _fc3d_hx_tile h = _fc3d_hx_tile_at<true>(P, tile);
-            const int64_t cbase = (int64_t)gi * P.cout_g + (int64_t)ntile * 64;
-            const int nvalid = (int)((P.cout_g - (int64_t)ntile * 64) < 64 ? (P.cout_g - (int64_t)ntile * 64) : 64);
-            int rod = -1, roh = 0; /* as _fc3d_hx_main's row tiles */
-            {
-                const int row = h.vrow0 + lane, qd = row / Hp, qh = row - qd * Hp;
-                if (lane < P.hx_rpt && qd < h.Q[0] && qh < h.Q[1]) {
-                    rod = P.s[0] * qd + h.r[0];
-                    roh = P.s[1] * qh + h.r[1];
-                }
-            }
+            int64_t n, cbase;
+            int nvalid, rod, roh;
+            tile_rows(lin, &n, &cbase, &nvalid, &rod, &roh);
             _fc3d_mbar_wait(sfull, k & 1);
             rows(n, cbase, nvalid, rod, roh);
             _fc3d_mbar_arrive(sempty);
@@ -8177,71 +8311,15 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
         const bool ln = (rp.code & 1u) == 0u; /* a LayerNorm (its affine or 1 and 0), not a mean subtraction */
         auto rows_of = [&](auto pk, auto lc) {
             constexpr int PK = decltype(pk)::value, LC = decltype(lc)::value;
-            const int Lr = LC ? LC : L, wr = LC ? LC * _FC3D_TC_ROW_EPL : wout, hwr = wr >> 1;
-            const int Gr = 32 / Lr, grpr = lane / Lr, subr = lane - grpr * Lr;
+            const int ew = warp - 12;
             tiles([&](int64_t n, int64_t cbase, int nvalid, int rod, int roh) {
-                /* the row program: a row (channel c, row rr) in a group of Lr lanes as
-                   _fc3d_tc_rows_out's FULL rows hold it (lane subr: quads k Lr + subr), Gr rows a
-                   warp at once (the next rows' quads loaded ahead spilled and measured slower); the
-                   warp's jobs (ci rpt + rr, ci its ci-th channel) are grpr + Gr i, (ci, rr) stepped
-                   without a division. Every lane loads its row, a channel past the tile's (c & 63)
-                   or past C_out included (staged, not stored): the zeros selected for them cost
-                   L2/34's chain 0.759 -> 0.745 ms */
-                const int rpt = P.hx_rpt, jobs = 16 * rpt, ew = warp - 12, dc = Gr / rpt, dr = Gr - dc * rpt;
+                const int wr = LC ? LC * _FC3D_TC_ROW_EPL : wout;
                 const int roffl = rod >= 0 ? (rod * P.out[1] + roh) * wr : -1; /* row `lane`'s offset in a slab */
-                float* const yc0 = reinterpret_cast<float*>(y) + (n * P.cout + cbase) * P.odhw;
-                int ci = grpr / rpt, rr = grpr - ci * rpt;
-                for (int j0 = 0; j0 < jobs; j0 += Gr) {
-                    float v[_FC3D_TC_ROW_EPL];
-                    const int c = 8 * (ci >> 1) + 2 * ew + (ci & 1);
-                    const bool act = ci < 16 && c < nvalid;
-                    const float* vr = Cs + (c & 63) * CS + rr * wr;
-                    const int xr = _fc3d_hx_ws_xr(rr, wr);
-                    /* (at L = 4 the swizzle xr is 4 (rr & 3): pair kq Lr + subr lies at 8 (kq ^ (rr & 3)) +
-                       2 subr, one offset and three XORs of immediates) */
-#pragma unroll
-                    for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq) {
-                        const int pq = LC == 4 ? 2 * subr + ((8 * kq) ^ (2 * xr)) : 2 * ((kq * Lr + subr) ^ xr);
-                        const float2 a = *reinterpret_cast<const float2*>(vr + pq);
-                        const float2 b = *reinterpret_cast<const float2*>(vr + hwr + pq);
-                        v[4 * kq] = a.x; v[4 * kq + 1] = b.x; v[4 * kq + 2] = a.y; v[4 * kq + 3] = b.y;
-                    }
-                    const int ro = __shfl_sync(0xffffffffu, roffl, rr);
-                    if (PK >= 0 || ln) { /* the W-affine from registers; the same arithmetic as _fc3d_row_affine */
-                        const float is = epi.template row_centre<true>(v, wr, subr, Lr, grpr * Lr, false, rp.eps);
-#pragma unroll
-                        for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq) {
-                            const float4 a = aw[kq], b = ab[kq];
-                            v[4 * kq] = v[4 * kq] * is * a.x + b.x;
-                            v[4 * kq + 1] = v[4 * kq + 1] * is * a.y + b.y;
-                            v[4 * kq + 2] = v[4 * kq + 2] * is * a.z + b.z;
-                            v[4 * kq + 3] = v[4 * kq + 3] * is * a.w + b.w;
-                        }
-                        if (PK > 0) {
-                            _fc3d_straight_op_regs(PK, rp.value[0], v);
-                        } else if (PK < 0) {
-#pragma unroll
-                            for (int i = 0; i < 2; ++i) {
-                                if (i >= (int)((rp.code >> 2) & 3u)) break;
-                                _fc3d_straight_op_regs((int)((rp.code >> (4 + 4 * i)) & 15u), rp.value[i], v);
-                            }
-                        }
-                    } else {
-                        epi.template apply_row_prog<true>(v, wr, subr, Lr, grpr * Lr, rp); /* (every lane: shuffles) */
-                    }
-                    if (act && ro >= 0) {
-                        float4* yq = reinterpret_cast<float4*>(yc0 + (int64_t)c * P.odhw + ro) + subr;
-#pragma unroll
-                        for (int kq = 0; kq < _FC3D_TC_ROW_EPL / 4; ++kq, yq += Lr)
-                            *yq = make_float4(v[4 * kq], v[4 * kq + 1], v[4 * kq + 2], v[4 * kq + 3]);
-                    }
-                    ci += dc;
-                    rr += dr;
-                    if (rr >= rpt) {
-                        rr -= rpt;
-                        ++ci;
-                    }
-                }
+                /* warp ew: the channels 8 k + 2 ew + b of the tile's first 8 (8 - split) (all 64 where the
+                   consumers take none) */
+                _fc3d_hx_ws_row_jobs<PK, LC, false>(epi, rp, ln, aw, ab, AF, Cs, CS,
+                                                    reinterpret_cast<float*>(y) + (n * P.cout + cbase) * P.odhw, P.odhw,
+                                                    roffl, P.hx_rpt, 16 - 2 * split, 0, 1, 2 * ew, nvalid, L, wout, lane);
             });
         };
         const unsigned nops = (rp.code >> 2) & 3u, k0 = (rp.code >> 4) & 15u;

@@ -17,10 +17,12 @@
    GB/s    = (x + weight + conv bias + y) elements x element size / time: every tensor read or
              written once, the least traffic any implementation needs (op parameters are ignored).
 
-   Options: [--check-only] [--json] [--runs N | N] [--seed S] [--tf32 | --half | --fp32] [--materialize |
-            --recompute] [--per-op | --moments]
+   Options: [--check-only] [--json] [--digest] [--runs N | N] [--seed S] [--tf32 | --half | --fp32]
+            [--materialize | --recompute] [--per-op | --moments]
      --check-only  verify only, skip the full-size run
      --json        also print the result as one JSON object
+     --digest      print a 64-bit FNV-1a digest of the full-size warm-up run's y bytes (two builds or
+                   plans that should agree bitwise print the same digest)
      --runs N      timed runs (default 5; a bare number works too)
      --tf32        time the full size with FC3D_MATH_TF32 (PyTorch's default for cuDNN convs); the
                    reduced check is FP32 whatever this says
@@ -68,6 +70,7 @@
 struct ex_options {
     int check_only = 0;
     int json = 0;
+    int digest = 0;
     int runs = 5;
     uint64_t seed = 1;
     fc3d_math math = FC3D_MATH_FP32; /* of the full-size run */
@@ -82,6 +85,7 @@ static ex_options ex_parse(int argc, char** argv) {
         char* end = nullptr;
         if (!strcmp(a, "--check-only")) o.check_only = 1;
         else if (!strcmp(a, "--json")) o.json = 1;
+        else if (!strcmp(a, "--digest")) o.digest = 1;
         else if (!strcmp(a, "--tf32")) o.math = FC3D_MATH_TF32;
         else if (!strcmp(a, "--half")) o.math = FC3D_MATH_HALF;
         else if (!strcmp(a, "--fp32")) o.math = FC3D_MATH_FP32;
@@ -94,7 +98,7 @@ static ex_options ex_parse(int argc, char** argv) {
         else if (a[0] >= '0' && a[0] <= '9') o.runs = (int)strtol(a, &end, 10);
         else {
             fprintf(stderr,
-                    "usage: %s [--check-only] [--json] [--runs N | N] [--seed S] [--tf32 | --half | --fp32] "
+                    "usage: %s [--check-only] [--json] [--digest] [--runs N | N] [--seed S] [--tf32 | --half | --fp32] "
                     "[--materialize | --recompute] [--per-op | --moments]\n",
                     argv[0]);
             exit(2);
@@ -489,6 +493,13 @@ static const char* ex_math_name(fc3d_math m) {
         if (bad) {
             printf("full size: %llu of %lld elements of y are NaN or infinite: FAIL\n", bad, (long long)p.y_elements);
             pass = 0;
+        }
+        if (o.digest) {
+            std::vector<unsigned char> hy(d.y_bytes);
+            CUDA_OK(cudaMemcpy(hy.data(), d.y, d.y_bytes, cudaMemcpyDeviceToHost));
+            uint64_t fnv = 14695981039346656037ull;
+            for (unsigned char b : hy) fnv = (fnv ^ b) * 1099511628211ull;
+            printf("full size: y digest %016llx (%zu bytes, FNV-1a)\n", (unsigned long long)fnv, hy.size());
         }
         ms = ex_time_ms(p, a, o.runs);
         const double bytes =

@@ -19,8 +19,8 @@
    A reference that is zero in exact arithmetic (RMS < 1e-6, e.g. a pool after a mean subtraction)
    is compared by the RMS of the difference instead, against the same bound (gpu_util.h).
 
-   Usage: test_gpu [golden_dir] [--cases N] [--seed S] [--quick] [--moments-tail]   (--quick: a
-   subset, for the sanitizers; --moments-tail: the moments tail's test alone) */
+   Usage: test_gpu [golden_dir] [--cases N] [--seed S] [--quick] [--moments-tail] [--halo-row-prog]
+   (--quick: a subset, for the sanitizers; --moments-tail, --halo-row-prog: that test alone) */
 #define FUSEDCONV3D_IMPLEMENTATION
 #include "fusedconv3d.cuh"
 #define FUSEDCONV3D_CPU_IMPLEMENTATION
@@ -3337,6 +3337,10 @@ int main(int argc, char** argv) {
         else if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--moments-tail")) { /* that test alone (the sanitizers' quick look at it) */
             test_moments_tail();
+            return check_summary();
+        }
+        else if (!strcmp(argv[i], "--halo-row-prog")) { /* that test alone (a build's row tiles and the sanitizers) */
+            test_halo_row_prog();
             return check_summary();
         }
         else if (!strcmp(argv[i], "--loop") && i + 1 < argc) loop_force = atoi(argv[++i]);
