@@ -1323,14 +1323,14 @@ FC3D_API fc3d_result fc3d_plan_run(const fc3d_plan* plan, const fc3d_run_args* a
      1.372 / 1.217, the next rows' quads loaded ahead 1.400 / 1.247 (16 bytes spilled). Other
      chains (ops walked per row, statistics, NDHWC, odd W) keep _fc3d_hx_main's row tiles. The
      consumers' share of the row program (_FC3D_HX_WS_SPLIT = S, a build option, 0 and so off by
-     default: not yet measured on a GPU): once both warpgroups staged a tile, consumer warp w runs
-     the compiled LayerNorm-GELU loop on the tile's channels 8 k + w, k >= 8 - S, the epilogue's
-     four warps on the rest (_fc3d_hx_ws_row_jobs, one loop for both, the consumers' W-affine from
-     shared memory), and the staging's empty barrier counts the consumers' 256 arrivals too
-     (_fc3d_hx_ws_split: rows of 64, TF32 or half). The epilogue's 14 iterations of 8 rows a tile
-     on L2/34 become 11 at S = 2 and 9 at S = 3, the consumers' 2 and 3. ptxas (sm_90a, the half
-     kernel of KC 32 that TF32 and half both run): spills 32 / 32 bytes stored / loaded at S = 0
-     (48 / 276 before the loop was one function), 80 / 164 at S = 2 and 3. One unit
+     default: not yet measured on a GPU): once both warpgroups staged a tile, consumer warps w and
+     w + 4 run the compiled LayerNorm-GELU loop on the last 2 x 8 S jobs of epilogue warp w's list
+     (S iterations of 8 rows each), the epilogue's warps on the rest (_fc3d_hx_ws_row_jobs, one
+     loop for both, the consumers' W-affine from shared memory), and the staging's empty barrier
+     counts the consumers' 256 arrivals too (_fc3d_hx_ws_split: rows of 64, TF32 or half). The
+     epilogue's 14 iterations a tile on L2/34 (7 rows, 112 jobs a warp) become 10 at S = 2 and 8
+     at S = 3. ptxas (sm_90a, the half kernel of KC 32 that TF32 and half both run): spills 32 / 32
+     bytes stored / loaded at S = 0 (48 / 276 before the loop was one function). One unit
      slot (for 4 weight slots in TF32) deadlocks this producer order (it copies unit u + 1 before
      unit u's last pieces) and is refused by a static_assert. Copying the next tile's first unit
      during the last unit of the tile before (as _fc3d_hx_main prefetches) measured slower: ptxas
@@ -6691,7 +6691,7 @@ static __host__ __device__ inline size_t _fc3d_hx_smem(const _fc3d_tc_kparams& P
 #endif
 #define _FC3D_HX_WS_PREG 24
 #ifndef _FC3D_HX_WS_SPLIT
-#define _FC3D_HX_WS_SPLIT 0 /* groups of 8 channels whose row program the consumers run (_fc3d_hx_ws_split) */
+#define _FC3D_HX_WS_SPLIT 0 /* iterations of 8 rows a consumer warp takes of the row program (_fc3d_hx_ws_split) */
 #endif
 #define _FC3D_HX_WS_EREG (512 - _FC3D_HX_WS_PREG - 2 * _FC3D_HX_WS_CREG)
 /* The staging of the warp-specialized row tiles, per channel the tile's rows one after the other
@@ -7860,10 +7860,10 @@ static __host__ __device__ inline int _fc3d_hx_ws_kind(const _fc3d_tc_kparams& P
     typename Epi::row_prog_t rp;
     return epi.row_prog(rp) ? 2 : 0;
 }
-/* The channels of a row tile whose row program the consumer warpgroups run (_FC3D_HX_WS_SPLIT groups
-   of 8, the epilogue warpgroup the rest): only for the compiled program of rows of 64, a LayerNorm
-   over W (its affine or none) then a GELU (L2/34's), in TF32 or half math (3xTF32's consumers spill
-   more with it: 44 -> 688 bytes loaded at 2), and 0 for any other. */
+/* The iterations of 8 rows a consumer warp takes of a row tile's row program (_FC3D_HX_WS_SPLIT;
+   the epilogue warpgroup the rest, _fc3d_hx_rows_ws): only for the compiled program of rows of 64,
+   a LayerNorm over W (its affine or none) then a GELU (L2/34's), in TF32 or half math (3xTF32's
+   consumers spill more with it: 44 -> 688 bytes loaded), and 0 for any other. */
 template <int MATH, typename T, typename Epi>
 static __host__ __device__ inline int _fc3d_hx_ws_split(const _fc3d_tc_kparams& P, const Epi& epi, const T* y)
 {
@@ -7873,31 +7873,38 @@ static __host__ __device__ inline int _fc3d_hx_ws_split(const _fc3d_tc_kparams& 
     const bool ln = (rp.code & 1u) == 0u;
     return ln && ((rp.code >> 2) & 3u) == 1u && ((rp.code >> 4) & 15u) == (unsigned)FC3D_OP_GELU ? _FC3D_HX_WS_SPLIT : 0;
 }
-/* One warp's share of a staged row tile's row program (_fc3d_hx_rows_ws: the epilogue's warps, and
-   the consumers' where _fc3d_hx_ws_split gives them channels): a row (channel c, row rr) in a group
-   of Lr lanes as _fc3d_tc_rows_out's FULL rows hold it (lane subr: quads k Lr + subr), Gr rows a
-   warp at once (the next rows' quads loaded ahead spilled and measured slower); the warp's jobs (ci
-   rpt + rr, ci < nci) are grpr + Gr i, (ci, rr) stepped without a division, its ci-th channel c =
-   8 (k0 + (ci >> sh)) + cb + (ci & (2^sh - 1)). Every lane loads its row, a channel past the tile's
-   (c & 63) or past C_out included (staged, not stored): the zeros selected for them cost L2/34's
-   chain 0.759 -> 0.745 ms. PK and LC as the epilogue's rows_of; the W-affine of a LayerNorm from
-   the registers aw and ab, or (AFS) from AF in shared memory (weight, then bias at AF + 128; 1 and 0
-   where it has none), the same values either way. yc0: channel 0 of the tile in the sample. */
+/* the jobs a consumer warp takes of an epilogue warp's list of 16 rpt (two consumer warps a list):
+   8 a split iteration, at most a quarter of the list each */
+static __host__ __device__ inline int _fc3d_hx_ws_jobs_off(int split, int rpt)
+{
+    return 8 * split < 4 * rpt ? 8 * split : 4 * rpt;
+}
+/* A warp's share of a staged row tile's row program (_fc3d_hx_rows_ws: the epilogue's warps, and
+   the consumers' where _fc3d_hx_ws_split gives them jobs): a row (channel c, row rr) in a group of
+   Lr lanes as _fc3d_tc_rows_out's FULL rows hold it (lane subr: quads k Lr + subr), Gr rows a warp
+   at once (the next rows' quads loaded ahead spilled and measured slower). Epilogue warp ew's list
+   of jobs j = ci rpt + rr (ci < 16, rr < rpt) takes its ci-th channel c = 8 (ci >> 1) + 2 ew + (ci
+   & 1); this warp runs the jobs [jbeg, jend) of list ew, grpr + Gr i from jbeg, (ci, rr) stepped
+   without a division. Every lane loads its row, a channel past the tile's (c & 63) or past C_out
+   included (staged, not stored): the zeros selected for them cost L2/34's chain 0.759 -> 0.745 ms.
+   PK and LC as the epilogue's rows_of; the W-affine of a LayerNorm from the registers aw and ab,
+   or (AFS) from AF in shared memory (weight, then bias at AF + 128; 1 and 0 where it has none), the
+   same values either way. yc0: channel 0 of the tile in the sample. */
 template <int PK, int LC, bool AFS, typename Epi>
 static __device__ __forceinline__ void _fc3d_hx_ws_row_jobs(
     const Epi& epi, const typename Epi::row_prog_t& rp, const bool ln, const float4 (&aw)[_FC3D_TC_ROW_EPL / 4],
     const float4 (&ab)[_FC3D_TC_ROW_EPL / 4], const float* AF, const float* Cs, const int CS, float* const yc0,
-    const int64_t odhw, const int roffl, const int rpt, const int nci, const int k0, const int sh, const int cb,
+    const int64_t odhw, const int roffl, const int rpt, const int ew, const int jbeg, const int jend,
     const int nvalid, const int L, const int wout, const int lane)
 {
     const int Lr = LC ? LC : L, wr = LC ? LC * _FC3D_TC_ROW_EPL : wout, hwr = wr >> 1;
     const int Gr = 32 / Lr, grpr = lane / Lr, subr = lane - grpr * Lr;
-    const int jobs = nci * rpt, dc = Gr / rpt, dr = Gr - dc * rpt, cmask = (1 << sh) - 1;
-    int ci = grpr / rpt, rr = grpr - ci * rpt;
-    for (int j0 = 0; j0 < jobs; j0 += Gr) {
+    const int dc = Gr / rpt, dr = Gr - dc * rpt;
+    int ci = (jbeg + grpr) / rpt, rr = jbeg + grpr - ci * rpt;
+    for (int j0 = jbeg; j0 < jend; j0 += Gr) {
         float v[_FC3D_TC_ROW_EPL];
-        const int c = 8 * (k0 + (ci >> sh)) + cb + (ci & cmask);
-        const bool act = ci < nci && c < nvalid;
+        const int c = 8 * (ci >> 1) + 2 * ew + (ci & 1);
+        const bool act = j0 + grpr < jend && c < nvalid;
         const float* vr = Cs + (c & 63) * CS + rr * wr;
         const int xr = _fc3d_hx_ws_xr(rr, wr);
         /* (at L = 4 the swizzle xr is 4 (rr & 3): pair kq Lr + subr lies at 8 (kq ^ (rr & 3)) +
@@ -8230,19 +8237,21 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                 else _fc3d_hx_acc_stage<NR, false>(acc, cm, c0, c1, fx);
                 _fc3d_mbar_arrive(sfull);
                 if (split) {
-                    /* the row program of the tile's last 8 split channels, consumer warp `warp` the
-                       channels 8 k + warp, once both warpgroups staged theirs; the tile found again
-                       from an index the compiler cannot follow (its fields held across the MMA loop
-                       spill) */
+                    /* the last 2 J jobs of each epilogue warp's list (_fc3d_hx_ws_jobs_off), consumer
+                       warps w and w + 4 J each of list w, once both warpgroups staged
+                       theirs; the tile found again from an index the compiler cannot follow (its
+                       fields held across the MMA loop spill) */
                     int64_t l2 = lin, tn, tcb;
                     asm volatile("mov.b64 %0, %0;" : "+l"(l2));
                     int tnv, rod, roh;
                     tile_rows(l2, &tn, &tcb, &tnv, &rod, &roh);
                     const int roffl = rod >= 0 ? (rod * P.out[1] + roh) * 64 : -1;
                     _fc3d_mbar_wait(sfull, k & 1);
+                    const int J = _fc3d_hx_ws_jobs_off(split, P.hx_rpt);
+                    const int jb = 16 * P.hx_rpt - (2 - (warp >> 2)) * J;
                     _fc3d_hx_ws_row_jobs<FC3D_OP_GELU, 4, true>(epi, rp, true, aw0, aw0, AF, Cs, CS,
                                                                 reinterpret_cast<float*>(y) + (tn * P.cout + tcb) * P.odhw,
-                                                                P.odhw, roffl, P.hx_rpt, split, 8 - split, 0, warp, tnv, 4, 64,
+                                                                P.odhw, roffl, P.hx_rpt, warp & 3, jb, jb + J, tnv, 4, 64,
                                                                 lane);
                     _fc3d_mbar_arrive(sempty);
                 }
@@ -8315,11 +8324,12 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
             tiles([&](int64_t n, int64_t cbase, int nvalid, int rod, int roh) {
                 const int wr = LC ? LC * _FC3D_TC_ROW_EPL : wout;
                 const int roffl = rod >= 0 ? (rod * P.out[1] + roh) * wr : -1; /* row `lane`'s offset in a slab */
-                /* warp ew: the channels 8 k + 2 ew + b of the tile's first 8 (8 - split) (all 64 where the
-                   consumers take none) */
+                /* warp ew: its list's jobs but the last 2 J the consumers take (all where they take none) */
                 _fc3d_hx_ws_row_jobs<PK, LC, false>(epi, rp, ln, aw, ab, AF, Cs, CS,
                                                     reinterpret_cast<float*>(y) + (n * P.cout + cbase) * P.odhw, P.odhw,
-                                                    roffl, P.hx_rpt, 16 - 2 * split, 0, 1, 2 * ew, nvalid, L, wout, lane);
+                                                    roffl, P.hx_rpt, ew, 0,
+                                                    16 * P.hx_rpt - 2 * _fc3d_hx_ws_jobs_off(split, P.hx_rpt), nvalid,
+                                                    L, wout, lane);
             });
         };
         const unsigned nops = (rp.code >> 2) & 3u, k0 = (rp.code >> 4) & 15u;
