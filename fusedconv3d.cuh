@@ -8237,10 +8237,10 @@ _fc3d_hx_rows_ws(_fc3d_tc_kparams P, const void* __restrict__ xp, const void* __
                 else _fc3d_hx_acc_stage<NR, false>(acc, cm, c0, c1, fx);
                 _fc3d_mbar_arrive(sfull);
                 if (split) {
-                    /* the last 2 J jobs of each epilogue warp's list (_fc3d_hx_ws_jobs_off), consumer
-                       warps w and w + 4 J each of list w, once both warpgroups staged
-                       theirs; the tile found again from an index the compiler cannot follow (its
-                       fields held across the MMA loop spill) */
+                    /* the last 2 J jobs of each epilogue warp's list (_fc3d_hx_ws_jobs_off): consumer
+                       warps w and w + 4 take J each of list w, once both warpgroups staged theirs;
+                       the tile found again from an index the compiler cannot follow (its fields
+                       held across the MMA loop spill) */
                     int64_t l2 = lin, tn, tcb;
                     asm volatile("mov.b64 %0, %0;" : "+l"(l2));
                     int tnv, rod, roh;
