@@ -39,6 +39,16 @@ static fc3d_plan_desc base_desc(void) {
     return d;
 }
 
+/* A desc with nothing but a convolution of a cubic input (size^3), kernel k and stride s along
+   every dim, no padding and no bias. */
+static fc3d_plan_desc cube_desc(int n, int cin, int cout, int size, int k, int s) {
+    fc3d_plan_desc d;
+    memset(&d, 0, sizeof d);
+    d.conv.batch = n; d.conv.in_channels = cin; d.conv.out_channels = cout;
+    for (int i = 0; i < 3; i++) { d.conv.in_size[i] = size; d.conv.kernel[i] = k; d.conv.stride[i] = s; }
+    return d;
+}
+
 /* Every error code some check below has seen returned where it expected it; test_every_code_tested
    then asks that no code of FC3D_RESULT_LIST is left without a test. */
 static int tested_codes[256];
@@ -544,15 +554,7 @@ static void test_moments_tail_plans(void) {
                   "got %d: %s", (int)r, m.text);
         }
     }
-    memset(&d, 0, sizeof d);
-    d.conv.batch = 2;
-    d.conv.in_channels = 4;
-    d.conv.out_channels = 800;
-    for (int i = 0; i < 3; i++) {
-        d.conv.in_size[i] = 3;
-        d.conv.kernel[i] = 3;
-        d.conv.stride[i] = 2;
-    }
+    d = cube_desc(2, 4, 800, 3, 3, 2);
     d.ops[0].kind = FC3D_OP_GROUPNORM;
     d.ops[0].groups = 1;
     d.ops[1].kind = FC3D_OP_SUB_SPATIAL_MEAN;
@@ -1149,15 +1151,7 @@ static void test_smem_per_block(void) {
     /* a plan with no convolving step (a pooled chain's statistics from x's sums alone) launches no
        tensor-core kernel: describe gives it no shared-memory figure (nor does a run check one) */
     {
-        memset(&d, 0, sizeof d);
-        d.conv.batch = 2;
-        d.conv.in_channels = 16;
-        d.conv.out_channels = 128;
-        for (int i = 0; i < 3; i++) {
-            d.conv.in_size[i] = 6;
-            d.conv.kernel[i] = 3;
-            d.conv.stride[i] = 2;
-        }
+        d = cube_desc(2, 16, 128, 6, 3, 2);
         d.ops[0].kind = FC3D_OP_SCALE;
         d.ops[0].value = 2.0f;
         d.ops[1].kind = FC3D_OP_SUB_SPATIAL_MEAN;
